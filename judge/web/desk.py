@@ -1,0 +1,5 @@
+"""Blueprint placeholder: the owning area fills it in."""
+
+from flask import Blueprint
+
+bp = Blueprint("desk", __name__)

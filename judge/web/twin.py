@@ -1,0 +1,55 @@
+"""Every HTML page has a JSON twin at the same path + `.json`, built from the same context dict.
+
+    @twin(bp, "/rules/<rule_id>")
+    def rule(rule_id):
+        return "codex/rule.html", {...plain, JSON-serialisable context...}
+
+registers `/rules/<rule_id>` (endpoint `rule`, HTML, with a `Link: rel="alternate"` header) and
+`/rules/<rule_id>.json` (endpoint `rule_json`). A view may also return a Response (a redirect, say),
+which is passed through unchanged, or a 3-tuple (template, context, status).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, make_response, render_template, request, url_for
+
+
+def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
+    def decorator(view: Callable) -> Callable:
+        endpoint = options.pop("endpoint", view.__name__)
+
+        def respond(as_json: bool, kwargs: dict[str, Any]) -> Response:
+            result = view(**kwargs)
+            if isinstance(result, Response):
+                return result
+            template, context, status = (*result, 200)[:3] if len(result) == 2 else result
+            if as_json:
+                return make_response(jsonify(context), status)
+            response = make_response(render_template(template, **context), status)
+            json_url = url_for(f"{bp.name}.{endpoint}_json", **kwargs, **request.args)
+            response.headers["Link"] = f'<{json_url}>; rel="alternate"; type="application/json"'
+            return response
+
+        @wraps(view)
+        def html_view(**kwargs: Any) -> Response:
+            return respond(False, kwargs)
+
+        def json_view(**kwargs: Any) -> Response:
+            return respond(True, kwargs)
+
+        suffix_rule = "/index.json" if rule == "/" else rule + ".json"
+        bp.add_url_rule(rule, endpoint, html_view, **options)
+        bp.add_url_rule(suffix_rule, endpoint + "_json", json_view, **options)
+        return html_view
+
+    return decorator
+
+
+def wants_json() -> bool:
+    """True for `.json` paths and `/api/` paths: they get JSON errors."""
+    path = request.path
+    return path.endswith(".json") or path.startswith(("/api/", "/search/suggest"))

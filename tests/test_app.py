@@ -1,0 +1,37 @@
+"""The app shell: one error shape for JSON and HTML, security headers on every response."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("path", ["/no-such-page.json", "/api/no-such-endpoint"])
+def test_unknown_json_path_gets_the_json_error_shape(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.get_json() == {"ok": False, "error": response.get_json()["error"], "status": 404}
+    assert response.get_json()["error"]
+
+
+def test_unknown_html_path_gets_the_error_page(client):
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+    assert b"404" in response.data
+
+
+def test_every_response_carries_a_csp_without_inline_script(client):
+    response = client.get("/no-such-page")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp
+
+
+def test_cli_lists_its_commands(capsys):
+    from judge.cli import main
+
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in ("codex-check", "import-codex", "index", "position", "resolve", "check", "coverage"):
+        assert name in out
+    assert main(["no-such-command"]) == 2
