@@ -15,8 +15,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import-codex": ("judge.codex.cli:import_codex", "turn a raw numbered chapter page into codex YAML"),
     "index": ("judge.search.cli:index", "build the search index into the instance folder"),
     "position": ("judge.engine.cli:position", "derived values and legality checks for a scenario"),
-    "resolve": ("judge.engine.cli:resolve", "resolve a scenario into a ruling"),
-    "check": ("judge.engine.cli:check", "resolve every scenario under a folder and check its expectations"),
+    "resolve": ("judge.engine.resolve_cli:resolve", "resolve a scenario into a ruling"),
+    "check": ("judge.engine.resolve_cli:check", "resolve every scenario under a folder and check its expectations"),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),
 }
 
