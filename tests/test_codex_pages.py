@@ -49,7 +49,8 @@ def test_cited_but_absent_rules_have_a_page_listing_their_citers(client, rule_id
     assert "not in this edition" in page_text(page.data)
     data = client.get(f"/rules/{rule_id}.json").get_json()
     assert data["status"] == "cited-absent"
-    assert [c["id"] for c in data["cited_by"]] == sorted(CODEX.cited_absent[rule_id], key=lambda s: (s.startswith("g"), s))
+    citers = {c for c in CODEX.cited_absent[rule_id] if not c.startswith("interpretation/")}
+    assert {c["id"] for c in data["cited_by"]} == citers
     body = page.get_data(as_text=True)
     for citer in CODEX.cited_absent[rule_id]:
         assert f'data-ref="{citer}"' in body
