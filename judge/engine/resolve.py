@@ -8,6 +8,7 @@ play is recorded with the rules behind it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from judge.engine import battle, cascade, expect, legality, turns, zones
@@ -21,10 +22,14 @@ STEP_CAP = 10_000
 CODEX_VERSION = "0.4.0"
 
 
-def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP) -> dict[str, Any]:
+def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
+            observe: Callable[[Game], None] | None = None) -> dict[str, Any]:
+    """The ruling. `observe(game)` (for tests) is called after every step."""
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
     g = Game(state, trace, tuple(scenario.actions), scenario.on_illegal)
+    if observe is not None:
+        trace.observer = lambda: observe(g)
     looped = False
     try:
         play(g)
