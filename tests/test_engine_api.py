@@ -105,3 +105,16 @@ def test_api_resolve_answers_in_the_one_shape(client):
         assert body == {"ok": False, "error": body["error"], "status": 501}
     else:
         assert "steps" in body
+
+
+def test_every_position_scenario_prints_and_has_title_question_expect(capsys):
+    from judge import SCENARIOS_DIR
+    from judge.engine.scenario import load_scenario_file
+
+    files = sorted((SCENARIOS_DIR / "positions").glob("*.yaml"))
+    assert len(files) >= 5
+    for path in files:
+        scenario = load_scenario_file(path)
+        assert scenario.title and scenario.question and scenario.expect is not None, path.name
+        assert main(["position", str(path), "--json"]) == 0, path.name
+        json.loads(capsys.readouterr().out)

@@ -76,7 +76,7 @@ class _Check:
         self.out: list[Violation] = []
 
     def no(self, text: str, *rules: str) -> None:
-        self.out.append(Violation(text, tuple(rules)))
+        self.out.append(Violation(text, tuple(dict.fromkeys(rules))))
 
     def label(self, ref: SlotRef) -> str:
         soul = self.state.soul_at(ref)
