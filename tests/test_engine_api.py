@@ -118,3 +118,17 @@ def test_every_position_scenario_prints_and_has_title_question_expect(capsys):
         assert scenario.title and scenario.question and scenario.expect is not None, path.name
         assert main(["position", str(path), "--json"]) == 0, path.name
         json.loads(capsys.readouterr().out)
+
+
+def test_10_1_1_legal_actions_after_a_recruit_offer_no_second_recruit():
+    import pytest
+
+    pytest.importorskip("judge.engine.resolve", reason="part 2 resolves the queued actions")
+    data = base(A={"hand": ["Grunt", "Knight"], "field": {"C3": "Warlord"}})
+    data["actions"] = [{"recruit": "Grunt", "to": "L2"}]
+    scenario = api.load_scenario(data)
+    before = api.legal_actions(scenario, after=0)
+    after = api.legal_actions(scenario, after=1)
+    assert any("recruit" in a for a in before)
+    assert not any("recruit" in a for a in after)
+    assert {"end_phase": True, "by": "A"} in after
