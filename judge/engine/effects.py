@@ -376,7 +376,21 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     else:
         text = f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) from {entry.label}."
         rules = ("13.3.1", "13.3.2") if kind == "gain" else ("13.2.1", "13.3.1")
-    g.trace.add("effect", text, rules, [{"slot": str(ref), kind: how, "until": until}])
+    stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
+        (value if kind == "gain" else None)
+    view = g.board().view(ref) if stats_given else None
+    if view is not None:
+        from judge.engine.battle import explain
+
+        names = {"atk": ("ATK", view.atk), "def": ("DEF", view.def_), "hp": ("max HP", view.max_hp)}
+        shown = []
+        for key in stats_given:
+            label, val = names[key]
+            part, why = explain(val, label)
+            shown.append(part)
+            rules = (*rules, *why)
+        text += f" {g.name_at(ref)} now has {', '.join(shown)}."
+    g.trace.add("effect", text, tuple(dict.fromkeys(rules)), [{"slot": str(ref), kind: how, "until": until}])
 
 
 def _describe_value(kind: str, value: Any) -> str:
