@@ -41,15 +41,14 @@ _TOKEN_RE = re.compile(TOKEN_PATTERN)
 # English function words plus the words judges wrap their questions in ("who holds priority
 # first", "what happens to …", "does defiance hit …"). "not", "no", "first", "before", "after",
 # "only" and "all" carry rules meaning and are kept.
-QUESTION_WORDS = frozenset(
-    """
+_QUESTION_WORDS = """
     who whom whose what which when where why how does do did done doing can could should would shall
     must might may will is are was were be been being am has have had having i me my we our you
     your yours he she it its they them their there here this that these those a an the of to in on
-    at by for from with about into onto as if then than so any some such also just really
+    at by for from with about into onto as if then than so some such also just really
     happen happens happened get gets got s t ll ve re d m
-    """.split()
-)
+"""
+QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 STOP_WORDS = (frozenset(stoplists["en"]) | QUESTION_WORDS) - {"not", "no", "first", "before", "after", "only", "all",
                                                               "each", "every", "both", "same", "own", "other"}
 

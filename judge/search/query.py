@@ -179,13 +179,32 @@ def is_known(word: str, vocab: Mapping[str, int], stems: Iterable[str] | set[str
 
 
 def correct(word: str, vocab: Mapping[str, int]) -> str | None:
-    """The most frequent index word within one edit (two for words of 7+ letters), or None."""
+    """The most frequent index word within one edit (two for words of 7+ letters), or None.
+
+    Candidates share the first letter, or the first two letters swapped ("nuyielding")."""
     limit = 1 if len(word) < 7 else 2
     best: tuple[int, int, str] | None = None
-    for candidate, freq in vocab.items():
-        if abs(len(candidate) - len(word)) > limit or candidate[0] != word[0] and len(word) < 5:
+    for candidate, freq in _by_initial(vocab).get(word[0], ()) + _by_initial(vocab).get(word[1:2], ()):
+        if abs(len(candidate) - len(word)) > limit:
+            continue
+        if candidate[0] != word[0] and candidate[:2] != word[1::-1]:
             continue
         d = osa_distance(word, candidate, limit)
         if d <= limit and (best is None or (d, -freq) < best[:2]):
             best = (d, -freq, candidate)
     return best[2] if best else None
+
+
+_initials: dict[int, tuple[Mapping[str, int], dict[str, tuple[tuple[str, int], ...]]]] = {}
+
+
+def _by_initial(vocab: Mapping[str, int]) -> dict[str, tuple[tuple[str, int], ...]]:
+    """The vocabulary bucketed by first letter (computed once per vocabulary)."""
+    cached = _initials.get(id(vocab))
+    if cached is None or cached[0] is not vocab:
+        buckets: dict[str, list[tuple[str, int]]] = {}
+        for candidate, freq in vocab.items():
+            buckets.setdefault(candidate[:1], []).append((candidate, freq))
+        cached = (vocab, {k: tuple(v) for k, v in buckets.items()})
+        _initials[id(vocab)] = cached
+    return cached[1]

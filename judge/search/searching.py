@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.highlight import ContextFragmenter, Formatter, get_text
+from whoosh.highlight import PinpointFragmenter, Formatter, get_text
 from whoosh.query import And, Or, Query, Term
+from whoosh.scoring import BM25F
 
 from judge.search import analysis
 from judge.search import query as Q
@@ -24,7 +25,26 @@ SUGGEST_LIMIT = 8
 SNIPPET_CHARS = 240
 # "Little": fewer hits than this and a respelled query is searched instead of the typed one.
 FEW = 3
+# Section titles are short and match loosely; rules and glossary entries answer questions.
+KIND_WEIGHT = {"section": 0.6}
+# A text that has a quoted phrase word for word beats one that only has its stems in a row.
+PHRASE_BONUS = 2.0
 _WORD_RE = re.compile(analysis.TOKEN_PATTERN)
+
+
+class SharedIdf(BM25F):
+    """BM25F, but every field weighs a word by its rarity in the text field.
+
+    Per-field IDF would make "soul" rare in the short `names` field (few entries are named after
+    it) and let the glossary entry Soul win every question that mentions a Soul."""
+
+    def scorer(self, searcher: Any, fieldname: str, text: bytes, qf: int = 1) -> Any:
+        scorer = super().scorer(searcher, fieldname, text, qf=qf)
+        if fieldname != "text" and hasattr(scorer, "idf"):
+            parent = searcher.get_parent()
+            if parent.doc_frequency("text", text):
+                scorer.idf = parent.idf("text", text)
+        return scorer
 
 
 class MarkFormatter(Formatter):
@@ -74,10 +94,10 @@ class Engine:
 
     def __post_init__(self) -> None:
         self.ix = whoosh_index.open_dir(str(self.path))
-        self.searcher = self.ix.searcher()
+        self.searcher = self.ix.searcher(weighting=SharedIdf())
         self.parser = Q.parser(self.ix.schema)
         self.vocab: dict[str, int] = self.lookup["vocab"]
-        self.stems = {s for word in self.vocab for s in analysis.stems(word)}
+        self.stems = set(self.lookup["stems"])
         self.pins: dict[str, str] = self.lookup["pins"]
         self.redirects: dict[str, str] = self.lookup["redirects"]
         self.suggestions: list[dict[str, Any]] = self.lookup["suggest"]
@@ -134,12 +154,23 @@ class Engine:
         if q is None:
             return []
         filters = self._filters(prepared)
+        phrases = [_flat(p) for p in re.findall(r'"([^"]+)"', search)]
+        clauses = [frozenset((f, _text(t)) for f, t in clause.iter_all_terms())
+                   for clause in (q.subqueries if isinstance(q, Or) else [q])]
         with self.lock:
             results = self.searcher.search(q, limit=None, filter=filters, terms=True)
-            results.fragmenter = ContextFragmenter(maxchars=SNIPPET_CHARS, surround=80)
+            results.fragmenter = PinpointFragmenter(maxchars=SNIPPET_CHARS, surround=80, autotrim=True)
             results.formatter = MarkFormatter()
-            hits = list(results)
-        hits = self._pin(prepared, search, hits)
+            scored = []
+            for hit in results:
+                matched = {(f, _text(t)) for f, t in hit.matched_terms()}
+                share = sum(1 for clause in clauses if clause & matched) / len(clauses)
+                weight = share * share * KIND_WEIGHT.get(hit["kind"], 1.0)
+                if phrases and any(p in _flat(hit["text"]) for p in phrases):
+                    weight *= PHRASE_BONUS
+                scored.append((hit.score * weight, hit))
+        scored.sort(key=lambda pair: (-pair[0], pair[1]["order"]))
+        hits = self._pin(prepared, search, [hit for _, hit in scored])
         if "example" not in prepared.kinds:
             shown = {hit["id"] for hit in hits}
             hits = [hit for hit in hits if not hit.get("parent") or hit["parent"] not in shown]
@@ -201,6 +232,14 @@ class Engine:
             for hit in result.hits:
                 add({"id": hit.id, "title": hit.title, "url": hit.url, "kind": hit.kind})
         return found
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _text(term: str | bytes) -> str:
+    return term.decode("utf-8") if isinstance(term, bytes) else term
 
 
 def _replace_words(text: str, fixes: dict[str, str]) -> str:

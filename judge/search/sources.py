@@ -93,67 +93,53 @@ class CodexSource:
     def redirects(self) -> dict[str, str]:
         """Every rule number that has a page: present rules, sections, chapters, cited-but-absent."""
         codex = self._codex()
-        ids = list(codex.rules) + list(getattr(codex, "cited_absent", {}) or {})
-        ids += [str(_get(chapter, "number", "id")) for chapter in getattr(codex, "chapters", [])]
+        ids = [*codex.rules, *codex.cited_absent, *(str(chapter.number) for chapter in codex.chapters)]
         return {rule_id: rule_url(rule_id) for rule_id in ids}
 
     def documents(self) -> Iterator[dict[str, Any]]:
         codex = self._codex()
-        titles = {}
-        for chapter in getattr(codex, "chapters", []):
-            number = str(_get(chapter, "number", "id"))
-            titles[number] = str(_get(chapter, "title", default=""))
-        order = 0
-        for rule_id, rule in codex.rules.items():
-            order += 1
-            yield from self._rule_documents(codex, rule_id, rule, titles, order)
-        for chapter_number, title in titles.items():
-            order += 1
-            yield {"id": chapter_number, "kind": "section", "url": rule_url(chapter_number),
-                   "title": f"Chapter {chapter_number}: {title}", "names": title, "text": title,
-                   "section": f"Chapter {chapter_number}", "chapter": chapter_number, "order": order}
-        for slug, entry in codex.glossary.items():
-            order += 1
-            term = str(_get(entry, "term", default=slug))
-            aliases = [str(a) for a in _get(entry, "aliases", default=[])]
-            short = str(_get(entry, "short", "summary", default=""))
-            body = " ".join(_texts(_get(entry, "body", "text", default="")))
-            text = " ".join(part for part in (short, body) if part)
-            if aliases:
-                text += " Also: " + ", ".join(aliases) + "."
-            yield {"id": f"glossary/{slug}", "kind": "glossary", "url": glossary_url(slug),
-                   "title": term, "names": " ; ".join([term, *aliases]), "text": text,
-                   "section": f"Glossary · {term[:1].upper()}", "chapter": "glossary", "order": order}
+        for order, (rule_id, rule) in enumerate(codex.rules.items()):
+            yield from self._rule_documents(codex, rule, order * 10)
+        base = len(codex.rules) * 10
+        for order, (slug, entry) in enumerate(codex.glossary.items(), start=base):
+            text = " ".join([entry.short, *entry.body])
+            if entry.aliases:
+                text += " Also: " + ", ".join(entry.aliases) + "."
+            yield {"id": entry.id, "kind": "glossary", "url": glossary_url(slug), "title": entry.term,
+                   "names": " ; ".join([entry.term, *entry.aliases]), "text": text,
+                   "section": f"Glossary · {entry.letter}", "chapter": "glossary", "order": order}
 
-    def _rule_documents(self, codex: Any, rule_id: str, rule: Any, titles: dict[str, str],
-                        order: int) -> Iterator[dict[str, Any]]:
-        chapter = rule_id.split(".")[0]
-        depth = rule_id.count(".")
-        text = str(_get(rule, "text", default="") or "")
-        title = str(_get(rule, "title", default="") or "")
-        chapter_label = f"Chapter {chapter}: {titles.get(chapter, '')}".rstrip(": ")
-        if depth == 0:
-            return  # chapters are indexed from codex.chapters
-        if depth == 1 and not _texts(_get(rule, "examples", default=[])) and (title or not text):
-            yield {"id": rule_id, "kind": "section", "url": rule_url(rule_id),
-                   "title": f"{rule_id} {title}".strip(), "names": title, "text": title or text,
-                   "section": chapter_label, "chapter": chapter, "order": order * 10}
+    def _rule_documents(self, codex: Any, rule: Any, order: int) -> Iterator[dict[str, Any]]:
+        chapter = str(rule.chapter)
+        chapter_rule = codex.get(chapter)
+        chapter_label = f"Chapter {chapter}" + (f": {chapter_rule.text}" if chapter_rule else "")
+        if rule.kind in ("chapter", "section"):
+            title = f"Chapter {rule.id}: {rule.text}" if rule.kind == "chapter" else f"{rule.id} {rule.text}"
+            yield {"id": rule.id, "kind": "section", "url": rule_url(rule.id), "title": title,
+                   "names": rule.id, "text": rule.intro or rule.text,
+                   "section": chapter_label if rule.kind == "section" else "Codex",
+                   "chapter": chapter, "order": order}
             return
-        section_id = ".".join(rule_id.split(".")[:2])
-        section_rule = codex.rules.get(section_id)
-        section_title = str(_get(section_rule, "title", default="") or "") if section_rule else ""
-        examples = _texts(_get(rule, "examples", default=[]))
-        notes = _texts(_get(rule, "notes", default=[]))
-        full = " ".join([text, *[f"Note: {n}" for n in notes], *[f"Example: {e}" for e in examples]])
-        yield {"id": rule_id, "kind": "rule", "url": rule_url(rule_id), "title": rule_id,
-               "names": rule_id, "context": section_title, "text": full.strip(),
-               "section": f"{section_id} {section_title}".strip() + f" · {chapter_label}",
-               "chapter": chapter, "order": order * 10}
-        for n, example in enumerate(examples, start=1):
-            yield {"id": f"{rule_id}/example-{n}", "kind": "example", "url": rule_url(rule_id),
-                   "title": f"{rule_id} example", "names": rule_id, "context": section_title,
-                   "text": example, "section": f"{section_id} {section_title}".strip(),
-                   "chapter": chapter, "parent": rule_id, "order": order * 10 + n}
+        section = codex.get(rule.section) if rule.section else None
+        section_label = f"{section.id} {section.text}" if section else ""
+        parent = codex.get(rule.parent) if rule.parent else None
+        context = [section.text if section else ""]
+        if rule.kind == "item" and parent is not None:
+            context.append(parent.text)   # "What happens to the Armament with its Wielder:"
+        items = [codex.get(child) for child in rule.children]
+        body = [rule.text or "", *(item.text for item in items if item is not None)]
+        body += [f"Note: {note}" for note in rule.notes]
+        body += [f"Example: {example.text}" for example in rule.examples]
+        yield {"id": rule.id, "kind": "rule", "url": rule_url(rule.id), "title": rule.id,
+               "names": rule.id, "context": " ".join(context), "text": " ".join(b for b in body if b),
+               "section": " · ".join(part for part in (section_label, chapter_label) if part),
+               "chapter": chapter, "order": order}
+        for n, example in enumerate(rule.examples, start=1):
+            yield {"id": f"{rule.id}/example-{n}", "kind": "example", "url": rule_url(rule.id),
+                   "title": f"{rule.id}, example {n}" if len(rule.examples) > 1 else f"{rule.id}, example",
+                   "names": rule.id, "context": " ".join(context), "text": example.text,
+                   "section": " · ".join(part for part in (section_label, chapter_label) if part),
+                   "chapter": chapter, "parent": rule.id, "order": order + n}
 
 
 @dataclass

@@ -34,7 +34,7 @@ from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from judge.search import analysis
 from judge.search.sources import SOURCES, Source
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "5"
 KEEP_BUILDS = 2
 
 
@@ -57,9 +57,9 @@ def make_schema(groups: dict[str, list[str]]) -> Schema:
         parent=ID(stored=True),
         order=NUMERIC(stored=True, sortable=True),
         names=TEXT(analyzer=ana, field_boost=4.0),
-        title=TEXT(analyzer=ana, stored=True, field_boost=2.0),
+        title=TEXT(analyzer=ana, stored=True, chars=True, field_boost=2.0),
         context=TEXT(analyzer=ana, field_boost=0.5),
-        text=TEXT(analyzer=ana, stored=True),
+        text=TEXT(analyzer=ana, stored=True, chars=True),
         section=STORED(),
         url=STORED(),
     )
@@ -189,7 +189,8 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
          "names": [n.strip() for n in (doc.get("names") or doc["title"]).split(" ; ") if n.strip()]}
         for doc in docs if doc["kind"] in ("glossary", "section", "rule")
     ]
-    return {"vocab": dict(vocab), "pins": pins, "redirects": redirects, "suggest": suggest,
+    stems = sorted({stem for word in vocab for stem in analysis.stems(word)})
+    return {"vocab": dict(vocab), "stems": stems, "pins": pins, "redirects": redirects, "suggest": suggest,
             "groups": groups}
 
 
