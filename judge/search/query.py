@@ -178,11 +178,12 @@ def is_known(word: str, vocab: Mapping[str, int], stems: Iterable[str] | set[str
     return not key or all(k in stems for k in key)
 
 
-def correct(word: str, vocab: Mapping[str, int]) -> str | None:
+def correct(word: str, vocab: Mapping[str, int], limit: int | None = None) -> str | None:
     """The most frequent index word within one edit (two for words of 7+ letters), or None.
 
     Candidates share the first letter, or the first two letters swapped ("nuyielding")."""
-    limit = 1 if len(word) < 7 else 2
+    if limit is None:
+        limit = 1 if len(word) < 7 else 2
     best: tuple[int, int, str] | None = None
     for candidate, freq in _by_initial(vocab).get(word[0], ()) + _by_initial(vocab).get(word[1:2], ()):
         if abs(len(candidate) - len(word)) > limit:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.highlight import PinpointFragmenter, Formatter, get_text
+from whoosh.highlight import Formatter, PinpointFragmenter, get_text
 from whoosh.query import And, Or, Query, Term
 from whoosh.scoring import BM25F
 
@@ -140,10 +140,18 @@ class Engine:
         fixes: dict[str, str] = {}
         content = [w for w in prepared.words if w not in analysis.STOP_WORDS]
         for word in content:
+            if word in self.vocab:
+                continue
             if not Q.is_known(word, self.vocab, self.stems):
                 better = Q.correct(word, self.vocab)
-                if better:
-                    fixes[word] = better
+            else:
+                # Its stem is indexed ("reinforcment" -> "reinforc"), so it finds its texts; still
+                # offer the spelling, unless the word is only another form ("recruits", "spots").
+                better = Q.correct(word, self.vocab, limit=1)
+                if better and (better.startswith(word) or word.startswith(better)):
+                    better = None
+            if better:
+                fixes[word] = better
         if not fixes:
             return None, fixes, False
         respelled = _replace_words(prepared.text, fixes)

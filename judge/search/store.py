@@ -175,7 +175,8 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
     vocab: Counter[str] = Counter()
     for doc in docs:
         for part in (doc["title"], doc.get("names") or "", doc["text"]):
-            vocab.update(word for word in analysis.words(part) if not word.isdigit())
+            vocab.update(word for word in analysis.words(part)
+                         if word.isalpha() and word not in analysis.STOP_WORDS)
     pins: dict[str, str] = {}
     for doc in docs:
         if doc["kind"] != "glossary":
