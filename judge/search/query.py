@@ -147,7 +147,12 @@ def parse(search: str, p: qparser.QueryParser) -> Query | None:
     """The Whoosh query for a prepared search string, or None when nothing searchable is left."""
     if not search.strip():
         return None
-    q = p.parse(search).normalize()
+    try:
+        q = p.parse(search).normalize()
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+        # Whoosh's parser trips on some operator tangles ("NOT AND ("): drop the syntax
+        plain = _strip_operators(search)
+        q = p.parse(plain).normalize() if plain.strip() else NullQuery
     return None if q is NullQuery else q
 
 
