@@ -79,7 +79,10 @@ class SynonymFilter(Filter):
         # Stop words kept for highlighting (removestops=False) are skipped when matching spellings.
         live = [i for i, token in enumerate(buffered) if not getattr(token, "stopped", False)]
         texts = [buffered[i].text for i in live]
-        matches = {live[j]: (*self._match(texts, j), j) for j in range(len(live))}
+        # gaps[j]: words were dropped (stop words) between live token j-1 and j. Known from the
+        # characters when the caller asked for them, else assumed not.
+        gaps = [j > 0 and _apart(buffered[live[j - 1]], buffered[live[j]]) for j in range(len(live))]
+        matches = {live[j]: (*self._match(texts, j, gaps), j) for j in range(len(live))}
         for i, token in enumerate(buffered):
             slug, length, j = matches.get(i, (None, 0, 0))
             if slug is None:
@@ -97,12 +100,19 @@ class SynonymFilter(Filter):
                 extra.endchar = buffered[live[j + length - 1]].endchar
             yield extra
 
-    def _match(self, texts: list[str], start: int) -> tuple[str | None, int]:
+    def _match(self, texts: list[str], start: int, gaps: list[bool]) -> tuple[str | None, int]:
         for length in range(min(self.longest, len(texts) - start), 0, -1):
+            if any(gaps[start + 1:start + length]):
+                continue   # "the Soul on the spot" is not "Soul Spot"
             slug = self.keys.get(tuple(texts[start:start + length]))
             if slug is not None:
                 return slug, length
         return None, 0
+
+
+def _apart(before: Token, after: Token) -> bool:
+    end, start = getattr(before, "endchar", None), getattr(after, "startchar", None)
+    return end is not None and start is not None and start - end > 3   # "Leader's altar" is together
 
 
 def base_analyzer() -> CompositeAnalyzer:

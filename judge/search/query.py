@@ -24,7 +24,7 @@ from judge.search import analysis
 from judge.search.sources import KINDS
 
 MAX_QUERY = 500
-FIELDS = ("names", "title", "context", "text")
+FIELDS = ("names", "text")
 FILTERS = ("kind", "chapter")
 OPERATORS = ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE")
 

@@ -7,16 +7,14 @@ import math
 import re
 import threading
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.highlight import Formatter, PinpointFragmenter, get_text
 from whoosh.query import And, Or, Query, Term
 from whoosh.scoring import BM25F
 
-from judge.search import analysis
+from judge.search import analysis, snippets
 from judge.search import query as Q
 from judge.search.store import current_build
 
@@ -45,18 +43,6 @@ class SharedIdf(BM25F):
             if parent.doc_frequency("text", text):
                 scorer.idf = parent.idf("text", text)
         return scorer
-
-
-class MarkFormatter(Formatter):
-    """Escaped text with each match in <mark>…</mark>; fragments joined by an ellipsis."""
-
-    between = " … "
-
-    def _text(self, text: str) -> str:
-        return escape(text, quote=False)
-
-    def format_token(self, text: str, token: Any, replace: bool = False) -> str:
-        return "<mark>" + escape(get_text(text, token, replace), quote=False) + "</mark>"
 
 
 @dataclass(frozen=True)
@@ -102,6 +88,13 @@ class Engine:
         self.redirects: dict[str, str] = self.lookup["redirects"]
         self.suggestions: list[dict[str, Any]] = self.lookup["suggest"]
         self.lock = threading.Lock()
+        # The corpus is small: keep every document's stored fields and its indexed terms in memory,
+        # so ranking never reads the index's stored fields.
+        self.docs: list[dict[str, Any]] = [self.searcher.stored_fields(n)
+                                           for n in range(self.searcher.doc_count_all())]
+        self.doc_terms = [frozenset(self.lookup["terms"].get(d["id"], ())) for d in self.docs]
+        self.flat = [_flat(d["text"]) for d in self.docs]
+        self.spans: dict[str, dict[str, list[list[int]]]] = self.lookup["spans"]
 
     @classmethod
     def open(cls, build: Path) -> Engine:
@@ -119,10 +112,10 @@ class Engine:
             notices.append(f"There is no rule {prepared.rule_id} in the Codex we have; "
                            "showing texts that mention it.")
         suggestion, fixes, respelled = self._respell(prepared)
-        ranked = self._ranked(prepared, prepared.search)
+        q, ranked = self._ranked(prepared, prepared.search)
         searched = prepared.text
         if suggestion and (len(ranked) < FEW or respelled):
-            ranked = self._ranked(prepared, _replace_words(prepared.search, fixes))
+            q, ranked = self._ranked(prepared, _replace_words(prepared.search, fixes))
             searched = suggestion
         if not ranked and not notices:
             notices.append("Nothing matched. Try fewer words, a glossary term (Shield, Cascade) "
@@ -130,8 +123,7 @@ class Engine:
         pages = max(1, math.ceil(len(ranked) / pagelen)) if ranked else 0
         page = min(max(1, page), max(pages, 1))
         window = ranked[(page - 1) * pagelen: page * pagelen]
-        with self.lock:
-            hits = tuple(self._hit(hit) for hit in window)
+        hits = self._hits(q, window) if window else ()
         return SearchResult(prepared.text, None, suggestion, searched, len(ranked), page, pages, hits,
                             tuple(notices), prepared.kinds, prepared.chapters)
 
@@ -157,32 +149,33 @@ class Engine:
         respelled = _replace_words(prepared.text, fixes)
         return respelled, fixes, len(fixes) * 3 >= len(content)
 
-    def _ranked(self, prepared: Q.Prepared, search: str) -> list[Any]:
+    def _ranked(self, prepared: Q.Prepared, search: str) -> tuple[Query | None, list[int]]:
+        """The query and the matching document numbers, best first.
+
+        Whoosh's BM25F score is weighted by the share of the query's clauses a document matches
+        (squared, so a question's main words count together), by kind, and by a literal phrase."""
         q = Q.parse(search, self.parser)
         if q is None:
-            return []
-        filters = self._filters(prepared)
+            return None, []
         phrases = [_flat(p) for p in re.findall(r'"([^"]+)"', search)]
-        clauses = [frozenset((f, _text(t)) for f, t in clause.iter_all_terms())
+        clauses = [frozenset(_text(t) for _, t in clause.iter_all_terms())
                    for clause in (q.subqueries if isinstance(q, Or) else [q])]
         with self.lock:
-            results = self.searcher.search(q, limit=None, filter=filters, terms=True)
-            results.fragmenter = PinpointFragmenter(maxchars=SNIPPET_CHARS, surround=80, autotrim=True)
-            results.formatter = MarkFormatter()
-            scored = []
-            for hit in results:
-                matched = {(f, _text(t)) for f, t in hit.matched_terms()}
-                share = sum(1 for clause in clauses if clause & matched) / len(clauses)
-                weight = share * share * KIND_WEIGHT.get(hit["kind"], 1.0)
-                if phrases and any(p in _flat(hit["text"]) for p in phrases):
-                    weight *= PHRASE_BONUS
-                scored.append((hit.score * weight, hit))
-        scored.sort(key=lambda pair: (-pair[0], pair[1]["order"]))
-        hits = self._pin(prepared, search, [hit for _, hit in scored])
+            found = self.searcher.search(q, limit=None, filter=self._filters(prepared)).items()
+        scored = []
+        for docnum, score in found:
+            terms = self.doc_terms[docnum]
+            share = sum(1 for clause in clauses if clause & terms) / len(clauses)
+            weight = share * share * KIND_WEIGHT.get(self.docs[docnum]["kind"], 1.0)
+            if phrases and any(p in self.flat[docnum] for p in phrases):
+                weight *= PHRASE_BONUS
+            scored.append((-score * weight, self.docs[docnum]["order"], docnum))
+        scored.sort()
+        ranked = self._pin(search, [docnum for _, _, docnum in scored])
         if "example" not in prepared.kinds:
-            shown = {hit["id"] for hit in hits}
-            hits = [hit for hit in hits if not hit.get("parent") or hit["parent"] not in shown]
-        return hits
+            shown = {self.docs[n]["id"] for n in ranked}
+            ranked = [n for n in ranked if self.docs[n].get("parent", "") not in shown]
+        return q, ranked
 
     def _filters(self, prepared: Q.Prepared) -> Query | None:
         parts: list[Query] = []
@@ -192,21 +185,24 @@ class Engine:
             parts.append(Or([Term("chapter", chapter) for chapter in prepared.chapters]))
         return And(parts) if parts else None
 
-    def _pin(self, prepared: Q.Prepared, search: str, hits: list[Any]) -> list[Any]:
+    def _pin(self, search: str, ranked: list[int]) -> list[int]:
         """An exact term or alias puts its glossary entry first (when it is among the hits)."""
-        key = " ".join(analysis.stems(Q._strip_operators(search)))
-        pinned = self.pins.get(key)
+        pinned = self.pins.get(" ".join(analysis.stems(Q._strip_operators(search))))
         if not pinned:
-            return hits
-        first = [hit for hit in hits if hit["id"] == pinned]
-        return first + [hit for hit in hits if hit["id"] != pinned]
+            return ranked
+        first = [n for n in ranked if self.docs[n]["id"] == pinned]
+        return first + [n for n in ranked if self.docs[n]["id"] != pinned]
 
-    def _hit(self, hit: Any) -> Hit:
-        text = hit["text"]
-        snippet = hit.highlights("text", top=2) or hit.highlights("title", top=1)
-        if not snippet:
-            snippet = escape(text[:SNIPPET_CHARS] + ("…" if len(text) > SNIPPET_CHARS else ""), quote=False)
-        return Hit(hit["id"], hit["kind"], hit["url"], hit["title"], hit.get("section", ""), snippet, text)
+    def _hits(self, q: Query | None, window: list[int]) -> tuple[Hit, ...]:
+        """Results for one page, with snippets marking the query's words (and their synonyms)."""
+        terms = {_text(t) for f, t in q.iter_all_terms() if f == "text"} if q is not None else set()
+        hits = []
+        for docnum in window:
+            doc = self.docs[docnum]
+            spans = self.spans.get(doc["id"], {})
+            hits.append(Hit(doc["id"], doc["kind"], doc["url"], doc["title"], doc.get("section", ""),
+                            snippets.snippet(doc["text"], spans, terms, width=SNIPPET_CHARS), doc["text"]))
+        return tuple(hits)
 
     # -- search-as-you-type ---------------------------------------------------------------------
 

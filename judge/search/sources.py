@@ -116,7 +116,7 @@ class CodexSource:
         if rule.kind in ("chapter", "section"):
             title = f"Chapter {rule.id}: {rule.text}" if rule.kind == "chapter" else f"{rule.id} {rule.text}"
             yield {"id": rule.id, "kind": "section", "url": rule_url(rule.id), "title": title,
-                   "names": rule.id, "text": rule.intro or rule.text,
+                   "names": f"{rule.id} ; {rule.text}", "text": rule.intro or rule.text,
                    "section": chapter_label if rule.kind == "section" else "Codex",
                    "chapter": chapter, "order": order}
             return

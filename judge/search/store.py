@@ -31,10 +31,10 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
-from judge.search import analysis
+from judge.search import analysis, snippets
 from judge.search.sources import SOURCES, Source
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "9"
 KEEP_BUILDS = 2
 
 
@@ -56,9 +56,8 @@ def make_schema(groups: dict[str, list[str]]) -> Schema:
         chapter=ID(stored=True),
         parent=ID(stored=True),
         order=NUMERIC(stored=True, sortable=True),
-        names=TEXT(analyzer=ana, field_boost=4.0),
-        title=TEXT(analyzer=ana, stored=True, chars=True, field_boost=2.0),
-        context=TEXT(analyzer=ana, field_boost=0.5),
+        names=TEXT(analyzer=ana, chars=True, field_boost=5.0),
+        title=STORED(),
         text=TEXT(analyzer=ana, stored=True, chars=True),
         section=STORED(),
         url=STORED(),
@@ -146,8 +145,7 @@ def _build(index_dir: Path, sources: Sequence[Source], wanted: str) -> BuildInfo
         writer.add_document(
             id=doc["id"], kind=doc["kind"], chapter=str(doc.get("chapter") or ""),
             parent=str(doc.get("parent") or ""), order=int(doc.get("order", n)),
-            names=doc.get("names") or doc["title"], title=doc["title"],
-            context=doc.get("context") or "", text=doc["text"],
+            names=doc.get("names") or doc["title"], title=doc["title"], text=doc["text"],
             section=doc.get("section") or "", url=doc["url"],
         )
     writer.commit()
@@ -191,7 +189,12 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
         for doc in docs if doc["kind"] in ("glossary", "section", "rule")
     ]
     stems = sorted({stem for word in vocab for stem in analysis.stems(word)})
-    return {"vocab": dict(vocab), "stems": stems, "pins": pins, "redirects": redirects, "suggest": suggest,
+    ana = analysis.analyzer(groups)
+    terms = {doc["id"]: sorted({t.text for part in (doc.get("names") or doc["title"], doc["text"])
+                                for t in ana(part, mode="index", chars=True)})
+             for doc in docs}
+    spans = {doc["id"]: snippets.term_spans(doc["text"], ana) for doc in docs}
+    return {"vocab": dict(vocab), "stems": stems, "pins": pins, "terms": terms, "spans": spans, "redirects": redirects, "suggest": suggest,
             "groups": groups}
 
 

@@ -39,6 +39,7 @@ def build_index(state: Any) -> None:
     """Build the index at start when it is missing or older than the Codex data."""
     try:
         searching.ensure_index(state.app.config["INDEX_DIR"])
+        searching.engine(state.app.config["INDEX_DIR"])   # open it now, not on the first search
     except Exception:  # the first search tries again and reports what went wrong
         log.exception("could not build the search index at start")
 
