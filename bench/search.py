@@ -20,8 +20,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.search import search, suggest  # noqa: E402
-from judge.search.store import ensure  # noqa: E402
+from judge.search import search, suggest
+from judge.search.store import ensure
 
 EXTRA = [
     "soul", "attack", "front line", "captured", "target", "rank", "event", "ambush", "armament", "realm",
@@ -51,7 +51,7 @@ def queries() -> list[str]:
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def report(name: str, seconds: list[float]) -> None:
