@@ -85,6 +85,7 @@ class Engine:
         self.vocab: dict[str, int] = self.lookup["vocab"]
         self.stems = set(self.lookup["stems"])
         self.pins: dict[str, str] = self.lookup["pins"]
+        self.defines: dict[str, list[str]] = self.lookup["defines"]
         self.redirects: dict[str, str] = self.lookup["redirects"]
         self.suggestions: list[dict[str, Any]] = self.lookup["suggest"]
         self.lock = threading.Lock()
@@ -186,12 +187,22 @@ class Engine:
         return And(parts) if parts else None
 
     def _pin(self, search: str, ranked: list[int]) -> list[int]:
-        """An exact term or alias puts its glossary entry first (when it is among the hits)."""
+        """An exact term or alias puts its glossary entry first, then the rules that define it,
+        then the rules that use it, then the rest."""
         pinned = self.pins.get(" ".join(analysis.stems(Q._strip_operators(search))))
         if not pinned:
             return ranked
-        first = [n for n in ranked if self.docs[n]["id"] == pinned]
-        return first + [n for n in ranked if self.docs[n]["id"] != pinned]
+        defines = self.defines.get(pinned, [])
+
+        def place(n: int) -> tuple[int, int]:
+            doc = self.docs[n]
+            if doc["id"] == pinned:
+                return (0, 0)
+            if doc["id"] in defines:              # the entry's own "Rules" list
+                return (1, defines.index(doc["id"]))
+            return (2 if doc["kind"] == "rule" else 3, 0)   # then rules that use it, then the rest
+
+        return sorted(ranked, key=place)   # stable: score order within each group
 
     def _hits(self, q: Query | None, window: list[int]) -> tuple[Hit, ...]:
         """Results for one page, with snippets marking the query's words (and their synonyms)."""
@@ -225,9 +236,9 @@ class Engine:
             for entry in self.suggestions:
                 if entry["kind"] != "glossary" and entry["id"].startswith(number):
                     add(entry)
-        for entry in self.suggestions:
-            if any(name.lower().startswith(text) for name in entry["names"]):
-                add(entry)
+        named = [e for e in self.suggestions if any(n.lower().startswith(text) for n in e["names"])]
+        for entry in sorted(named, key=lambda e: e["kind"] != "glossary"):   # terms before titles
+            add(entry)
         if len(found) < limit:
             try:
                 result = self.search(text, pagelen=limit)

@@ -49,15 +49,17 @@ def _window(text: str, marks: list[tuple[int, int, str]], width: int, lead: int)
     """The stretch of about `width` characters that holds the most distinct matched terms."""
     if len(text) <= width:
         return 0, len(text)
-    best = (0, 0, 0)   # (distinct terms, matches, -start)
+    best = (0, -len(text), 0)   # (distinct terms, -start, matches): the most terms, as early as possible
     start_at = 0
     for anchor, _, _ in marks:
         lo = max(0, min(anchor - lead, len(text) - width))
         inside = [m for m in marks if m[0] >= lo and m[1] <= lo + width]
-        score = (len({m[2] for m in inside}), len(inside), -lo)
+        score = (len({m[2] for m in inside}), -lo, len(inside))
         if score > best:
             best, start_at = score, lo
     lo = start_at
+    if len({m[2] for m in marks if m[1] <= width - 20}) >= best[0]:   # as good from the start
+        lo = 0
     if lo > 0:   # back to the start of the word, so no match is cut
         lo = text.rfind(" ", 0, lo) + 1
     hi = min(len(text), lo + width)

@@ -107,6 +107,7 @@ class CodexSource:
                 text += " Also: " + ", ".join(entry.aliases) + "."
             yield {"id": entry.id, "kind": "glossary", "url": glossary_url(slug), "title": entry.term,
                    "names": " ; ".join([entry.term, *entry.aliases]), "text": text,
+                   "defines": [r for r in entry.rules if r in codex.rules],
                    "section": f"Glossary · {entry.letter}", "chapter": "glossary", "order": order}
 
     def _rule_documents(self, codex: Any, rule: Any, order: int) -> Iterator[dict[str, Any]]:
@@ -131,7 +132,7 @@ class CodexSource:
         body += [f"Note: {note}" for note in rule.notes]
         body += [f"Example: {example.text}" for example in rule.examples]
         yield {"id": rule.id, "kind": "rule", "url": rule_url(rule.id), "title": rule.id,
-               "names": rule.id, "context": " ".join(context), "text": " ".join(b for b in body if b),
+               "names": f"{rule.id} ; {section.text}" if section else rule.id, "context": " ".join(context), "text": " ".join(b for b in body if b),
                "section": " · ".join(part for part in (section_label, chapter_label) if part),
                "chapter": chapter, "order": order}
         for n, example in enumerate(rule.examples, start=1):

@@ -34,7 +34,7 @@ from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from judge.search import analysis, snippets
 from judge.search.sources import SOURCES, Source
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "11"
 KEEP_BUILDS = 2
 
 
@@ -194,7 +194,8 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
                                 for t in ana(part, mode="index", chars=True)})
              for doc in docs}
     spans = {doc["id"]: snippets.term_spans(doc["text"], ana) for doc in docs}
-    return {"vocab": dict(vocab), "stems": stems, "pins": pins, "terms": terms, "spans": spans, "redirects": redirects, "suggest": suggest,
+    defines = {doc["id"]: list(doc["defines"]) for doc in docs if doc.get("defines")}
+    return {"vocab": dict(vocab), "stems": stems, "pins": pins, "defines": defines, "terms": terms, "spans": spans, "redirects": redirects, "suggest": suggest,
             "groups": groups}
 
 
