@@ -117,3 +117,18 @@ def test_cli_reads_judge_index_from_the_environment(tmp_path, monkeypatch, capsy
 @pytest.mark.parametrize("argv", [["--no-such-flag"], ["extra"]])
 def test_cli_usage_errors_exit_2(argv, capsys):
     assert index(argv) == 2
+
+
+def test_the_app_builds_a_missing_index_at_start_and_rebuilds_a_stale_one(tmp_path):
+    from judge.web import create_app
+
+    directory = tmp_path / "index"
+    create_app({"TESTING": True, "INDEX_DIR": str(directory)})
+    first = current_build(directory)
+    assert first is not None and not is_stale(directory)
+    meta = first / "meta.json"
+    meta.write_text(meta.read_text().replace(read_meta(first)["hash"], "0" * 64))   # data changed
+    assert is_stale(directory)
+    app = create_app({"TESTING": True, "INDEX_DIR": str(directory)})
+    assert current_build(directory) != first and not is_stale(directory)
+    assert app.test_client().get("/search.json?q=shield").get_json()["results"][0]["id"] == "glossary/def"
