@@ -4,9 +4,9 @@ A source says which data files it reads (their content hash decides when the ind
 yields documents, plain dicts:
 
     {"id": "11.5.1", "kind": "rule", "url": "/rules/11.5.1", "title": "11.5.1",
-     "names": "words that name the thing (terms, aliases, ids)", "context": "section title",
-     "text": "the full plain text", "section": "11.5 Costs", "chapter": "11",
-     "parent": "", "order": 1234}
+     "names": "11.5.1 ; Costs",            # what names it: ids, terms, aliases, titles (boosted)
+     "text": "the full plain text", "section": "11.5 Costs · Chapter 11: Effects",
+     "chapter": "11", "parent": "", "order": 1234, "defines": []}
 
 Only `id`, `kind`, `url`, `title` and `text` are required. A source may also offer synonym groups
 (slug -> [term, alias, …]); the glossary does. The card library and the scenario library plug in
@@ -49,24 +49,6 @@ def glossary_url(slug: str) -> str:
     return f"/glossary/{slug}"
 
 
-def _get(obj: Any, *names: str, default: Any = None) -> Any:
-    """The first attribute (or mapping key) of `obj` among `names` that is present and not None."""
-    for name in names:
-        value = obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
-        if value is not None:
-            return value
-    return default
-
-
-def _texts(value: Any) -> list[str]:
-    """A list of strings from a string, a list of strings, or a list of objects with `.text`."""
-    if not value:
-        return []
-    if isinstance(value, str):
-        return [value]
-    return [item if isinstance(item, str) else str(_get(item, "text", default="")) for item in value]
-
-
 @dataclass
 class CodexSource:
     """The Codex: chapters and sections (titles), rules and sub-items with their examples and notes,
@@ -86,8 +68,7 @@ class CodexSource:
     def synonyms(self) -> dict[str, list[str]]:
         groups: dict[str, list[str]] = {}
         for slug, entry in self._codex().glossary.items():
-            term = str(_get(entry, "term", default=slug))
-            groups[slug] = [term, *[str(a) for a in _get(entry, "aliases", default=[])]]
+            groups[slug] = [entry.term, *entry.aliases]
         return groups
 
     def redirects(self) -> dict[str, str]:
@@ -124,21 +105,23 @@ class CodexSource:
         section = codex.get(rule.section) if rule.section else None
         section_label = f"{section.id} {section.text}" if section else ""
         parent = codex.get(rule.parent) if rule.parent else None
-        context = [section.text if section else ""]
+        # A rule is named by its section's title; a sub-item also by its rule's lead-in
+        # ("Unyielding does not protect against:"), without which it is half a sentence.
+        names = [rule.id, section.text if section else ""]
         if rule.kind == "item" and parent is not None:
-            context.append(parent.text)   # "What happens to the Armament with its Wielder:"
+            names.append(parent.text)
         items = [codex.get(child) for child in rule.children]
         body = [rule.text or "", *(item.text for item in items if item is not None)]
         body += [f"Note: {note}" for note in rule.notes]
         body += [f"Example: {example.text}" for example in rule.examples]
         yield {"id": rule.id, "kind": "rule", "url": rule_url(rule.id), "title": rule.id,
-               "names": f"{rule.id} ; {section.text}" if section else rule.id, "context": " ".join(context), "text": " ".join(b for b in body if b),
+               "names": " ; ".join(n for n in names if n), "text": " ".join(b for b in body if b),
                "section": " · ".join(part for part in (section_label, chapter_label) if part),
                "chapter": chapter, "order": order}
         for n, example in enumerate(rule.examples, start=1):
             yield {"id": f"{rule.id}/example-{n}", "kind": "example", "url": rule_url(rule.id),
                    "title": f"{rule.id}, example {n}" if len(rule.examples) > 1 else f"{rule.id}, example",
-                   "names": rule.id, "context": " ".join(context), "text": example.text,
+                   "names": rule.id, "text": example.text,
                    "section": " · ".join(part for part in (section_label, chapter_label) if part),
                    "chapter": chapter, "parent": rule.id, "order": order + n}
 
