@@ -275,6 +275,8 @@ def engine(index_dir: str | Path) -> Engine:
     with _engines_lock:
         found = _engines.get(str(index_dir))
         if found is None or str(found.path) != key:
+            # A newer build was published. The old engine is dropped, not closed: a request that
+            # already holds it finishes on the old files (kept on disk, see store.KEEP_BUILDS).
             found = Engine.open(build)
             _engines[str(index_dir)] = found
     return found
