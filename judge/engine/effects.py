@@ -228,6 +228,8 @@ def finish(g: Game, entry: Entry) -> None:
         g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.2.6",),
                     [{"card": entry.card, "from": "event slot", "to": f"{entry.controller}.elysium"}])
     elif entry.kind == "ambush":
+        if (entry.controller, entry.card) in g.in_flight:
+            g.in_flight.remove((entry.controller, entry.card))
         g.state.players[entry.controller].elysium.append(entry.card)
         g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.4.8",),
                     [{"card": entry.card, "from": "sprung", "to": f"{entry.controller}.elysium"}])
