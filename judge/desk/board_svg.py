@@ -14,8 +14,8 @@ from markupsafe import Markup, escape
 
 from judge.desk.layout import FieldSpec, Layout, tree_layout
 
-CELL_W, CELL_H = 128, 104
-BOX_W, BOX_H = 120, 96
+CELL_W, CELL_H = 140, 120
+BOX_W, BOX_H = 132, 112
 REALM_GAP = 24
 BAND_H = 34
 PLAYERS = ("B", "A")  # top to bottom, as a table seen from A's side
@@ -100,7 +100,7 @@ class BoardPainter:
         column, depth = self.layout.positions[slot]
         if player == "A":  # altar at the bottom edge, the front towards the middle
             x = column * CELL_W
-            y = 2 * BAND_H + self.half_h + (self.layout.depth - 1 - depth) * CELL_H + BAND_H
+            y = 2 * BAND_H + self.half_h + (self.layout.depth - 1 - depth) * CELL_H
         else:  # across the table: altar at the top, left and right swapped
             x = (self.layout.columns - 1 - column) * CELL_W + (self.width - self.layout.columns * CELL_W)
             y = BAND_H + depth * CELL_H
@@ -108,7 +108,7 @@ class BoardPainter:
 
     def realm_xy(self, player: str, index: int) -> tuple[float, float]:
         if player == "A":
-            return 0 + self.realm_x, 2 * BAND_H + self.half_h + BAND_H + index * CELL_H
+            return self.realm_x, 2 * BAND_H + self.half_h + index * CELL_H
         return 0, BAND_H + (self.layout.depth - 1 - index) * CELL_H
 
     # -- drawing --------------------------------------------------------------------------
@@ -150,14 +150,14 @@ class BoardPainter:
         phase = str(state.get("phase", "preparation")).capitalize()
         mid_y = BAND_H + self.half_h
         out = []
-        for player, y in (("B", 0), ("A", mid_y + 2 * BAND_H + self.half_h)):
+        for player, y in (("B", 0), ("A", 2 * BAND_H + 2 * self.half_h)):
             taken = (players.get(player) or {}).get("turns_taken", 5)
             active = " (turn player)" if player == turn_player else ""
             out.append(_text(8, y + 22, f"Player {player}{active} · turns taken {taken}",
                              "band-label" + (" turn-player" if active else "")))
-        out.append(_el("rect", {"x": 0, "y": mid_y + 4, "width": self.width, "height": 2 * BAND_H - 8,
+        out.append(_el("rect", {"x": 0, "y": mid_y + 3, "width": self.width, "height": BAND_H - 6,
                                 "class": "band", "rx": 6}))
-        out.append(_text(self.width / 2, mid_y + BAND_H + 6,
+        out.append(_text(self.width / 2, mid_y + BAND_H / 2 + 5,
                          f"Turn {state.get('turn', 9)} · {turn_player}'s turn · {phase} Phase",
                          "band-text", text_anchor="middle"))
         return "".join(out)
@@ -200,7 +200,7 @@ class BoardPainter:
                 lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}, damage {damage}")
                 keywords = [keyword_label(k) for k in values.get("keywords") or []]
                 if keywords:
-                    body.append(_text(6, 76, _clip(", ".join(keywords), 22), "keywords"))
+                    body.append(_text(6, 77, _clip(", ".join(keywords), 24), "keywords"))
                     lines.append("Keywords: " + ", ".join(keywords))
                 line = values.get("line")
                 if line is not None:
@@ -212,24 +212,24 @@ class BoardPainter:
                     lines.append(f"damage {damage}")
             armament = card_name(data.get("armament"))
             if armament:
-                body.append(_text(6, 89, "⚔ " + _clip(armament, 15), "armament"))
+                body.append(_text(6, 92, "⚔ " + _clip(armament, 16), "armament"))
                 lines.append(f"Armament: {armament}")
-            marks = []
+            marks: list[str] = []
             if data.get("recruited") == "this_turn":
                 marks.append("new")
                 lines.append("recruited this turn")
             if data.get("attacks_made"):
-                marks.append(f"atk×{data['attacks_made']}")
+                marks.append(f"attacks {data['attacks_made']}")
                 lines.append(f"attacks made: {data['attacks_made']}")
             if marks:
-                body.append(_text(BOX_W - 6, 89, " ".join(marks), "marks", text_anchor="end"))
+                body.append(_text(6, 106, " · ".join(marks), "marks"))
         else:
-            body.append(_text(BOX_W / 2, 52, "empty", "empty-label", text_anchor="middle"))
+            body.append(_text(BOX_W / 2, 60, "empty", "empty-label", text_anchor="middle"))
         if ambushes:
             # face down, at the slot (10.4.4); the judge sees what they are in the hover text
-            body.append(_el("rect", {"x": BOX_W - 24, "y": 38, "width": 17, "height": 24, "rx": 2,
+            body.append(_el("rect", {"x": BOX_W - 22, "y": 83, "width": 16, "height": 24, "rx": 2,
                                      "class": "ambush-card"}))
-            body.append(_text(BOX_W - 15.5, 55, len(ambushes), "ambush-count", text_anchor="middle"))
+            body.append(_text(BOX_W - 14, 99, len(ambushes), "ambush-count", text_anchor="middle"))
             lines.append("Ambushes set here (face down): " + ", ".join(ambushes))
         body.insert(0, _el("title", {}, str(escape("\n".join(lines)))))
         return _el("g", {
@@ -272,7 +272,7 @@ class BoardPainter:
             elif damage:
                 body.append(_text(6, 47, f"damage {damage}", "stats"))
         else:
-            body.append(_text(BOX_W / 2, 52, "realm slot", "empty-label", text_anchor="middle"))
+            body.append(_text(BOX_W / 2, 60, "realm slot", "empty-label", text_anchor="middle"))
         body.insert(0, _el("title", {}, str(escape("\n".join(lines)))))
         return _el("g", {
             "class": " ".join(classes), "transform": f"translate({x:g},{y:g})",

@@ -69,6 +69,21 @@ def parse(text: str) -> dict[str, Any]:
     return data
 
 
+def parse_action(text: str) -> dict[str, Any]:
+    """One queued action written by hand (§4), e.g. `{attack: C2, target: "B:L1"}`."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        raise DeskInputError("The action is not valid YAML.",
+                             [{"path": "action", "message": f"not valid YAML{where}"}]) from None
+    if not isinstance(data, dict) or not data:
+        raise DeskInputError("An action is a map with one verb.",
+                             [{"path": "action", "message": "expected a map such as {attack: C2, target: 'B:L1'}"}])
+    return data
+
+
 def check_limits(data: Mapping[str, Any]) -> None:
     problems = []
     actions = data.get("actions")

@@ -161,7 +161,12 @@ def resolve_json() -> Response:
 
 @bp.post("/desk/parse.json")
 def parse_json() -> Response:
-    """YAML pasted or uploaded → the scenario mapping, after the engine has checked it."""
+    """YAML pasted or uploaded → the scenario mapping, after the engine has checked it.
+
+    With `{"action": "..."}`: one hand-written action → its mapping (its legality shows on the board)."""
+    body = request.get_json(silent=True) if request.is_json else None
+    if isinstance(body, dict) and isinstance(body.get("action"), str):
+        return jsonify(ok=True, action=engine.parse_action(body["action"][:4000]))
     data = posted_scenario()
     engine.load(data)
     return jsonify(ok=True, scenario=data)
