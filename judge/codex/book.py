@@ -8,6 +8,7 @@ from pathlib import Path
 
 from judge import CODEX_DIR
 from judge.codex import loader, validate
+from judge.codex.importer import slugify
 from judge.codex.linkify import TermMatcher
 from judge.codex.model import Chapter, GlossaryEntry, Interpretation, Reference, Rule
 from judge.codex.refs import chapter_of, find_references, is_rule_id, sentence_at, sort_key
@@ -58,7 +59,7 @@ class Codex:
     def entry(self, term_or_alias: str) -> GlossaryEntry | None:
         key = (term_or_alias or "").strip().lower()
         key = key.removeprefix("glossary/")
-        slug = self._names.get(key)
+        slug = self._names.get(key) or self._names_by_slug.get(slugify(key))
         return self.glossary.get(slug or key)
 
     def knows(self, rule_id: str) -> bool:
@@ -194,6 +195,7 @@ class Codex:
                     self.name_clashes.append((name, names[key], entry.slug))
                     continue
                 names[key] = entry.slug
+        self._names_by_slug = {slugify(name): slug for name, slug in reversed(names.items())}
         return names
 
     def _texts(self):
