@@ -311,4 +311,8 @@ def _pile(value: Any) -> dict[str, Any]:
     if isinstance(value, list):
         names = [card_name(v) or "?" for v in value]
         return {"count": len(names), "names": names}
+    if isinstance(value, Mapping):  # {cards: [...], unnamed: N}: named cards and a count of others
+        names = [card_name(v) or "?" for v in value.get("cards") or []]
+        unnamed = value.get("unnamed") if isinstance(value.get("unnamed"), int) else 0
+        return {"count": len(names) + unnamed, "names": names}
     return {"count": 0, "names": [str(value)]}

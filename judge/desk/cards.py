@@ -1,78 +1,42 @@
-"""Search-as-you-type over the card library (`codex/cards/*.yaml`), for the desk's slot picker."""
+"""Search-as-you-type over the card library, for the desk's slot picker.
+
+The cards offered are the engine's library (`judge.engine.cards.load_library()`), so that every card
+the desk offers is one the engine will accept.
+"""
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
 from typing import Any
 
-import yaml
-
-from judge import ROOT
-
-CARD_DIR = ROOT / "codex" / "cards"
-FIELDS = ("name", "type", "rank", "attribute", "leader", "atk", "def", "hp", "text", "keywords",
-          "caster", "ambusher", "reconstructed")
+from judge.engine.cards import CardDef, load_library
 
 
-class CardIndex:
-    def __init__(self, root: Path = CARD_DIR) -> None:
-        self.root = root
-        self._lock = threading.Lock()
-        self._stamp: tuple | None = None
-        self._cards: list[dict[str, Any]] = []
-
-    def cards(self) -> list[dict[str, Any]]:
-        files = sorted(self.root.rglob("*.yaml")) if self.root.is_dir() else []
-        stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files)
-        with self._lock:
-            if stamp != self._stamp:
-                cards: dict[str, dict[str, Any]] = {}
-                for path in files:
-                    for card in _read(path):
-                        cards.setdefault(str(card["name"]).lower(), card)
-                self._cards = sorted(cards.values(), key=lambda c: str(c["name"]).lower())
-                self._stamp = stamp
-            return self._cards
-
-    def search(self, query: str, kind: str | None = None, leader: bool | None = None,
-               limit: int = 20) -> list[dict[str, Any]]:
-        q = query.strip().lower()
-        scored = []
-        for card in self.cards():
-            if kind and card.get("type") != kind:
-                continue
-            if leader is not None and bool(card.get("leader")) != leader:
-                continue
-            name = str(card["name"]).lower()
-            if not q:
-                score = 2
-            elif name.startswith(q):
-                score = 0
-            elif q in name:
-                score = 1
-            elif q in str(card.get("text", "")).lower() or q == str(card.get("type")):
-                score = 2
-            else:
-                continue
-            scored.append((score, name, card))
-        scored.sort(key=lambda t: (t[0], t[1]))
-        return [card for _, _, card in scored[:limit]]
+def card_summary(card: CardDef) -> dict[str, Any]:
+    return {
+        "name": card.name, "type": card.type, "rank": card.rank, "attribute": card.attribute,
+        "leader": card.leader, "atk": card.atk, "def": card.def_, "hp": card.hp, "text": card.text,
+        "keywords": [kw.label() for kw in card.keywords], "reconstructed": card.reconstructed,
+    }
 
 
-def _read(path: Path) -> list[dict[str, Any]]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return []
-    if isinstance(data, dict) and isinstance(data.get("cards"), list):
-        data = data["cards"]
-    items = data if isinstance(data, list) else [data]
-    out = []
-    for item in items:
-        if isinstance(item, dict) and item.get("name") and item.get("type"):
-            out.append({k: item[k] for k in FIELDS if k in item})
-    return out
-
-
-CARDS = CardIndex()
+def search(query: str, kind: str | None = None, leader: bool | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    """Cards whose name starts with `query` first, then names containing it, then texts mentioning it."""
+    q = query.strip().lower()
+    scored = []
+    for card in load_library():
+        if kind and card.type != kind:
+            continue
+        if leader is not None and card.leader != leader:
+            continue
+        name = card.name.lower()
+        if not q or name.startswith(q):
+            score = 0
+        elif q in name:
+            score = 1
+        elif q in card.text.lower():
+            score = 2
+        else:
+            continue
+        scored.append((score, name, card))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [card_summary(card) for _, _, card in scored[:limit]]

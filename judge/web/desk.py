@@ -22,8 +22,8 @@ from flask import (
     url_for,
 )
 
+from judge.desk import cards as card_index
 from judge.desk import engine, pages
-from judge.desk.cards import CARDS
 from judge.desk.layout import load_field
 from judge.desk.library import LIBRARY, rulings_citing, titles
 from judge.desk.rules import rule_link
@@ -177,7 +177,7 @@ def cards_json() -> Response:
     kind = request.args.get("type") or None
     leader = {"1": True, "true": True, "0": False, "false": False}.get(request.args.get("leader", ""))
     query = request.args.get("q", "")[:80]
-    return jsonify(ok=True, cards=CARDS.search(query, kind=kind, leader=leader))
+    return jsonify(ok=True, cards=card_index.search(query, kind=kind, leader=leader))
 
 
 @bp.post("/desk/share")
