@@ -67,6 +67,14 @@ def keyword_label(keyword: Any) -> str:
     return str(keyword).replace("_", " ").capitalize()
 
 
+def keywords_in_force(values: Mapping[str, Any]) -> list[str]:
+    """Labels of the keywords in force, with their values where the engine gives them ("Defiance 5")."""
+    sources = [s for s in values.get("keyword_sources") or [] if isinstance(s, Mapping)]
+    if sources:
+        return list(dict.fromkeys(keyword_label(s.get("label") or s.get("keyword")) for s in sources))
+    return list(dict.fromkeys(keyword_label(k) for k in values.get("keywords") or []))
+
+
 def _entry(entry: Any) -> Mapping[str, Any]:
     if isinstance(entry, Mapping):
         return entry
@@ -198,10 +206,14 @@ class BoardPainter:
                 body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
                 body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""), "stats"))
                 lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}, damage {damage}")
-                keywords = [keyword_label(k) for k in values.get("keywords") or []]
+                keywords = keywords_in_force(values)
                 if keywords:
                     body.append(_text(6, 77, _clip(", ".join(keywords), 24), "keywords"))
                     lines.append("Keywords: " + ", ".join(keywords))
+                for source in values.get("keyword_sources") or []:
+                    if isinstance(source, Mapping) and source.get("kind") != "printed":
+                        lines.append(f"  {keyword_label(source.get('label') or source.get('keyword'))} "
+                                     f"from {source.get('from')} ({source.get('kind')})")
                 line = values.get("line")
                 if line is not None:
                     body.append(_text(BOX_W - 6, 31, f"line {line}", "line-no", text_anchor="end"))

@@ -125,7 +125,11 @@ def load(data: Mapping[str, Any], source: str = "desk") -> Any:
 
 def resolve(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
     """The §5 ruling, each step carrying the §2 `state` after it."""
-    return _api().resolve(load(data, source), snapshots=True)
+    scenario = load(data, source)
+    try:
+        return _api().resolve(scenario, snapshots=True)
+    except NotImplementedError as exc:  # resolution is built apart from the rest of the engine
+        raise EngineUnavailable(str(exc)) from None
 
 
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
@@ -133,7 +137,13 @@ def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
 
 
 def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, Any]]:
-    return list(_api().legal_actions(load(data), after=after))
+    scenario = load(data)
+    try:
+        return list(_api().legal_actions(scenario, after=after))
+    except NotImplementedError as exc:
+        raise EngineUnavailable(str(exc)) from None
+    except ValueError as exc:  # `after` out of range
+        raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
 
 
 def derive(state: Mapping[str, Any], cards: list[Any] | None = None) -> dict[str, Any]:

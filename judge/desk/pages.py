@@ -12,8 +12,6 @@ from judge.desk.board_svg import BoardPainter, zones
 from judge.desk.layout import load_field
 
 BLANK = {
-    "title": "",
-    "question": "",
     "state": {
         "turn_player": "A",
         "phase": "preparation",

@@ -122,10 +122,10 @@ def board_json() -> Response:
     data = posted_scenario()
     problems, derived, rejected = [], {}, None
     try:
-        derived = engine.position(data).get("derived") or {}
+        position = engine.position(data)
+        derived = position.get("derived") or {}
         if data.get("actions"):
-            ruling = engine.resolve(data)
-            rejected = ruling.get("rejected")
+            rejected = first_illegal(data, position)
     except engine.DeskInputError as exc:
         problems = exc.problems
     figure = pages.board_figure(data.get("state") or {}, derived=derived)
@@ -133,6 +133,20 @@ def board_json() -> Response:
         rejected = dict(rejected, rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
     return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=engine.to_yaml(data),
                    board=render_template("desk/_board.html", figure=figure))
+
+
+def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, Any] | None:
+    """The first queued action that is illegal where it stands in the queue (the ruling's `rejected`);
+    without resolution, the first one illegal in the starting position."""
+    try:
+        return engine.resolve(data).get("rejected")
+    except engine.EngineUnavailable:
+        for check in position.get("checks") or []:
+            if not check.get("legal", True):
+                violations = check.get("violations") or [{}]
+                return {"action": check.get("action"), "text": " ".join(v.get("text", "") for v in violations),
+                        "rules": list(dict.fromkeys(r for v in violations for r in v.get("rules", [])))}
+    return None
 
 
 @bp.post("/desk/legal.json")

@@ -160,6 +160,8 @@ class Desk {
       if (e.key === "ArrowLeft") { e.preventDefault(); this.goStep(this.step - 1); }
       if (e.key === "ArrowRight") { e.preventDefault(); this.goStep(this.step + 1); }
     });
+    $("#s-title").addEventListener("change", (e) => { this.setText("title", e.target.value); });
+    $("#s-question").addEventListener("change", (e) => { this.setText("question", e.target.value); });
     $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.changed(); });
     $("#s-phase").addEventListener("change", (e) => { this.state.phase = e.target.value; this.changed(); });
     $("#s-turn").addEventListener("change", (e) => { this.state.turn = Number(e.target.value) || 1; this.changed(); });
@@ -424,7 +426,14 @@ class Desk {
   }
 
   // -- turn and piles ----------------------------------------------------------------------
+  setText(key, value) {
+    if (value.trim()) this.scenario[key] = value.trim(); else delete this.scenario[key];
+    this.changed();
+  }
+
   fillSettings() {
+    $("#s-title").value = this.scenario.title || "";
+    $("#s-question").value = this.scenario.question || "";
     $("#s-turn-player").value = this.state.turn_player || "A";
     $("#s-phase").value = this.state.phase || "preparation";
     $("#s-turn").value = this.state.turn || 9;
