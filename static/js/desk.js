@@ -269,7 +269,8 @@ class Desk {
 
   async fillDatalist(selector, type) {
     const list = $(selector);
-    if (list.children.length) return;
+    if (list.dataset.filled) return;
+    list.dataset.filled = "1";
     for (const card of await this.cardSearch("", type)) {
       const option = document.createElement("option");
       option.value = card.name;

@@ -22,19 +22,17 @@ def open_slot(page, ref):
     page.wait_for_selector("#slot-editor:not([hidden])")
 
 
-def wait_board(page):
-    """Edits redraw the board through the server; wait until the redraw has come back."""
-    page.wait_for_load_state("networkidle")
+def redrawn(page):
+    """Edits redraw the board through the server: `with redrawn(page): <edit>` waits for the redraw."""
+    return page.expect_response(lambda r: r.url.endswith("/desk/board.json") and r.request.method == "POST")
 
 
 def place_library_card(page, ref, name):
     open_slot(page, ref)
     page.fill("#card-q", name)
-    page.locator(f'#card-results button[data-card="{name}"]').click()
-    wait_board(page)
-    page.wait_for_function(
-        "([ref, name]) => (document.querySelector(`#board [data-ref=\"${ref}\"]`)||{}).textContent?.includes(name)",
-        arg=[ref, name])
+    with redrawn(page):
+        page.locator(f'#card-results button[data-card="{name}"]').click()
+    assert name in slot_text(page, ref)
 
 
 def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=10, hp=60):
@@ -48,8 +46,8 @@ def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=
     form.locator("input[name=atk]").fill(str(atk))
     form.locator("input[name=def]").fill(str(defence))
     form.locator("input[name=hp]").fill(str(hp))
-    form.locator("button[type=submit]").click()
-    wait_board(page)
+    with redrawn(page):
+        form.locator("button[type=submit]").click()
 
 
 def slot_text(page, ref):
@@ -65,8 +63,8 @@ def build_position(page, live_server):
     place_library_card(page, "B:C3", "Harold")
     place_library_card(page, "B:R2", "Head Nurse Jeanne")
     page.click("#slot-close")
-    page.select_option("#s-phase", "combat")
-    wait_board(page)
+    with redrawn(page):
+        page.select_option("#s-phase", "combat")
 
 
 def queue_attack(page):
@@ -76,8 +74,8 @@ def queue_attack(page):
     wanted = [i for i, text in enumerate(options) if text.startswith("attack C3") and "B:C3" in text]
     assert wanted, options
     page.select_option("#legal-select", str(wanted[0]))
-    page.click("#legal-add")
-    wait_board(page)
+    with redrawn(page):
+        page.click("#legal-add")
     assert "attack C3" in page.locator("#queue li").first.text_content()
 
 
