@@ -196,7 +196,7 @@ class BoardPainter:
         ambushes = _ambush_names(data)
         if name:
             damage = int(data.get("damage") or values.get("damage") or 0)
-            body.append(_text(6, 31, _clip(name, 17), "card-name"))
+            body.append(_text(6, 31, _clip(name, 15), "card-name"))
             lines.append(name + (" — captured (face down)" if captured else ""))
             if captured:
                 body.append(_text(6, 48, "captured (face down)", "captured-label"))
@@ -208,7 +208,7 @@ class BoardPainter:
                 lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}, damage {damage}")
                 keywords = keywords_in_force(values)
                 if keywords:
-                    body.append(_text(6, 77, _clip(", ".join(keywords), 24), "keywords"))
+                    body.append(_text(6, 77, _clip(", ".join(keywords), 20), "keywords"))
                     lines.append("Keywords: " + ", ".join(keywords))
                 for source in values.get("keyword_sources") or []:
                     if isinstance(source, Mapping) and source.get("kind") != "printed":
@@ -224,7 +224,7 @@ class BoardPainter:
                     lines.append(f"damage {damage}")
             armament = card_name(data.get("armament"))
             if armament:
-                body.append(_text(6, 92, "⚔ " + _clip(armament, 16), "armament"))
+                body.append(_text(6, 92, "⚔ " + _clip(armament, 14), "armament"))
                 lines.append(f"Armament: {armament}")
             marks: list[str] = []
             if data.get("recruited") == "this_turn":
@@ -270,7 +270,7 @@ class BoardPainter:
         ]
         if name:
             damage = int(data.get("damage") or values.get("damage") or 0)
-            body.append(_text(6, 31, _clip(name, 17), "card-name"))
+            body.append(_text(6, 31, _clip(name, 15), "card-name"))
             lines.append(name)
             if shattered:
                 body.append(_text(6, 48, "shattered", "captured-label"))
