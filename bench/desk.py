@@ -31,7 +31,7 @@ def timed(client, url: str, runs: int, cold: bool) -> list[float]:
 
 def report(label: str, times: list[float]) -> None:
     times = sorted(times)
-    p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
     print(f"  {label}: median {statistics.median(times):.1f} ms, p95 {p95:.1f} ms ({len(times)} runs)")
 
 
