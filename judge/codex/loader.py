@@ -4,6 +4,7 @@ reference that lands nowhere) is collected in `Codex.problems` by judge.codex.va
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -62,10 +63,11 @@ def read_chapter(path: Path, chapter: Chapter) -> list[Rule]:
         raise CodexError(f"{where}: says chapter {number}, but codex.yaml lists it as chapter {chapter.number}")
     sections = _need(data, "sections", list, where)
     rules: list[Rule] = []
+    numbered_by = data.get("numbering_interpretation")
     section_ids = [_need(s, "id", str, f"{where}: sections[{i}]") for i, s in enumerate(sections)]
     rules.append(Rule(id=str(number), kind="chapter", text=chapter.title or "", chapter=number,
                       children=tuple(section_ids), intro=data.get("intro", "") or "",
-                      title_given=chapter.title_given))
+                      title_given=chapter.title_given, numbered_by=numbered_by))
     for i, section in enumerate(sections):
         at = f"{where}: sections[{i}] ({section_ids[i]})"
         items = _need(section, "rules", list, at)
@@ -75,6 +77,8 @@ def read_chapter(path: Path, chapter: Chapter) -> list[Rule]:
                           numbering=section.get("numbering"), title_given=section.get("title_given", True)))
         for j, raw in enumerate(items):
             rules.extend(_read_rule(raw, rule_ids[j], section_ids[i], number, f"{at}.rules[{j}]"))
+    if numbered_by:
+        rules = [replace(rule, numbered_by=numbered_by) for rule in rules]
     return rules
 
 

@@ -51,6 +51,7 @@ class Rule:
     numbering: str | None = None    # chapter 11: "confirmed" or "inferred" (ours)
     empty_in_source: bool = False   # present in the source, but without text (13.6.4)
     title_given: bool = True        # False for titles that are ours (chapter 11 sections, chapter 13)
+    numbered_by: str | None = None  # the interpretation that gave this chapter its numbers (chapter 11)
 
     @property
     def section(self) -> str | None:

@@ -21,6 +21,8 @@ def rule_record(codex: Codex, rule: Rule, deep: bool = False) -> dict[str, Any]:
         record["title_given"] = rule.title_given
     if rule.numbering:
         record["numbering"] = rule.numbering
+    if rule.numbered_by:
+        record["numbered_by"] = rule.numbered_by
     if rule.empty_in_source:
         record["empty_in_source"] = True
     if rule.examples:
@@ -63,7 +65,7 @@ def rule_page(codex: Codex, rule_id: str) -> dict[str, Any]:
                   for r in dict.fromkeys(cites)],
         "cited_by": [citer_record(codex, r, target_in_record=len(within) > 1) for r in cited_by],
         "interpretations": [interpretation_record(i) for i in codex.interpretations_for(rule_id)],
-        "numbering_interpretation": "chapter-11-numbering" if rule.numbering else None,
+        "numbering_interpretation": rule.numbered_by,
     }
 
 

@@ -49,6 +49,8 @@ def _check_rules(codex: Codex, problems: list[dict]) -> None:
             problems.append({"path": rule.id, "message": f"malformed id for a rule of chapter {rule.chapter}"})
         if rule.parent and not rule.id.startswith(rule.parent):
             problems.append({"path": rule.id, "message": f"id does not start with its parent's {rule.parent}"})
+        if rule.numbered_by and rule.numbered_by not in codex.interpretations:
+            problems.append({"path": rule.id, "message": f"numbered by interpretation {rule.numbered_by!r}, which is missing"})
         if rule.kind in {"rule", "item"} and not rule.text and not rule.empty_in_source:
             problems.append({"path": rule.id, "message": "no text (mark empty_in_source if the source has none)"})
         for example in rule.examples:
