@@ -44,7 +44,7 @@ GROUP_REFS = ("all_opposing_souls", "all_own_souls", "other_own_souls", "underli
 SINGLE_REFS = ("self", "caster", "ambusher", "wielder", "attacker", "attacked", "triggering_effect")
 TARGET_REF = re.compile(r"^target\d*$")
 STAT_KEYS = ("atk", "def", "hp")
-EXTRA_CARD_KEYS = ("reconstructed", "notes", "sources")
+EXTRA_CARD_KEYS = ("reconstructed", "notes", "sources", "origin")
 
 
 @dataclass(frozen=True)
@@ -606,6 +606,8 @@ def _v_lay(c: _Checker, v: Any, p: str) -> Any:
 def _v_slot(c: _Checker, v: Any, p: str) -> Any:
     from judge.engine.field import load_field
 
+    if isinstance(v, str) and TARGET_REF.match(v):
+        return v  # a Soul Spot chosen as a target when the effect is used (Portal Mage's Blink)
     slot = load_field().normalize(v)
     if slot is None and v != "any":
         c.bad(p, f"no such slot {_show(v)}; slots are {load_field().describe()}")

@@ -35,7 +35,7 @@ from judge.engine.state import (
 )
 
 TOP_KEYS = ("id", "title", "question", "codex", "cards", "state", "actions", "expect", "on_illegal",
-            "notes", "tags")
+            "notes", "tags", "rules")
 VERBS = ("recruit", "cast", "equip", "invoke", "set", "spring", "activate", "use", "attack", "pass",
          "end_phase")
 # verb -> other keys it takes (besides `by`, `discard`, `targets`), and which one names a slot
