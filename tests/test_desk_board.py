@@ -93,7 +93,7 @@ def test_a_slot_shows_card_stats_damage_keywords_armament_ambushes_line_and_proa
     g = groups(BoardPainter(field_from_mapping(MINI)).render(STATE, DERIVED))
     left = g["A:left"]
     shown = texts(left)
-    for piece in ("Harold", "ATK 25 · DEF 5", "HP 20/30", "dmg 10", "Unyielding, Defiance 5",
+    for piece in ("Harold", "ATK 25 · DEF 5", "HP 20/30", "dmg 10", "Unyielding, Defian",
                   "Iron Blade", "line 1", "new", "attacks 1"):
         assert piece in shown, piece
     assert "proactive" in left.get("class").split()
@@ -102,6 +102,7 @@ def test_a_slot_shows_card_stats_damage_keywords_armament_ambushes_line_and_proa
     assert "2" in shown
     hover = left.find(SVG + "title").text
     assert "Hidden Snare" in hover and "Trap" in hover
+    assert "Keywords: Unyielding, Defiance 5" in hover  # in full where the box clips it
 
 
 def test_captured_souls_are_face_down_but_named_for_the_judge():

@@ -7,6 +7,7 @@ untestable, coverage baselines) is passed over. A scenario's path id is its path
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ import yaml
 from judge import ROOT
 from judge.desk import engine
 
+log = logging.getLogger(__name__)
 SCENARIO_DIR = ROOT / "scenarios"
 NOT_SCENARIOS = frozenset({"untestable.yaml", "coverage-baseline.yaml"})
 
@@ -84,6 +86,9 @@ class Library:
         try:
             ruling = engine.resolve(entry.data, source=str(entry.path.name))
         except (engine.DeskInputError, engine.EngineUnavailable):
+            ruling = {}
+        except Exception:  # noqa: BLE001 - one scenario the engine trips on must not break every rule page
+            log.exception("resolving library scenario %s failed", entry.pid)
             ruling = {}
         for step in ruling.get("steps", []):
             rules.extend(step.get("rules", []))

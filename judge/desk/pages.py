@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,6 +11,8 @@ from markupsafe import Markup
 from judge.desk import engine
 from judge.desk.board_svg import BoardPainter, zones
 from judge.desk.layout import load_field
+
+log = logging.getLogger(__name__)
 
 BLANK = {
     "state": {
@@ -55,6 +58,13 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         ruling = engine.resolve(data, source=source)
     except engine.DeskInputError as exc:
         context["problems"] = exc.problems
+        return context
+    except engine.EngineUnavailable:
+        raise
+    except Exception as exc:  # noqa: BLE001 - an engine failure on one scenario is shown, not a 500
+        log.exception("the engine failed on %s", source)
+        context["problems"] = [{"path": "", "message": f"the engine failed on this scenario ({type(exc).__name__}); "
+                                                       "please report it with the scenario's YAML"}]
         return context
     context["ruling"] = ruling
     context["codex"] = ruling.get("codex")

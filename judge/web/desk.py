@@ -140,7 +140,10 @@ def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, A
     without resolution, the first one illegal in the starting position."""
     try:
         return engine.resolve(data).get("rejected")
-    except engine.EngineUnavailable:
+    except engine.DeskInputError:
+        raise
+    except Exception:  # noqa: BLE001 - without resolution (or if it fails), the starting position's checks
+        current_app.logger.exception("resolving the desk's queue failed")
         for check in position.get("checks") or []:
             if not check.get("legal", True):
                 violations = check.get("violations") or [{}]

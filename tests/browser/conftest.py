@@ -66,7 +66,19 @@ def page(context):
     page = context.new_page()
     problems = PageProblems()
     page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None)
+
+    def on_console(msg):
+        # failed loads are recorded with their URL below; anything else (CSP violations) counts here
+        if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
+            problems.append(f"console {msg.type}: {msg.text}")
+
+    def on_response(response):
+        if response.status >= 500 or (response.status >= 400 and not response.url.endswith("/favicon.ico")
+                                      and response.request.resource_type != "fetch"):
+            problems.append(f"HTTP {response.status}: {response.url}")
+
+    page.on("console", on_console)
+    page.on("response", on_response)
 
     def on_dialog(dialog):
         problems.append(f"dialog: {dialog.message}")

@@ -146,7 +146,7 @@ def test_a_broken_yaml_shows_its_key_path(page, live_server):
     page.fill("#yaml-text", "state: [\n  {\n")
     page.click("#yaml-load")
     page.wait_for_function("document.querySelector('#yaml-problems').textContent.includes('line')")
-    assert page.problems == [] or all("400" in p for p in page.problems)
+    assert page.problems == []  # the 400s of the parse endpoint are answers, not failures
 
 
 def test_a_malicious_card_name_stays_text(page, live_server, shots):
