@@ -87,7 +87,7 @@ class Library:
             ruling = engine.resolve(entry.data, source=str(entry.path.name))
         except (engine.DeskInputError, engine.EngineUnavailable):
             ruling = {}
-        except Exception:  # noqa: BLE001 - one scenario the engine trips on must not break every rule page
+        except Exception:  # one scenario the engine trips on must not break every rule page
             log.exception("resolving library scenario %s failed", entry.pid)
             ruling = {}
         for step in ruling.get("steps", []):

@@ -61,7 +61,7 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         return context
     except engine.EngineUnavailable:
         raise
-    except Exception as exc:  # noqa: BLE001 - an engine failure on one scenario is shown, not a 500
+    except Exception as exc:  # an engine failure on one scenario is shown, not a 500
         log.exception("the engine failed on %s", source)
         context["problems"] = [{"path": "", "message": f"the engine failed on this scenario ({type(exc).__name__}); "
                                                        "please report it with the scenario's YAML"}]

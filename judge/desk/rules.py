@@ -32,5 +32,5 @@ def rule_title(rule_id: str) -> str:
         from judge.codex import load_codex
 
         return load_codex().short(rule_id) or rule_id
-    except Exception:  # noqa: BLE001 - before the Codex data lands, the id is the best hover we have
+    except Exception:  # noqa: BLE001 - if the Codex data fails to load, the id is the best hover we have
         return rule_id

@@ -142,7 +142,7 @@ def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, A
         return engine.resolve(data).get("rejected")
     except engine.DeskInputError:
         raise
-    except Exception:  # noqa: BLE001 - without resolution (or if it fails), the starting position's checks
+    except Exception:  # without resolution (or if it fails), the starting position's checks
         current_app.logger.exception("resolving the desk's queue failed")
         for check in position.get("checks") or []:
             if not check.get("legal", True):
