@@ -21,8 +21,15 @@ BAND_H = 34
 PLAYERS = ("B", "A")  # top to bottom, as a table seen from A's side
 
 
+def _attr_name(key: str) -> str:
+    return _ATTR_NAMES.get(key) or _ATTR_NAMES.setdefault(key, key.rstrip("_").replace("_", "-"))
+
+
+_ATTR_NAMES: dict[str, str] = {}
+
+
 def _attrs(attrs: Mapping[str, Any]) -> str:
-    return "".join(f' {k.rstrip("_").replace("_", "-")}="{escape(v)}"' for k, v in attrs.items() if v is not None)
+    return "".join(f' {_attr_name(k)}="{escape(v)}"' for k, v in attrs.items() if v is not None)
 
 
 def _el(tag: str, attrs: Mapping[str, Any], *children: str) -> str:
@@ -102,6 +109,7 @@ class BoardPainter:
         self.realm_x = self.layout.columns * CELL_W + REALM_GAP
         self.width = self.realm_x + CELL_W
         self.height = 2 * self.half_h + 3 * BAND_H
+        self._empty: dict[tuple, str] = {}
 
     # -- geometry -------------------------------------------------------------------------
     def slot_xy(self, player: str, slot: str) -> tuple[float, float]:
@@ -172,6 +180,17 @@ class BoardPainter:
 
     def _soul_slot(self, player: str, slot: str, rank: int, entry: Any, values: Mapping[str, Any] | None,
                    listed_proactive: bool, changed: bool) -> str:
+        if entry is None and not values:  # most slots are empty: draw each kind of empty slot once
+            key = (player, slot, rank, listed_proactive, changed)
+            cached = self._empty.get(key)
+            if cached is None:
+                cached = self._empty[key] = self._draw_soul_slot(player, slot, rank, None, None,
+                                                                 listed_proactive, changed)
+            return cached
+        return self._draw_soul_slot(player, slot, rank, entry, values, listed_proactive, changed)
+
+    def _draw_soul_slot(self, player: str, slot: str, rank: int, entry: Any, values: Mapping[str, Any] | None,
+                        listed_proactive: bool, changed: bool) -> str:
         x, y = self.slot_xy(player, slot)
         data = _entry(entry)
         name = card_name(entry)
@@ -186,10 +205,12 @@ class BoardPainter:
             classes.append("changed")
         ref = f"{player}:{slot}"
         lines = [f"{ref} (rank {rank})"]
+        line = values.get("line") if name and not captured else None
+        corner = ([f"line {line}"] if line is not None else []) + [f"r{rank}"] + (["P"] if proactive else [])
         body = [
             _el("rect", {"x": 0, "y": 0, "width": BOX_W, "height": BOX_H, "rx": 6, "class": "slot-box"}),
             _text(6, 14, slot, "slot-name"),
-            _text(BOX_W - 6, 14, f"r{rank}" + (" · P" if proactive else ""), "slot-rank", text_anchor="end"),
+            _text(BOX_W - 6, 14, " · ".join(corner), "slot-rank", text_anchor="end"),
         ]
         if proactive:
             lines.append("proactive")
@@ -216,7 +237,6 @@ class BoardPainter:
                                      f"from {source.get('from')} ({source.get('kind')})")
                 line = values.get("line")
                 if line is not None:
-                    body.append(_text(BOX_W - 6, 31, f"line {line}", "line-no", text_anchor="end"))
                     lines.append(f"line {line}")
             elif not captured:
                 body.append(_text(6, 47, f"damage {damage}" if damage else "", "stats"))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -28,6 +30,7 @@ BLANK = {
 }
 
 
+@lru_cache(maxsize=1)
 def painter() -> BoardPainter:
     return BoardPainter(load_field())
 
@@ -40,8 +43,15 @@ def board_figure(state: Mapping[str, Any] | None, cards: list[Any] | None = None
     if derived is None:
         derived = engine.derive(state, cards)
     refs = [c.get("slot") for c in highlight if isinstance(c, Mapping)] if highlight else []
-    svg: Markup = painter().render(state, derived, highlight=[r for r in refs if r], title=title)
-    return {"svg": svg, "zones": zones(state)}
+    key = engine.canonical_json([state, derived, [r for r in refs if isinstance(r, str)], title])
+    return {"svg": Markup(_svg_cached(key)), "zones": zones(state)}
+
+
+@lru_cache(maxsize=512)
+def _svg_cached(key: str) -> str:
+    """Steps that leave the board as it was (windows, passes) draw the same picture: draw it once."""
+    state, derived, refs, title = json.loads(key)
+    return str(painter().render(state, derived, highlight=refs, title=title))
 
 
 def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:

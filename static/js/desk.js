@@ -657,13 +657,23 @@ function initRulingPage(page) {
   next.textContent = "Forward ▶";
   nav.append(prev, " ", label, " ", next);
   $(".ruling-trace h2", page).after(nav);
+  // On a wide screen the board beside the trace follows the step; on a phone the step's own board opens.
+  const side = $(".ruling-board", page);
+  const sideHeading = side && side.querySelector("h2");
+  let sideFigure = side && side.querySelector(".board");
+  const wide = window.matchMedia("(min-width: 60rem)");
   const go = (index) => {
     current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((li, i) => {
       li.classList.toggle("current", i === current);
       const details = li.querySelector("details");
-      if (details) details.open = i === current;
+      if (details) details.open = i === current && !(wide.matches && sideFigure);
     });
+    const figure = steps[current].querySelector(".step-board .board");
+    if (wide.matches && sideFigure && figure) {
+      sideFigure.replaceWith(sideFigure = figure.cloneNode(true));
+      sideHeading.textContent = `The board after step ${current + 1}${current === steps.length - 1 ? " (final)" : ""}`;
+    }
     label.textContent = `Step ${current + 1} of ${steps.length}`;
     steps[current].scrollIntoView({ block: "nearest" });
   };

@@ -123,6 +123,14 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
         assert step_texts(other, ".ruling-trace") == steps
         assert other.locator(".ruling-trace .step-damage .step-rules a").count() >= 1
         assert "HP 20/30" in other.locator('.ruling-board [data-ref="B:C3"]').text_content()
+        # without the desk, the ruling page steps too: the board beside the trace follows the step
+        other.keyboard.press("ArrowRight")
+        assert other.locator(".ruling-board h2").text_content() == "The board after step 1"
+        assert "HP 30/30" in other.locator('.ruling-board [data-ref="B:C3"]').text_content()
+        for _ in steps:
+            other.keyboard.press("ArrowRight")
+        assert other.locator(".ruling-board h2").text_content() == f"The board after step {len(steps)} (final)"
+        assert "HP 20/30" in other.locator('.ruling-board [data-ref="B:C3"]').text_content()
         if shots:
             other.screenshot(path=str(shots / "ruling.png"), full_page=True)
             other.set_viewport_size({"width": 390, "height": 844})
