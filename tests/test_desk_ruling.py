@@ -36,7 +36,7 @@ RULING = {
 @pytest.fixture()
 def fake_engine(monkeypatch):
     rulings = {"now": copy.deepcopy(RULING)}
-    monkeypatch.setattr(engine, "resolve", lambda data, source="desk": copy.deepcopy(rulings["now"]))
+    monkeypatch.setattr(engine, "resolve", lambda data, source="desk", snapshots=True: copy.deepcopy(rulings["now"]))
     return rulings
 
 

@@ -123,11 +123,11 @@ def load(data: Mapping[str, Any], source: str = "desk") -> Any:
         raise DeskInputError("The scenario has problems.", problems) from None
 
 
-def resolve(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
-    """The §5 ruling, each step carrying the §2 `state` after it."""
+def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = True) -> dict[str, Any]:
+    """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false)."""
     scenario = load(data, source)
     try:
-        return _api().resolve(scenario, snapshots=True)
+        return _api().resolve(scenario, snapshots=snapshots)
     except NotImplementedError as exc:  # resolution is built apart from the rest of the engine
         raise EngineUnavailable(str(exc)) from None
 
@@ -163,8 +163,18 @@ def _derive_cached(key: str) -> dict[str, Any]:
         return {}
 
 
+def json_safe(data: Any) -> Any:
+    """`data` with every mapping key a string: YAML 1.1 reads a bare `on:` as the key True, and JSON
+    with sorted keys can't mix booleans and strings."""
+    if isinstance(data, Mapping):
+        return {k if isinstance(k, str) else json.dumps(k, default=str): json_safe(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [json_safe(v) for v in data]
+    return data
+
+
 def canonical_json(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return json.dumps(json_safe(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def content_id(data: Mapping[str, Any], length: int = 12) -> str:

@@ -59,7 +59,7 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     context: dict[str, Any] = {
         "title": str(data.get("title") or data.get("id") or "Untitled scenario"),
         "question": str(data.get("question") or "").strip(),
-        "scenario": dict(data),
+        "scenario": engine.json_safe(data),
         "ruling": None,
         "problems": [],
         "outcome": None,

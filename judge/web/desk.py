@@ -139,7 +139,7 @@ def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, A
     """The first queued action that is illegal where it stands in the queue (the ruling's `rejected`);
     without resolution, the first one illegal in the starting position."""
     try:
-        return engine.resolve(data).get("rejected")
+        return engine.resolve(data, snapshots=False).get("rejected")
     except engine.DeskInputError:
         raise
     except Exception:  # without resolution (or if it fails), the starting position's checks
