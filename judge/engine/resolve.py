@@ -167,8 +167,11 @@ def recruit(g: Game, action: Action, player: str) -> None:
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     zones.place_soul(g, player, ref.slot, card.name)
-    g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once; a "
-                          "card put on the field is a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1"),
+    statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
+    g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
+                          f"{', and its Static Effects apply from now' if statics else ''}; a card put on the field is "
+                          "a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
+                                          *(("11.1.4", "13.1.1") if statics else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
     cascade.triggered(g, "recruited", ref, {}, f"{card.name} ({ref}) is recruited")
     if cascade.flush_pending(g):
