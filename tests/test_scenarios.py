@@ -12,7 +12,7 @@ from judge.engine.resolve import resolve
 from judge.engine.scenario import load_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
-FILES = sorted(ROOT.rglob("*.yaml"))
+FILES = sorted(p for p in ROOT.rglob("*.yaml") if p.name not in {"untestable.yaml", "coverage-baseline.yaml"})
 
 
 def test_the_library_is_not_empty():
