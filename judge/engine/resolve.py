@@ -147,8 +147,15 @@ def equip(g: Game, action: Action, player: str) -> None:
     soul = g.state.soul_at(ref)
     soul.armament = Armament(g.state.new_uid(), card.name)
     g.touch()
+    view = g.board().souls[ref]
+    parts, rules = [], []
+    for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
+        text, why = battle.explain(value, key)
+        parts.append(text)
+        rules += why
     g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the Wielder's "
-                          "(equipping is not an effect and can't be answered).", ("10.3.1", "10.3.3"),
+                          f"(equipping is not an effect and can't be answered). {soul.name} now has "
+                          f"{', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
 
 
@@ -167,9 +174,13 @@ def set_ambush(g: Game, action: Action, player: str) -> None:
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     setter = g.state.soul_at(ref)
+    already = len(g.state.slot(ref).ambushes)
     g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
+    two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul there may "
+           "set its own.") if already else ""
     g.trace.add("action", f"{player} sets an Ambush face down at {ref}; {setter.name} is its Setter. Setting is not "
-                          "an effect and can't be answered.", ("10.4.1", "10.4.2", "glossary/setter"),
+                          f"an effect and can't be answered.{two}",
+                ("10.4.1", "10.4.2", "glossary/setter", *(("10.4.4",) if already else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": f"{ref} (face down)"}])
 
 

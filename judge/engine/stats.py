@@ -292,10 +292,22 @@ class Board:
         """13.5.2: effects that negate other cards' effects; the newer wins a contradiction and a
         card whose effects are negated negates nothing itself."""
         negators: list[tuple[int, int, set[int]]] = []   # (time, own uid, uids it negates)
+        self.negation_blocked: dict[SlotRef, list[Blocked]] = {}
         for src in self._sources:
             for eff in src.card.effects:
                 if eff.kind == "static" and eff.negate:
-                    targets = {self.state.soul_at(r).uid for r in self._resolve_group(src, eff.negate)}
+                    reached = []
+                    for r in self._resolve_group(src, eff.negate):
+                        soul = self.state.soul_at(r)
+                        card = self._card(soul.name)
+                        # 13.6.1: an Unyielding Soul is unaffected by an opposing Static Effect of its rank or lower
+                        if src.controller != r.player and src.card.rank <= card.rank and \
+                                any(k.name == "unyielding" for k in card.keywords):
+                            self.negation_blocked.setdefault(r, []).append(
+                                Blocked(f"{src.card.name}'s negation", str(src.ref), src.card.rank))
+                            continue
+                        reached.append(r)
+                    targets = {self.state.soul_at(r).uid for r in reached}
                     targets.discard(src.uid)
                     negators.append((src.time, src.uid, targets))
         for eff in self.state.lasting:
@@ -462,6 +474,7 @@ class Board:
                             uw.parts[key].append(Contribution(values[key], src_label, "moral", str(ref), R_MORAL))
 
         for ref, w in work.items():
+            w.blocked.extend(self.negation_blocked.get(ref, []))
             self.souls[ref] = self._soul_view(ref, w)
         for ref, w in realm_work.items():
             self.realms[ref] = self._realm_view(ref, w)
