@@ -138,6 +138,10 @@ def load_scenario(data: str | bytes | Mapping[str, Any], source: str | None = No
     if isinstance(data, (str, bytes)):
         data = parse_yaml(data, source)
     problems = Problems()
+    too_big = yamlio.expanded_size_problem(data)
+    if too_big:
+        problems.add("", too_big)
+        problems.raise_if_any(source)
     if not isinstance(data, Mapping):
         problems.add("", "a scenario is a mapping with state:, actions: and so on"
                          f"{'' if data is not None else ' (the file is empty)'}")
