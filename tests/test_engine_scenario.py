@@ -178,3 +178,8 @@ def test_a_yaml_alias_bomb_is_refused_not_expanded():
 def test_a_self_referring_yaml_alias_is_refused():
     problems = _problems("state: &s {players: {A: {field: {altar: *s}}}}\n")
     assert "refers to itself" in problems[0]["message"]
+
+
+def test_deeply_nested_yaml_is_refused_not_a_crash():
+    problems = _problems("a: " + "[" * 3000 + "]" * 3000)
+    assert "nested too deeply" in problems[0]["message"]

@@ -135,6 +135,13 @@ def parse_yaml(text: str | bytes, source: str | None = None) -> Any:
 def load_scenario(data: str | bytes | Mapping[str, Any], source: str | None = None,
                   library: Library | None = None) -> Scenario:
     """A scenario from YAML/JSON text or a mapping; raises ScenarioError listing every problem."""
+    try:
+        return _load(data, source, library)
+    except RecursionError:
+        raise ScenarioError([{"path": "", "message": "the scenario is nested too deeply to read"}], source) from None
+
+
+def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Library | None) -> Scenario:
     if isinstance(data, (str, bytes)):
         data = parse_yaml(data, source)
     problems = Problems()
