@@ -201,3 +201,8 @@ def test_operators(client):
     assert either and all("fizzl" in t and ("event" in t or "ambush" in t) for t in either)
     phrase = texts('"can\'t be answered"')
     assert phrase and all("can't be answered" in t for t in phrase[:1])
+
+
+def test_unknown_kind_says_which_kinds_exist(client):
+    html = client.get("/search", query_string={"q": "kind:card target"}).get_data(as_text=True)
+    assert "Unknown kind &#39;card&#39;; kinds are example, glossary, rule, section." in html

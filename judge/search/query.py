@@ -21,7 +21,6 @@ from whoosh.fields import Schema
 from whoosh.query import AndNot, Not, NullQuery, Query
 
 from judge.search import analysis
-from judge.search.sources import KINDS
 
 MAX_QUERY = 500
 FIELDS = ("names", "text")
@@ -81,9 +80,7 @@ def prepare(raw: object) -> Prepared:
 
     def take_filter(match: re.Match) -> str:
         name, value = match.group(1).lower(), match.group(2).strip('"').lower()
-        if name == "kind":
-            if value not in KINDS:
-                notices.append(f"Unknown kind {value!r}; kinds are {', '.join(KINDS)}.")
+        if name == "kind":   # checked against the kinds the index holds (Engine.search)
             kinds.append(value)
             return " "
         if name == "chapter":

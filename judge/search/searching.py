@@ -97,6 +97,7 @@ class Engine:
                                            for n in range(self.searcher.doc_count_all())]
         self.doc_terms = [frozenset(self.lookup["terms"].get(d["id"], ())) for d in self.docs]
         self.flat = [_flat(d["text"]) for d in self.docs]
+        self.kinds = {d["kind"] for d in self.docs}
         self.spans: dict[str, dict[str, list[list[int]]]] = self.lookup["spans"]
 
     @classmethod
@@ -111,6 +112,9 @@ class Engine:
         if prepared.rule_id is not None and prepared.rule_id in self.redirects:
             return SearchResult(prepared.text, redirect=prepared.rule_id, searched=prepared.text)
         notices = list(prepared.notices)
+        unknown = [kind for kind in prepared.kinds if kind not in self.kinds]
+        if unknown:
+            notices.append(f"Unknown kind {unknown[0]!r}; kinds are {', '.join(sorted(self.kinds))}.")
         if prepared.rule_id is not None:
             notices.append(f"There is no rule {prepared.rule_id} in the Codex we have; "
                            "showing texts that mention it.")
