@@ -1,5 +1,266 @@
-"""Blueprint placeholder: the owning area fills it in."""
+"""The ruling desk (`/desk`), shareable rulings (`/r/<id>`) and the scenario library (`/scenarios`).
 
-from flask import Blueprint
+Reading needs no JavaScript: every ruling page renders on the server, trace and boards included.
+`static/js/desk.js` only makes building a scenario quicker, through the small JSON endpoints here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from judge.desk import cards as card_index
+from judge.desk import engine, pages
+from judge.desk.layout import load_field
+from judge.desk.library import LIBRARY, rulings_citing, titles
+from judge.desk.rules import rule_link
+from judge.desk.store import RulingStore
+from judge.web.errors import BadInput
+from judge.web.security import check_csrf
+from judge.web.twin import twin
 
 bp = Blueprint("desk", __name__)
+
+
+@bp.app_context_processor
+def desk_globals() -> dict[str, Any]:
+    return {"rulings_citing": rulings_citing, "desk_rule_link": rule_link, "board_figure": pages.board_figure,
+            "action_label": pages.action_label}
+
+
+def store() -> RulingStore:
+    return RulingStore(current_app.config["DATABASE"])
+
+
+# -- input ------------------------------------------------------------------------------------------
+def posted_scenario() -> dict[str, Any]:
+    """The scenario in this request: a form field `yaml`, or a JSON body {scenario} / {yaml}."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise BadInput("Send a JSON object: {\"scenario\": {...}} or {\"yaml\": \"...\"}.")
+        if isinstance(body.get("scenario"), dict):
+            data = body["scenario"]
+            engine.check_limits(data)
+            return data
+        text = body.get("yaml")
+    else:
+        text = request.form.get("yaml")
+    if not isinstance(text, str) or not text.strip():
+        raise BadInput("No scenario was sent: paste its YAML.",
+                       [{"path": "", "message": "the scenario is empty"}])
+    data = engine.parse(text)
+    engine.check_limits(data)
+    return data
+
+
+@bp.errorhandler(engine.DeskInputError)
+def desk_input_error(exc: engine.DeskInputError) -> Response:
+    from judge.web.errors import error_response
+
+    return error_response(400, str(exc), exc.problems)
+
+
+@bp.errorhandler(engine.EngineUnavailable)
+def engine_missing(exc: engine.EngineUnavailable) -> Response:
+    from judge.web.errors import error_response
+
+    return error_response(503, str(exc))
+
+
+# -- the desk ---------------------------------------------------------------------------------------
+@bp.route("/desk", methods=["GET", "POST"])
+def desk() -> str:
+    context: dict[str, Any] = {"ruling_view": None, "problems": []}
+    if request.method == "POST":  # the form that works without JavaScript: paste, resolve
+        try:
+            data = posted_scenario()
+        except engine.DeskInputError as exc:
+            data, context["problems"] = pages.BLANK, exc.problems
+            context["yaml_text"] = request.form.get("yaml", "")
+        else:
+            context["ruling_view"] = pages.ruling_context(data, "desk")
+            context["problems"] = context["ruling_view"]["problems"]
+    else:
+        data = initial_scenario()
+    context.setdefault("yaml_text", engine.to_yaml(data))
+    context.update(scenario=data, scenario_json=json.dumps(data), field_json=json.dumps(load_field().to_dict()))
+    status = 400 if context["problems"] else 200
+    return render_template("desk/desk.html", **context), status
+
+
+def initial_scenario() -> dict[str, Any]:
+    if rid := request.args.get("r"):
+        saved = store().get(rid)
+        if saved is None:
+            abort(404, description=f"No saved ruling has the id {rid!r}.")
+        return saved.scenario
+    if pid := request.args.get("scenario"):
+        entry = LIBRARY.get(pid)
+        if entry is None:
+            abort(404, description=f"No library scenario is called {pid!r}.")
+        return entry.data
+    return json.loads(json.dumps(pages.BLANK))
+
+
+@bp.post("/desk/board.json")
+def board_json() -> Response:
+    """Redraw the board for the scenario being built; report its problems and each action's legality."""
+    data = posted_scenario()
+    problems, derived, rejected = [], {}, None
+    try:
+        position = engine.position(data)
+        derived = position.get("derived") or {}
+        if data.get("actions"):
+            rejected = first_illegal(data, position)
+    except engine.DeskInputError as exc:
+        problems = exc.problems
+    figure = pages.board_figure(data.get("state") or {}, derived=derived)
+    if rejected:
+        rejected = dict(rejected, rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
+    return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=engine.to_yaml(data),
+                   board=render_template("desk/_board.html", figure=figure))
+
+
+def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, Any] | None:
+    """The first queued action that is illegal where it stands in the queue (the ruling's `rejected`);
+    without resolution, the first one illegal in the starting position."""
+    try:
+        return engine.resolve(data, snapshots=False).get("rejected")
+    except engine.DeskInputError:
+        raise
+    except Exception:  # without resolution (or if it fails), the starting position's checks
+        current_app.logger.exception("resolving the desk's queue failed")
+        for check in position.get("checks") or []:
+            if not check.get("legal", True):
+                violations = check.get("violations") or [{}]
+                return {"action": check.get("action"), "text": " ".join(v.get("text", "") for v in violations),
+                        "rules": list(dict.fromkeys(r for v in violations for r in v.get("rules", [])))}
+    return None
+
+
+@bp.post("/desk/legal.json")
+def legal_json() -> Response:
+    data = posted_scenario()
+    after = request.get_json(silent=True).get("after") if request.is_json else None
+    if after is not None and (not isinstance(after, int) or after < 0):
+        raise BadInput("`after` is the number of queued actions to play first (0 or more).")
+    return jsonify(ok=True, after=after, actions=engine.legal_actions(data, after))
+
+
+@bp.post("/desk/resolve.json")
+def resolve_json() -> Response:
+    data = posted_scenario()
+    view = pages.ruling_context(data, "desk")
+    if view["problems"]:
+        raise BadInput("The scenario has problems.", view["problems"])
+    ruling = view["ruling"]
+    cards = data.get("cards")
+    boards = [render_template("desk/_board.html", figure=pages.board_figure(
+        s.get("state"), cards, highlight=s.get("changes"), title=f"The board after step {s['n']}"))
+        for s in ruling["steps"]]
+    return jsonify(ok=True, ruling=engine.without_snapshots(ruling), boards=boards,
+                   trace=render_template("desk/_trace.html", ruling=ruling, boards=False))
+
+
+@bp.post("/desk/parse.json")
+def parse_json() -> Response:
+    """YAML pasted or uploaded → the scenario mapping, after the engine has checked it.
+
+    With `{"action": "..."}`: one hand-written action → its mapping (its legality shows on the board)."""
+    body = request.get_json(silent=True) if request.is_json else None
+    if isinstance(body, dict) and isinstance(body.get("action"), str):
+        return jsonify(ok=True, action=engine.parse_action(body["action"][:4000]))
+    data = posted_scenario()
+    engine.load(data)
+    return jsonify(ok=True, scenario=data)
+
+
+@bp.get("/desk/cards.json")
+def cards_json() -> Response:
+    kind = request.args.get("type") or None
+    leader = {"1": True, "true": True, "0": False, "false": False}.get(request.args.get("leader", ""))
+    query = request.args.get("q", "")[:80]
+    return jsonify(ok=True, cards=card_index.search(query, kind=kind, leader=leader))
+
+
+@bp.post("/desk/share")
+def share() -> Response:
+    check_csrf()
+    data = posted_scenario()
+    view = pages.ruling_context(data, "share")
+    if view["problems"]:
+        raise BadInput("Only a scenario the engine can read can be shared.", view["problems"])
+    ruling = engine.without_snapshots(view["ruling"])
+    rid = store().save(data, str(ruling.get("codex") or ""), view["outcome"], ruling)
+    return redirect(url_for("desk.saved", rid=rid), code=303)
+
+
+# -- rulings anyone can open ------------------------------------------------------------------------
+@twin(bp, "/r/<rid>")
+def saved(rid: str) -> tuple[str, dict[str, Any]]:
+    record = store().get(rid)
+    if record is None:
+        abort(404, description=f"No saved ruling has the id {rid!r}.")
+    context = pages.ruling_context(record.scenario, f"r/{rid}")
+    pages.compare_saved(context, record.outcome)
+    context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
+                   saved_ruling=record.ruling,
+                   yaml_url=url_for("desk.saved_yaml", rid=rid), json_url=url_for("desk.saved_json", rid=rid),
+                   page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid))
+    return "desk/ruling.html", context
+
+
+@bp.get("/r/<rid>.yaml")
+def saved_yaml(rid: str) -> Response:
+    record = store().get(rid)
+    if record is None:
+        abort(404, description=f"No saved ruling has the id {rid!r}.")
+    return yaml_response(record.scenario, f"{rid}.yaml")
+
+
+@twin(bp, "/scenarios")
+def scenarios() -> tuple[str, dict[str, Any]]:
+    query = request.args.get("q", "")[:200]
+    return "desk/scenarios.html", {"q": query, "scenarios": titles(LIBRARY.search(query)),
+                                   "total": len(LIBRARY.entries())}
+
+
+@twin(bp, "/scenarios/<path:pid>")
+def scenario(pid: str) -> tuple[str, dict[str, Any]]:
+    entry = LIBRARY.get(pid)
+    if entry is None:
+        abort(404, description=f"No library scenario is called {pid!r}.")
+    context = pages.ruling_context(entry.data, entry.path.name)
+    context.update(id=pid, kind="library", yaml_url=url_for("desk.scenario_yaml", pid=pid),
+                   json_url=url_for("desk.scenario_json", pid=pid), page_url=url_for("desk.scenario", pid=pid),
+                   desk_url=url_for("desk.desk", scenario=pid))
+    return "desk/ruling.html", context
+
+
+@bp.get("/scenarios/<path:pid>.yaml")
+def scenario_yaml(pid: str) -> Response:
+    entry = LIBRARY.get(pid)
+    if entry is None:
+        abort(404, description=f"No library scenario is called {pid!r}.")
+    return yaml_response(entry.data, entry.path.name)
+
+
+def yaml_response(data: dict[str, Any], filename: str) -> Response:
+    response = make_response(engine.to_yaml(data))
+    response.mimetype = "application/yaml"
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response

@@ -1,0 +1,350 @@
+"""The board picture: both fields as their slot trees, drawn as SVG on the server.
+
+Input is the contract's formats only: a §2 `state` mapping and, when the engine could derive them,
+the §5 `derived` values keyed by slot reference ("A:C3"). Every piece of user text goes through
+`escape`, so a card named `<script>` is drawn as those characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from judge.desk.layout import FieldSpec, Layout, tree_layout
+
+CELL_W, CELL_H = 140, 120
+BOX_W, BOX_H = 132, 112
+REALM_GAP = 24
+BAND_H = 34
+PLAYERS = ("B", "A")  # top to bottom, as a table seen from A's side
+
+
+def _attr_name(key: str) -> str:
+    return _ATTR_NAMES.get(key) or _ATTR_NAMES.setdefault(key, key.rstrip("_").replace("_", "-"))
+
+
+_ATTR_NAMES: dict[str, str] = {}
+
+
+def _attrs(attrs: Mapping[str, Any]) -> str:
+    return "".join(f' {_attr_name(k)}="{escape(v)}"' for k, v in attrs.items() if v is not None)
+
+
+def _el(tag: str, attrs: Mapping[str, Any], *children: str) -> str:
+    return f"<{tag}{_attrs(attrs)}>{''.join(children)}</{tag}>"
+
+
+def _text(x: float, y: float, content: Any, cls: str, **attrs: Any) -> str:
+    return _el("text", {"x": f"{x:g}", "y": f"{y:g}", "class": cls, **attrs}, str(escape(content)))
+
+
+def _clip(value: Any, width: int) -> str:
+    text = str(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def card_name(entry: Any) -> str | None:
+    """The card of a §2 slot entry: a bare name or `{card: name, …}`."""
+    if entry is None:
+        return None
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, Mapping):
+        card = entry.get("card")
+        return str(card) if card is not None else None
+    return str(entry)
+
+
+def keyword_label(keyword: Any) -> str:
+    """`unyielding` → Unyielding; `{defiance: 10}` → Defiance 10; `{moral: {atk: 5}}` → Moral +5 ATK."""
+    if isinstance(keyword, Mapping):
+        parts = []
+        for name, value in keyword.items():
+            label = str(name).replace("_", " ").capitalize()
+            if isinstance(value, Mapping):
+                bits = [f"+{v} {k.upper()}" for k, v in value.items() if isinstance(v, int) and v]
+                parts.append(" ".join([label, *bits]))
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                parts.append(f"{label} {value:g}")
+            else:
+                parts.append(label)
+        return ", ".join(parts)
+    return str(keyword).replace("_", " ").capitalize()
+
+
+def keywords_in_force(values: Mapping[str, Any]) -> list[str]:
+    """Labels of the keywords in force, with their values where the engine gives them ("Defiance 5")."""
+    sources = [s for s in values.get("keyword_sources") or [] if isinstance(s, Mapping)]
+    if sources:
+        return list(dict.fromkeys(keyword_label(s.get("label") or s.get("keyword")) for s in sources))
+    return list(dict.fromkeys(keyword_label(k) for k in values.get("keywords") or []))
+
+
+def _entry(entry: Any) -> Mapping[str, Any]:
+    if isinstance(entry, Mapping):
+        return entry
+    if entry is None:
+        return {}
+    return {"card": entry}
+
+
+def _ambush_names(entry: Mapping[str, Any]) -> list[str]:
+    names = []
+    for ambush in entry.get("ambushes") or []:
+        name = card_name(ambush)
+        if name:
+            names.append(name)
+    return names
+
+
+class BoardPainter:
+    """Draws one board. `field` gives the slots; `layout` where they go."""
+
+    def __init__(self, field: FieldSpec, layout: Layout | None = None) -> None:
+        self.field = field
+        self.layout = layout or tree_layout(field)
+        self.half_h = self.layout.depth * CELL_H
+        self.realm_x = self.layout.columns * CELL_W + REALM_GAP
+        self.width = self.realm_x + CELL_W
+        self.height = 2 * self.half_h + 3 * BAND_H
+        self._empty: dict[tuple, str] = {}
+
+    # -- geometry -------------------------------------------------------------------------
+    def slot_xy(self, player: str, slot: str) -> tuple[float, float]:
+        column, depth = self.layout.positions[slot]
+        if player == "A":  # altar at the bottom edge, the front towards the middle
+            x = column * CELL_W
+            y = 2 * BAND_H + self.half_h + (self.layout.depth - 1 - depth) * CELL_H
+        else:  # across the table: altar at the top, left and right swapped
+            x = (self.layout.columns - 1 - column) * CELL_W + (self.width - self.layout.columns * CELL_W)
+            y = BAND_H + depth * CELL_H
+        return x, y
+
+    def realm_xy(self, player: str, index: int) -> tuple[float, float]:
+        if player == "A":
+            return self.realm_x, 2 * BAND_H + self.half_h + index * CELL_H
+        return 0, BAND_H + (self.layout.depth - 1 - index) * CELL_H
+
+    # -- drawing --------------------------------------------------------------------------
+    def render(self, state: Mapping[str, Any], derived: Mapping[str, Any] | None = None,
+               highlight: Iterable[str] = (), title: str = "The board") -> Markup:
+        derived = derived or {}
+        marked = set(highlight)
+        players = state.get("players") or {}
+        parts: list[str] = [_el("title", {}, str(escape(title)))]
+        parts.append(self._bands(state))
+        for player in PLAYERS:
+            pstate = players.get(player) or {}
+            field = self._normalized(pstate.get("field") or {})
+            proactive = {self.field.normalize(str(s)) for s in pstate.get("proactive") or []}
+            for spec in self.field.soul_slots:
+                ref = f"{player}:{spec.name}"
+                parts.append(self._soul_slot(player, spec.name, spec.rank, field.get(spec.name),
+                                             derived.get(ref), spec.name in proactive, ref in marked))
+            realms = self._normalized(pstate.get("realms") or {})
+            for index, spec in enumerate(self.field.realm_slots):
+                ref = f"{player}:{spec.name}"
+                parts.append(self._realm_slot(player, index, spec.name, spec.rank, realms.get(spec.name),
+                                              derived.get(ref), ref in marked))
+        svg = _el("svg", {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": f"0 0 {self.width} {self.height}",
+            "class": "board-svg",
+            "role": "img",
+            "aria-label": title,
+        }, *parts)
+        return Markup(svg)
+
+    def _normalized(self, slots: Mapping[str, Any]) -> dict[str, Any]:
+        return {self.field.normalize(str(name)): entry for name, entry in slots.items()}
+
+    def _bands(self, state: Mapping[str, Any]) -> str:
+        players = state.get("players") or {}
+        turn_player = state.get("turn_player", "A")
+        phase = str(state.get("phase", "preparation")).capitalize()
+        mid_y = BAND_H + self.half_h
+        out = []
+        for player, y in (("B", 0), ("A", 2 * BAND_H + 2 * self.half_h)):
+            taken = (players.get(player) or {}).get("turns_taken", 5)
+            active = " (turn player)" if player == turn_player else ""
+            out.append(_text(8, y + 22, f"Player {player}{active} · turns taken {taken}",
+                             "band-label" + (" turn-player" if active else "")))
+        out.append(_el("rect", {"x": 0, "y": mid_y + 3, "width": self.width, "height": BAND_H - 6,
+                                "class": "band", "rx": 6}))
+        out.append(_text(self.width / 2, mid_y + BAND_H / 2 + 5,
+                         f"Turn {state.get('turn', 9)} · {turn_player}'s turn · {phase} Phase",
+                         "band-text", text_anchor="middle"))
+        return "".join(out)
+
+    def _soul_slot(self, player: str, slot: str, rank: int, entry: Any, values: Mapping[str, Any] | None,
+                   listed_proactive: bool, changed: bool) -> str:
+        if entry is None and not values:  # most slots are empty: draw each kind of empty slot once
+            key = (player, slot, rank, listed_proactive, changed)
+            cached = self._empty.get(key)
+            if cached is None:
+                cached = self._empty[key] = self._draw_soul_slot(player, slot, rank, None, None,
+                                                                 listed_proactive, changed)
+            return cached
+        return self._draw_soul_slot(player, slot, rank, entry, values, listed_proactive, changed)
+
+    def _draw_soul_slot(self, player: str, slot: str, rank: int, entry: Any, values: Mapping[str, Any] | None,
+                        listed_proactive: bool, changed: bool) -> str:
+        x, y = self.slot_xy(player, slot)
+        data = _entry(entry)
+        name = card_name(entry)
+        values = values or {}
+        captured = bool(data.get("captured") or values.get("captured"))
+        proactive = values.get("proactive", listed_proactive or None)
+        classes = ["slot", "soul-slot", f"player-{player}"]
+        classes.append("empty" if not name else ("captured" if captured else "occupied"))
+        if proactive:
+            classes.append("proactive")
+        if changed:
+            classes.append("changed")
+        ref = f"{player}:{slot}"
+        lines = [f"{ref} (rank {rank})"]
+        line = values.get("line") if name and not captured else None
+        corner = ([f"line {line}"] if line is not None else []) + [f"r{rank}"] + (["P"] if proactive else [])
+        body = [
+            _el("rect", {"x": 0, "y": 0, "width": BOX_W, "height": BOX_H, "rx": 6, "class": "slot-box"}),
+            _text(6, 14, slot, "slot-name"),
+            _text(BOX_W - 6, 14, " · ".join(corner), "slot-rank", text_anchor="end"),
+        ]
+        if proactive:
+            lines.append("proactive")
+        ambushes = _ambush_names(data)
+        if name:
+            damage = int(data.get("damage") or values.get("damage") or 0)
+            body.append(_text(6, 31, _clip(name, 15), "card-name"))
+            lines.append(name + (" — captured (face down)" if captured else ""))
+            if captured:
+                body.append(_text(6, 48, "captured (face down)", "captured-label"))
+            if values and not captured:
+                atk, def_ = values.get("atk", "?"), values.get("def", "?")
+                hp, max_hp = values.get("hp", "?"), values.get("max_hp", "?")
+                body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
+                body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""), "stats"))
+                lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}, damage {damage}")
+                keywords = keywords_in_force(values)
+                if keywords:
+                    body.append(_text(6, 77, _clip(", ".join(keywords), 20), "keywords"))
+                    lines.append("Keywords: " + ", ".join(keywords))
+                for source in values.get("keyword_sources") or []:
+                    if isinstance(source, Mapping) and source.get("kind") != "printed":
+                        lines.append(f"  {keyword_label(source.get('label') or source.get('keyword'))} "
+                                     f"from {source.get('from')} ({source.get('kind')})")
+                line = values.get("line")
+                if line is not None:
+                    lines.append(f"line {line}")
+            elif not captured:
+                body.append(_text(6, 47, f"damage {damage}" if damage else "", "stats"))
+                if damage:
+                    lines.append(f"damage {damage}")
+            armament = card_name(data.get("armament"))
+            if armament:
+                body.append(_text(6, 92, "⚔ " + _clip(armament, 14), "armament"))
+                lines.append(f"Armament: {armament}")
+            marks: list[str] = []
+            if data.get("recruited") == "this_turn":
+                marks.append("new")
+                lines.append("recruited this turn")
+            if data.get("attacks_made"):
+                marks.append(f"attacks {data['attacks_made']}")
+                lines.append(f"attacks made: {data['attacks_made']}")
+            if marks:
+                body.append(_text(6, 106, " · ".join(marks), "marks"))
+        else:
+            body.append(_text(BOX_W / 2, 60, "empty", "empty-label", text_anchor="middle"))
+        if ambushes:
+            # face down, at the slot (10.4.4); the judge sees what they are in the hover text
+            body.append(_el("rect", {"x": BOX_W - 22, "y": 83, "width": 16, "height": 24, "rx": 2,
+                                     "class": "ambush-card"}))
+            body.append(_text(BOX_W - 14, 99, len(ambushes), "ambush-count", text_anchor="middle"))
+            lines.append("Ambushes set here (face down): " + ", ".join(ambushes))
+        body.insert(0, _el("title", {}, str(escape("\n".join(lines)))))
+        return _el("g", {
+            "class": " ".join(classes), "transform": f"translate({x:g},{y:g})",
+            "data-ref": ref, "data-kind": "soul", "tabindex": "0", "role": "button",
+            "aria-label": "; ".join(lines),
+        }, *body)
+
+    def _realm_slot(self, player: str, index: int, slot: str, rank: int, entry: Any,
+                    values: Mapping[str, Any] | None, changed: bool) -> str:
+        x, y = self.realm_xy(player, index)
+        data = _entry(entry)
+        name = card_name(entry)
+        values = values or {}
+        shattered = bool(data.get("shattered") or values.get("shattered"))
+        classes = ["slot", "realm-slot", f"player-{player}",
+                   "empty" if not name else ("captured" if shattered else "occupied")]
+        if changed:
+            classes.append("changed")
+        ref = f"{player}:{slot}"
+        lines = [f"{ref} (realm slot, rank {rank})"]
+        body = [
+            _el("rect", {"x": 0, "y": 0, "width": BOX_W, "height": BOX_H, "rx": 14, "class": "slot-box"}),
+            _text(6, 14, slot, "slot-name"),
+            _text(BOX_W - 6, 14, f"r{rank}", "slot-rank", text_anchor="end"),
+        ]
+        if name:
+            damage = int(data.get("damage") or values.get("damage") or 0)
+            body.append(_text(6, 31, _clip(name, 15), "card-name"))
+            lines.append(name)
+            if shattered:
+                body.append(_text(6, 48, "shattered", "captured-label"))
+                lines.append("shattered")
+            elif values:
+                atk, def_ = values.get("atk", "?"), values.get("def", "?")
+                hp, max_hp = values.get("hp", "?"), values.get("max_hp", "?")
+                body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
+                body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""), "stats"))
+                lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}")
+            elif damage:
+                body.append(_text(6, 47, f"damage {damage}", "stats"))
+        else:
+            body.append(_text(BOX_W / 2, 60, "realm slot", "empty-label", text_anchor="middle"))
+        body.insert(0, _el("title", {}, str(escape("\n".join(lines)))))
+        return _el("g", {
+            "class": " ".join(classes), "transform": f"translate({x:g},{y:g})",
+            "data-ref": ref, "data-kind": "realm", "tabindex": "0", "role": "button",
+            "aria-label": "; ".join(lines),
+        }, *body)
+
+
+def zones(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Hand, deck, Elysium, Exile and turn counts per player (B first, as drawn), for the HTML beside the SVG."""
+    out = []
+    players = state.get("players") or {}
+    for player in PLAYERS:
+        pstate = players.get(player) or {}
+        out.append({
+            "player": player,
+            "turn_player": state.get("turn_player", "A") == player,
+            "turns_taken": pstate.get("turns_taken", 5),
+            "hand": _pile(pstate.get("hand")),
+            "deck": _pile(pstate.get("deck")),
+            "elysium": _pile(pstate.get("elysium")),
+            "exile": _pile(pstate.get("exile")),
+            "decked_out_turns": pstate.get("decked_out_turns"),
+        })
+    return out
+
+
+def _pile(value: Any) -> dict[str, Any]:
+    """A §2 pile is a count of unnamed cards or a list of names."""
+    if value is None:
+        return {"count": 0, "names": []}
+    if isinstance(value, bool):
+        return {"count": 0, "names": []}
+    if isinstance(value, int):
+        return {"count": value, "names": []}
+    if isinstance(value, list):
+        names = [card_name(v) or "?" for v in value]
+        return {"count": len(names), "names": names}
+    if isinstance(value, Mapping):  # {cards: [...], unnamed: N}: named cards and a count of others
+        names = [card_name(v) or "?" for v in value.get("cards") or []]
+        unnamed = value.get("unnamed") if isinstance(value.get("unnamed"), int) else 0
+        return {"count": len(names) + unnamed, "names": names}
+    return {"count": 0, "names": [str(value)]}

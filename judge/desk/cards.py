@@ -1,0 +1,42 @@
+"""Search-as-you-type over the card library, for the desk's slot picker.
+
+The cards offered are the engine's library (`judge.engine.cards.load_library()`), so that every card
+the desk offers is one the engine will accept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.engine.cards import CardDef, load_library
+
+
+def card_summary(card: CardDef) -> dict[str, Any]:
+    return {
+        "name": card.name, "type": card.type, "rank": card.rank, "attribute": card.attribute,
+        "leader": card.leader, "atk": card.atk, "def": card.def_, "hp": card.hp, "text": card.text,
+        "keywords": [kw.label() for kw in card.keywords], "reconstructed": card.reconstructed,
+    }
+
+
+def search(query: str, kind: str | None = None, leader: bool | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    """Cards whose name starts with `query` first, then names containing it, then texts mentioning it."""
+    q = query.strip().lower()
+    scored = []
+    for card in load_library():
+        if kind and card.type != kind:
+            continue
+        if leader is not None and card.leader != leader:
+            continue
+        name = card.name.lower()
+        if not q or name.startswith(q):
+            score = 0
+        elif q in name:
+            score = 1
+        elif q in card.text.lower():
+            score = 2
+        else:
+            continue
+        scored.append((score, name, card))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [card_summary(card) for _, _, card in scored[:limit]]

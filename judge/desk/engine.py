@@ -1,0 +1,204 @@
+"""The desk's one door to the engine (`judge.engine.api`), with the limits the web puts on input.
+
+Everything a user posts comes through `parse` (YAML or JSON text → mapping, with line numbers on
+malformed YAML) and `load` (mapping → engine scenario, with the engine's key-path problems), after
+`check_limits` has refused what is too big to be worth an engine's time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
+# Caps on what a posted scenario may hold (the engine caps its own steps).
+MAX_ACTIONS = 60
+MAX_CARDS = 60
+MAX_PILE = 120
+MAX_LASTING = 60
+
+
+class DeskInputError(ValueError):
+    """A posted scenario the desk can't use: `.problems` are [{path, message, line?}]."""
+
+    def __init__(self, message: str, problems: list[dict[str, Any]]):
+        super().__init__(message)
+        self.problems = problems
+
+
+class EngineUnavailable(RuntimeError):
+    """The engine package is not installed in this build."""
+
+
+def _api():
+    try:
+        from judge.engine import api
+    except ImportError as exc:  # pragma: no cover - only before the engine lands
+        raise EngineUnavailable("the rules engine is not available in this build") from exc
+    return api
+
+
+def engine_available() -> bool:
+    try:
+        _api()
+    except EngineUnavailable:
+        return False
+    return True
+
+
+def parse(text: str) -> dict[str, Any]:
+    """YAML (JSON is YAML too) → a mapping; malformed input names its line."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        entry: dict[str, Any] = {"path": "", "message": f"not valid YAML: {problem}"}
+        if mark is not None:
+            entry["line"] = mark.line + 1
+            entry["message"] += f" (line {mark.line + 1}, column {mark.column + 1})"
+        raise DeskInputError("The scenario is not valid YAML.", [entry]) from None
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else type(data).__name__
+        raise DeskInputError("A scenario is a mapping with state: and actions:.",
+                             [{"path": "", "message": f"expected a mapping (state:, actions:, …), got {kind}"}])
+    return data
+
+
+def parse_action(text: str) -> dict[str, Any]:
+    """One queued action written by hand (§4), e.g. `{attack: C2, target: "B:L1"}`."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        raise DeskInputError("The action is not valid YAML.",
+                             [{"path": "action", "message": f"not valid YAML{where}"}]) from None
+    if not isinstance(data, dict) or not data:
+        raise DeskInputError("An action is a map with one verb.",
+                             [{"path": "action", "message": "expected a map such as {attack: C2, target: 'B:L1'}"}])
+    return data
+
+
+def check_limits(data: Mapping[str, Any]) -> None:
+    problems = []
+    actions = data.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
+        problems.append({"path": "actions", "message": f"{len(actions)} actions; the desk takes at most {MAX_ACTIONS}"})
+    cards = data.get("cards")
+    if isinstance(cards, list) and len(cards) > MAX_CARDS:
+        problems.append({"path": "cards", "message": f"{len(cards)} cards; the desk takes at most {MAX_CARDS}"})
+    state = data.get("state")
+    if isinstance(state, Mapping):
+        lasting = state.get("lasting")
+        if isinstance(lasting, list) and len(lasting) > MAX_LASTING:
+            problems.append({"path": "state.lasting", "message": f"at most {MAX_LASTING} lasting effects"})
+        for player, pstate in (state.get("players") or {}).items():
+            if not isinstance(pstate, Mapping):
+                continue
+            for pile in ("hand", "deck", "elysium", "exile"):
+                value = pstate.get(pile)
+                size = len(value) if isinstance(value, list) else value if isinstance(value, int) else 0
+                if size > MAX_PILE:
+                    problems.append({"path": f"state.players.{player}.{pile}",
+                                     "message": f"{size} cards; the desk takes at most {MAX_PILE}"})
+    if problems:
+        raise DeskInputError("The scenario is larger than the desk accepts.", problems)
+
+
+def load(data: Mapping[str, Any], source: str = "desk") -> Any:
+    """The engine's scenario for `data`, or DeskInputError with the engine's key paths."""
+    check_limits(data)
+    api = _api()
+    from judge.engine.errors import ScenarioError
+
+    try:
+        return api.load_scenario(dict(data), source=source)
+    except ScenarioError as exc:
+        problems = [dict(p) for p in getattr(exc, "problems", [])] or [{"path": "", "message": str(exc)}]
+        raise DeskInputError("The scenario has problems.", problems) from None
+
+
+def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = True) -> dict[str, Any]:
+    """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false)."""
+    scenario = load(data, source)
+    try:
+        return _api().resolve(scenario, snapshots=snapshots)
+    except NotImplementedError as exc:  # resolution is built apart from the rest of the engine
+        raise EngineUnavailable(str(exc)) from None
+
+
+def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
+    return _api().position(load(data, source))
+
+
+def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, Any]]:
+    scenario = load(data)
+    try:
+        return list(_api().legal_actions(scenario, after=after))
+    except NotImplementedError as exc:
+        raise EngineUnavailable(str(exc)) from None
+    except ValueError as exc:  # `after` out of range
+        raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
+
+
+def derive(state: Mapping[str, Any], cards: list[Any] | None = None) -> dict[str, Any]:
+    """`derived` (§5) for a bare state, e.g. one step's snapshot; {} when it does not load."""
+    key = canonical_json({"cards": cards or [], "state": state})
+    return _derive_cached(key)
+
+
+@lru_cache(maxsize=1024)
+def _derive_cached(key: str) -> dict[str, Any]:
+    data = json.loads(key)
+    if not data["cards"]:
+        del data["cards"]
+    try:
+        return position(data, source="snapshot").get("derived") or {}
+    except (DeskInputError, EngineUnavailable):
+        return {}
+
+
+def json_safe(data: Any) -> Any:
+    """`data` with every mapping key a string: YAML 1.1 reads a bare `on:` as the key True, and JSON
+    with sorted keys can't mix booleans and strings."""
+    if isinstance(data, Mapping):
+        return {k if isinstance(k, str) else json.dumps(k, default=str): json_safe(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [json_safe(v) for v in data]
+    return data
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(json_safe(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def content_id(data: Mapping[str, Any], length: int = 12) -> str:
+    """The same scenario always gets the same id: a short hash of its canonical JSON."""
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()[:length]
+
+
+def to_yaml(data: Any) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+
+
+def outcome(ruling: Mapping[str, Any]) -> dict[str, Any]:
+    """What a saved ruling promises: the winner, the rejected action, and the final board."""
+    rejected = ruling.get("rejected")
+    return {
+        "winner": ruling.get("winner"),
+        "rejected": None if not rejected else {"action": rejected.get("action"), "rules": rejected.get("rules", [])},
+        "final": ruling.get("final"),
+        "derived": ruling.get("derived"),
+    }
+
+
+def without_snapshots(ruling: Mapping[str, Any]) -> dict[str, Any]:
+    """The ruling as the contract gives it (steps without their `state`)."""
+    out = dict(ruling)
+    out["steps"] = [{k: v for k, v in step.items() if k != "state"} for step in ruling.get("steps", [])]
+    return out

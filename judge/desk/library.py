@@ -1,0 +1,153 @@
+"""The scenario library: every scenario YAML under `scenarios/`, as rulings anyone can open.
+
+A file is a scenario when it is a mapping with a `state:`; other YAML kept there (lists of what is
+untestable, coverage baselines) is passed over. A scenario's path id is its path under
+`scenarios/` without `.yaml` ("battle/defiance-kill"); only ids found by the scan are ever opened.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from judge import ROOT
+from judge.desk import engine
+
+log = logging.getLogger(__name__)
+SCENARIO_DIR = ROOT / "scenarios"
+NOT_SCENARIOS = frozenset({"untestable.yaml", "coverage-baseline.yaml"})
+
+
+@dataclass(frozen=True)
+class Entry:
+    pid: str
+    path: Path
+    title: str
+    question: str
+    data: dict[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def expected_cites(self) -> tuple[str, ...]:
+        expect = self.data.get("expect") or {}
+        cites = expect.get("cites") if isinstance(expect, dict) else None
+        return tuple(str(c) for c in cites or [])
+
+
+class Library:
+    def __init__(self, root: Path = SCENARIO_DIR) -> None:
+        self.root = root
+        self._lock = threading.Lock()
+        self._stamp: tuple | None = None
+        self._entries: dict[str, Entry] = {}
+        self._cites: dict[str, tuple[str, ...]] = {}
+
+    def _files(self) -> list[Path]:
+        if not self.root.is_dir():
+            return []
+        return sorted(p for p in self.root.rglob("*.yaml") if p.name not in NOT_SCENARIOS and p.is_file())
+
+    def entries(self) -> list[Entry]:
+        files = self._files()
+        stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files)
+        with self._lock:
+            if stamp != self._stamp:
+                self._entries = {e.pid: e for e in (self._read(p) for p in files) if e is not None}
+                self._cites = {}
+                self._stamp = stamp
+            return list(self._entries.values())
+
+    def _read(self, path: Path) -> Entry | None:
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            return None
+        if not isinstance(data, dict) or "state" not in data:
+            return None
+        pid = path.relative_to(self.root).with_suffix("").as_posix()
+        return Entry(pid, path, str(data.get("title") or data.get("id") or pid),
+                     str(data.get("question") or "").strip(), data)
+
+    def get(self, pid: str) -> Entry | None:
+        self.entries()
+        return self._entries.get(pid)
+
+    def cites(self, entry: Entry) -> tuple[str, ...]:
+        """The rule ids the scenario's ruling cites (its expected cites included)."""
+        cached = self._cites.get(entry.pid)
+        if cached is not None:
+            return cached
+        rules: list[str] = list(entry.expected_cites)
+        try:
+            ruling = engine.resolve(entry.data, source=str(entry.path.name), snapshots=False)
+        except (engine.DeskInputError, engine.EngineUnavailable):
+            ruling = {}
+        except Exception:  # one scenario the engine trips on must not break every rule page
+            log.exception("resolving library scenario %s failed", entry.pid)
+            ruling = {}
+        for step in ruling.get("steps", []):
+            rules.extend(step.get("rules", []))
+        rejected = ruling.get("rejected") or {}
+        rules.extend(rejected.get("rules", []))
+        result = tuple(dict.fromkeys(rules))
+        self._cites[entry.pid] = result
+        return result
+
+    def search(self, query: str) -> list[Entry]:
+        words = [w for w in query.lower().split() if w]
+        entries = self.entries()
+        if not words:
+            return entries
+        found = []
+        for entry in entries:
+            haystack = " ".join([entry.pid, entry.title, entry.question, *entry.expected_cites]).lower()
+            rules = None
+            for word in words:
+                if word in haystack:
+                    continue
+                rules = rules if rules is not None else self.cites(entry)
+                if not any(cites_rule(rule, word) for rule in rules):
+                    break
+            else:
+                found.append(entry)
+        return found
+
+    def citing(self, rule_id: str) -> list[Entry]:
+        return [e for e in self.entries() if any(cites_rule(r, rule_id) for r in self.cites(e))]
+
+
+def cites_rule(cited: str, rule_id: str) -> bool:
+    """"11.6.1b" and "11.6.1.2" fall under "11.6.1"; "11.6.10" does not."""
+    cited, rule_id = cited.lower(), rule_id.lower()
+    if cited == rule_id:
+        return True
+    if not cited.startswith(rule_id):
+        return False
+    rest = cited[len(rule_id):]
+    return rest.startswith(".") or (rest.isalpha() and rule_id[-1:].isdigit())
+
+
+LIBRARY = Library()
+
+
+def rulings_citing(rule_id: str) -> list[dict[str, str]]:
+    """The library rulings whose trace (or expectation) cites `rule_id`: [{id, title, url}]."""
+    return [{"id": e.pid, "title": e.title, "url": scenario_url(e.pid)} for e in LIBRARY.citing(str(rule_id))]
+
+
+def scenario_url(pid: str) -> str:
+    try:
+        from flask import url_for
+
+        return url_for("desk.scenario", pid=pid)
+    except RuntimeError:  # outside a request: the same path, built by hand
+        return f"/scenarios/{pid}"
+
+
+def titles(entries: Iterable[Entry]) -> list[dict[str, str]]:
+    return [{"id": e.pid, "title": e.title, "question": e.question, "url": scenario_url(e.pid)} for e in entries]

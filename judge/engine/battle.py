@@ -1,0 +1,258 @@
+"""Battles (glossary Battle, Attack, Attack Target; chapter 9 as cited): declare, respond, check
+(9.5.3), fight with Defiance at the same moment (9.5.6) and a Realm's counterblow
+(interpretation/realm-counterblow), capture step, Berserk (9.5.8), aftermath. Battles started by
+effects begin at the fight (interpretation/battle-by-effect)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.engine import cascade, effects, zones
+from judge.engine.game import Entry, Game
+from judge.engine.scenario import Action
+from judge.engine.state import SlotRef
+
+R_CHECK = ("9.5.3", "glossary/attack-target")
+R_FIGHT = ("glossary/battle", "glossary/atk", "glossary/def")
+
+
+@dataclass
+class Battle:
+    attacker: SlotRef
+    attacker_uid: int
+    target: SlotRef
+    target_uid: int
+    counts_as_attack: bool
+    by_effect: bool = False
+
+
+def _holder(g: Game, ref: SlotRef):
+    return g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
+
+
+def declare(g: Game, action: Action) -> None:
+    """The attack is declared (Taunt was checked by legality, only now); the attack counts from
+    here unless it is cancelled (9.5.3). A response window opens (12.2)."""
+    ref = action.ref("value", g.state)
+    target = action.ref("target", g.state)
+    soul = g.state.soul_at(ref)
+    soul.attacks_made += 1
+    holder = _holder(g, target)
+    b = Battle(ref, soul.uid, target, holder.uid, counts_as_attack=True)
+    g.trace.add("battle", f"{soul.name} ({ref}) attacks {g.name_at(target)} (attack {soul.attacks_made} this Combat "
+                          "Phase). Taunt is checked now, at the declaration, and only now.",
+                ("glossary/attack", "glossary/attack-target", "glossary/taunt",
+                 *(("glossary/dual-wielding", "13.4.2") if soul.attacks_made > 1 else ())),
+                [{"slot": str(ref), "attacks_made": [soul.attacks_made - 1, soul.attacks_made]}])
+    g.battle = b
+    try:
+        context = {"attacker": soul.uid, "attacked": holder.uid}
+        cascade.triggered(g, "attacks", ref, context, f"{soul.name} ({ref}) attacks")
+        if not target.is_realm:
+            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
+        cascade.flush_pending(g)
+        cascade.run_window(g, f"the attack declaration of {soul.name} ({ref})")
+        if g.stopped or g.state.winner:
+            return
+        problem = check(g, b)
+        if problem:
+            soul_now = _attacker_soul(g, b)
+            if soul_now is not None and soul_now.attacks_made > 0:
+                soul_now.attacks_made -= 1
+            text, extra = problem
+            g.trace.add("battle", f"The attack of {soul.name} is cancelled before the fight: {text}. A cancelled "
+                                  "attack does not count.", (*R_CHECK, *extra, "glossary/dual-wielding"))
+            return
+        g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.", R_CHECK)
+        fight(g, b)
+    finally:
+        g.battle = None
+    aftermath(g, b)
+
+
+def _attacker_soul(g: Game, b: Battle):
+    ref = g.where(b.attacker_uid)
+    return g.state.soul_at(ref) if ref is not None and not ref.is_realm else None
+
+
+def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
+    """9.5.3: the attack is cancelled if the target is gone, changed or out of the Front Line, or the
+    attacker is no longer active, Frozen, restricted or pushed back beyond its reach."""
+    board = g.board()
+    now = g.where(b.attacker_uid)
+    if now is None or not g.is_active_uid(b.attacker_uid):
+        return "the attacker is no longer active", ()
+    b.attacker = now
+    view = board.souls[now]
+    if view.has("frozen"):
+        return f"{view.card.name} has become Frozen", ("glossary/frozen",)
+    if view.has("cannot_attack"):
+        return f"{view.card.name} may no longer attack (a restriction)", ("glossary/restriction",)
+    line = board.line(now)
+    reach = 2 if view.has("range") else 1
+    if line is None or line > reach:
+        return ((f"{view.card.name} now stands in line {line}, beyond its reach "
+                f"({'the Second Line with Range' if reach == 2 else 'the Front Line'})"),
+                ("glossary/range",) if reach == 2 else ("glossary/front-line",))
+    holder = _holder(g, b.target)
+    if holder is None or holder.uid != b.target_uid:
+        return f"the Attack Target is no longer the same card on {b.target}", ("15.5.1",)
+    if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
+        return f"{holder.name} ({b.target}) is no longer active", ("glossary/active",)
+    if not b.target.is_realm and not board.is_front_line(b.target):
+        return (f"{holder.name} ({b.target}) has left the Front Line (line {board.line(b.target)})",
+                ("glossary/front-line",))
+    return None
+
+
+def fight(g: Game, b: Battle) -> None:
+    """ATK − DEF, never below 0, rounded down to a step of 5 (Precision: DEF counts 0); Defiance and
+    a Realm's counterblow at the same moment. No captures until the capture step (9.5.8)."""
+    board = g.board()
+    att = board.souls[b.attacker]
+    tgt = board.view(b.target)
+    precision = att.has("precision")
+    dfn = 0 if precision else tgt.def_.total
+    raw = att.atk.total - dfn
+    dmg = zones.step5(max(0, raw))
+    if precision:
+        arith = f"ATK {att.atk.total}, Precision ignores DEF {tgt.def_.total}"
+    else:
+        arith = f"ATK {att.atk.total} − DEF {tgt.def_.total} = {raw}"
+        if raw < 0:
+            arith += ", never below 0"
+    if dmg != max(0, raw):
+        arith += f", rounded down to {dmg}"
+    hits: list[tuple[SlotRef, int, str, tuple[str, ...], str]] = [
+        (b.target, dmg, f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle", R_FIGHT + (("9.4.2", "glossary/precision") if precision else ()),
+         arith)]
+    # Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)
+    defiances = tgt.instances("defiance") if b.counts_as_attack and not b.target.is_realm else []
+    stack = ("13.4.1",) if len(defiances) > 1 else ()
+    mid = ("12.5.1", "11.1.5") if b.by_effect else ()
+    if defiances:
+        for ks in defiances:
+            src = ks.label if ks.kind != "printed" else tgt.card.name
+            if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
+                g.trace.add("instant", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
+                                       f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
+                                       f"{att.card.rank}, Unyielding).", ("13.6.6", "13.2.2", "13.6.3",
+                                                                          "glossary/defiance"))
+                continue
+            hits.append((b.attacker, ks.keyword.value, (f"{tgt.card.name}'s Defiance (from {src}, rank "
+                                                      f"{ks.source_rank})"),
+                         ("9.5.6", "glossary/defiance", "glossary/instant-effect",
+                          *(("13.2.2",) if ks.kind != "printed" else ()), *stack, *mid),
+                         "at the same moment as the attack damage" + (", each instance dealing its own"
+                                                                       if stack else "")
+                         + (", in the middle of the effect that started the battle" if mid else "")))
+    # a Realm strikes back (interpretation/realm-counterblow)
+    if b.target.is_realm:
+        raw_c = tgt.atk.total - att.def_.total
+        blow = zones.step5(max(0, raw_c))
+        hits.append((b.attacker, blow, f"{tgt.card.name}'s counterblow",
+                     ("interpretation/realm-counterblow", "9.4.4", "10.5.3"),
+                     f"our reading, the Codex is silent: ATK {tgt.card.name} {tgt.atk.total} − DEF {att.def_.total}"
+                     f" = {raw_c}" + (", never below 0" if raw_c < 0 else "") + ", at the same moment"))
+    g.in_fight = True
+    b_hp_before = board.view(b.target).hp.total
+    dealt_by_attack = 0
+    # same moment: every hit is measured against the HP before the fight
+    for i, (ref, amount, source, rules, arithmetic) in enumerate(hits):
+        dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=True)
+        if i == 0:
+            dealt_by_attack = dealt
+    g.in_fight = False
+    # capture step (9.5.8)
+    before_winner = g.state.winner
+    captured = zones.check_captures(g, step=True)
+    if captured or g.state.winner != before_winner:
+        g.trace.add("battle", "Capture step: Souls at 0 HP are captured now, not before.", ("9.5.8",
+                                                                                             "glossary/capture"))
+    # Berserk: only when the attack damage itself brought the target to 0 HP and it was captured in this
+    # step, the attacker is still active and is not the target (glossary/berserk)
+    if g.state.winner or not b.counts_as_attack or b.target.is_realm:
+        return
+    target_taken = b.target in captured and dealt_by_attack >= b_hp_before and dealt_by_attack > 0
+    if not target_taken:
+        return
+    if b.attacker_uid == b.target_uid:
+        g.trace.add("battle", f"{att.card.name} battled itself: it can never trigger its own Berserk.",
+                    ("glossary/berserk",))
+        return
+    if not g.is_active_uid(b.attacker_uid):
+        if att.has("berserk") or _has_capture_instants(g, att.card):
+            g.trace.add("instant", f"{att.card.name} was captured in the same step as its target, so it is no longer "
+                                   "active: its Berserk does not trigger.", ("glossary/berserk", "9.5.8"))
+        return
+    berserk(g, b, att)
+
+
+def _has_capture_instants(g: Game, card) -> bool:
+    return any(e.trigger == "captures_attack_target" for e in card.effects)
+
+
+def berserk(g: Game, b: Battle, att) -> None:
+    ref = g.where(b.attacker_uid)
+    text = f"{att.card.name} ({ref}) captured the Soul it attacked"
+    for ks in g.board().souls[ref].instances("berserk"):
+        from judge.engine.cards import EffectDef
+
+        eff = EffectDef(name="Berserk", kind="instant", trigger="captures_attack_target", do=tuple(ks.keyword.value))
+        rank = ks.source_rank
+        entry = Entry(g.new_entry_id(), "instant", att.card.name, eff, ref.player, rank, source_uid=b.attacker_uid,
+                      source_ref=ref, context={"attacker": b.attacker_uid, "attacked": b.target_uid})
+        g.trace.add("instant", f"Berserk triggers: {text} with the attack damage in the capture step.",
+                    ("glossary/berserk", "9.5.8"))
+        effects.resolve_instant(g, entry, text)
+    cascade.triggered(g, "captures_attack_target", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid}, text)
+
+
+def aftermath(g: Game, b: Battle) -> None:
+    """After the battle: `after_battle` triggers of the Souls that battled (if still active)."""
+    if g.state.winner or g.stopped:
+        return
+    seen = set()
+    for uid in (b.attacker_uid, b.target_uid):
+        ref = g.where(uid)
+        if uid in seen or ref is None or ref.is_realm or not g.is_active_uid(uid):
+            continue
+        seen.add(uid)
+        cascade.triggered(g, "after_battle", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid},
+                          f"{g.state.soul_at(ref).name} ({ref}) has battled")
+    if not b.by_effect and not g.resolving and cascade.flush_pending(g):
+        cascade.run_window(g, "the Timing Effects triggered after the battle")
+
+
+def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, counts_as_attack: bool) -> None:
+    """A battle started by an effect begins at the fight; it uses up no attack; it counts as an
+    attack only if the effect says so (interpretation/battle-by-effect)."""
+    att = g.state.soul_at(attacker)
+    holder = _holder(g, target)
+    board = g.board()
+    if counts_as_attack:
+        view = board.souls[attacker]
+        if view.has("frozen") or view.has("cannot_attack"):
+            why = "Frozen" if view.has("frozen") else "restricted from attacking"
+            g.trace.add("battle", f"{att.name} ({attacker}) is {why}, so it does not battle in a battle that counts "
+                                  "as an attack.", ("glossary/frozen", "glossary/restriction",
+                                                    "interpretation/battle-by-effect"))
+            return
+    b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
+    if attacker == target and board.souls[attacker].has("berserk"):
+        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own Berserk.",
+                    ("glossary/berserk",))
+    kind = "it counts as an attack" if counts_as_attack else "it is not an attack, so Defiance does not trigger"
+    g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles {g.name_at(target)}. It "
+                          f"begins at the fight and uses up no attack; {kind}.",
+                ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect"))
+    if counts_as_attack and not target.is_realm:
+        cascade.triggered(g, "attacked", target, {"attacker": att.uid, "attacked": holder.uid},
+                          f"{holder.name} ({target}) is attacked")
+    outer = g.battle
+    g.battle = b
+    try:
+        fight(g, b)
+    finally:
+        g.battle = outer
+    aftermath(g, b)

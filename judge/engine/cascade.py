@@ -1,0 +1,361 @@
+"""Response windows, priority and the Cascade (chapter 12, from the glossary: Priority, Response
+window, Cascade, Fast, Timing Effect, Instant Effect; interpretation/priority-and-windows).
+
+- A window opens after an attack declaration, a new Cascade entry, or triggered Timing Effects
+  (12.2). The turn player holds priority first.
+- While nobody has responded, both players must pass in a row to close it; a response passes
+  priority to the other player, and one pass then closes it.
+- Implicit passing (contract §4): the player holding priority passes unless the next queued action
+  is theirs and legal at that moment.
+- When the window closes, the Cascade resolves from the top without interruption; Timing Effects
+  triggered meanwhile go on a new Cascade afterwards, which opens a new window.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.engine import effects, legality, targets, zones
+from judge.engine.cards import CardDef, EffectDef
+from judge.engine.game import Entry, Game, Pending
+from judge.engine.legality import Offer, Window
+from judge.engine.scenario import Action
+from judge.engine.state import SlotRef
+
+R_WINDOW = ("glossary/response-window", "glossary/priority", "12.2", "interpretation/priority-and-windows")
+R_CASCADE = ("glossary/cascade",)
+RESPONSE_VERBS = ("spring", "activate", "use")
+
+
+# --- the moment, as engine-core's legality sees it ----------------------------------------------------
+
+def window(g: Game, holder: str | None = None) -> Window:
+    if not g.window_open:
+        return Window(response=False, in_battle=g.battle is not None)
+    return Window(response=True, priority=holder or g.priority, in_battle=g.battle is not None,
+                  moment=_moment(g), offered=tuple(_offers(g)))
+
+
+def _moment(g: Game) -> dict[str, Any] | None:
+    """What the top of the Cascade answers, for Ambushes that name a moment (10.4.6)."""
+    if not g.cascade:
+        return None
+    top = g.cascade[-1]
+    subjects = [t.ref for t in top.targets if t.names_soul and not t.ref.is_realm and t.ref.player != top.controller
+                and g.state.active_soul_at(t.ref) is not None]
+    return {"trigger": "targeted", "subjects": subjects, "controller": top.controller, "entry": top.id}
+
+
+def _offers(g: Game) -> list[Offer]:
+    out = []
+    for p in g.offered:
+        ref = g.where(p.card_uid)
+        if ref is not None and g.is_active_uid(p.card_uid):
+            out.append(Offer(p.controller, ref, p.effect.label))
+    return out
+
+
+# --- putting effects on the Cascade ------------------------------------------------------------------
+
+def _choose(g: Game, action: Action, eff: EffectDef, source: targets.Source, self_ref: SlotRef | None) -> tuple:
+    given = action.target_refs(g.state) if "targets" in action.args else None
+    chosen, _, picked = targets.choose_targets(g.board(), eff, given, source, self_ref)
+    return [effects.make_target(g, ref, spec) for ref, spec in zip(chosen, eff.targets)], picked
+
+
+def _targets_text(g: Game, entry: Entry, picked: bool) -> str:
+    if not entry.targets:
+        return ""
+    names = ", ".join(g.name_at(t.ref) if t.what != "spot" else f"the spot {t.ref}"
+                      + (f" ({g.name_at(t.ref)})" if g.state.soul_at(t.ref) else "") for t in entry.targets)
+    note = " (no targets were given, so the first legal choice is taken)" if picked else ""
+    return f", targeting {names}{note}"
+
+
+def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> None:
+    """The entry goes on top of the Cascade; an Activated or Timing Effect counts towards its limit
+    now, even if it later fizzles (11.7.3). Souls it targets may trigger (`targeted`)."""
+    g.cascade.append(entry)
+    if entry.kind in ("activated", "timing"):
+        effects.count_use(g, entry.source_uid, entry.effect)
+        if entry.effect.limit:
+            turn, game = g.state.uses(entry.source_uid, entry.effect.label)
+            text += (f" ({entry.effect.limit.text}: this card's use {turn} this turn, {game} this duel; it counts now, "
+                     "even if it later fizzles.)")
+            rules = (*rules, "11.7.1", "11.7.2", "11.7.3")
+    depth = len(g.cascade)
+    g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
+                           f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
+                [{"cascade": "push", "entry": entry.label, "controller": entry.controller}])
+    for t in entry.targets:
+        soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None
+        if soul is not None and t.names_soul and t.ref.player != entry.controller:
+            triggered(g, "targeted", t.ref, {"triggering_entry": entry.id},
+                      f"{soul.name} ({t.ref}) is targeted by {entry.label}")
+
+
+def cast(g: Game, action: Action) -> None:
+    player = g.actor(action)
+    card = g.card(action.value)
+    eff = legality._main_effect(card)
+    caster = action.ref("caster", g.state) if "caster" in action.args else _first_caster(g, action, card)
+    zones.take_from_hand(g, player, card.name)
+    g.state.event_slot = card.name
+    soul = g.state.soul_at(caster)
+    picked_caster = "" if "caster" in action.args else " (no Caster was given, so the first legal one is taken)"
+    entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
+                  source_ref=caster, discard=list(action.args.get("discard") or []))
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank), None)
+    g.touch()
+    put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) as its "
+                             f"Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the event slot. Its "
+                             "cost, if any, is paid only when it resolves.", ("10.2.1", "10.2.3", "10.2.4", "11.5.1"))
+    flush_pending(g)
+
+
+def _first_caster(g: Game, action: Action, card: CardDef) -> SlotRef:
+    for ref in g.state.soul_refs(g.actor(action)):
+        probe = Action(action.index, action.verb, action.value, action.by, {**action.args, "caster": str(ref)})
+        if not legality.verify(g.state, probe, window(g), g.board()):
+            return ref
+    raise ValueError("no legal Caster")  # verify() refused the action before we got here
+
+
+def activate(g: Game, action: Action) -> None:
+    player = g.actor(action)
+    ref = action.ref("card", g.state)
+    holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
+    card = g.card(holder.name)
+    eff = card.effect(str(action.value))
+    entry = Entry(g.new_entry_id(), "activated", card.name, eff, player, card.rank, source_uid=holder.uid,
+                  source_ref=ref, discard=list(action.args.get("discard") or []))
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
+    fast = "Fast " if eff.fast else ""
+    put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
+                             f"{_targets_text(g, entry, picked)}.", ("11.1.2", "glossary/activated-effect"))
+    flush_pending(g)
+
+
+def spring(g: Game, action: Action) -> None:
+    player = g.actor(action)
+    ref = action.ref("at", g.state)
+    slot = g.state.slot(ref)
+    amb = next(a for a in slot.ambushes if a.name.lower() == str(action.value).lower() and a.owner == player)
+    slot.ambushes.remove(amb)
+    g.in_flight.append((amb.owner, amb.name))
+    card = g.card(amb.name)
+    eff = legality._main_effect(card)
+    ambusher = g.state.soul_at(ref)
+    entry = Entry(g.new_entry_id(), "ambush", card.name, eff, player, card.rank, ambusher_uid=ambusher.uid,
+                  source_ref=ref, discard=list(action.args.get("discard") or []))
+    rules: tuple[str, ...] = ("10.4.3", "10.4.5")
+    if eff.kind == "timing" and g.cascade:
+        top = g.cascade[-1]
+        entry.context["triggering_entry"] = top.id
+        entry.context["attacker"] = top.source_uid
+        rules = (*rules, "10.4.6", "12.6.1")
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
+    answer = f" in answer to {g.cascade[-1].label}" if "triggering_entry" in entry.context else ""
+    g.touch()
+    put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is turned face up; "
+                             f"{ambusher.name} is its Ambusher{_targets_text(g, entry, picked)}.", rules)
+    flush_pending(g)
+
+
+def use(g: Game, action: Action) -> None:
+    player = g.actor(action)
+    ref = action.ref("card", g.state)
+    name = str(action.value).lower()
+    offer = next(p for p in g.offered if g.where(p.card_uid) == ref and p.effect.label.lower() == name)
+    g.offered.remove(offer)
+    entry = Entry(g.new_entry_id(), "timing", offer.card, offer.effect, player, offer.source_rank,
+                  source_uid=offer.card_uid, source_ref=ref, context=dict(offer.context),
+                  discard=list(action.args.get("discard") or []))
+    card = g.card(offer.card)
+    entry.targets, picked = _choose(g, action, offer.effect, targets.Source(player, card.name, card.rank, ref), ref)
+    put_on_cascade(g, entry, f"{player} uses {offer.card}'s optional Timing Effect {offer.effect.label} ({ref}), "
+                             f"offered since {offer.trigger_text}{_targets_text(g, entry, picked)}.",
+                   ("11.8.4", "12.4.3", "11.1.3"))
+    flush_pending(g)
+
+
+RESPOND = {"spring": spring, "activate": activate, "use": use}
+
+
+# --- triggers ----------------------------------------------------------------------------------------------
+
+def _timing_effects(card: CardDef) -> list[EffectDef]:
+    out = [e for e in card.effects if e.kind in ("timing", "instant") and e.trigger]
+    out += [k.value for k in card.keywords if k.name == "reinforcement" and k.value is not None]
+    return out
+
+
+def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: str) -> None:
+    """The card on `ref` sees `event`. Only active cards' effects trigger (11.8.1); a condition not
+    met (11.3.3) or a limit used up (11.7.4) means no trigger. Instant Effects resolve at once;
+    Timing Effects wait to go on the Cascade or be offered (11.8)."""
+    holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
+    if holder is None or getattr(holder, "captured", False) or getattr(holder, "shattered", False):
+        return
+    board = g.board()
+    if board.is_negated(holder.uid):
+        return
+    card = g.card(holder.name)
+    for eff in _timing_effects(card):
+        if eff.trigger != event:
+            continue
+        if eff.condition and not ref.is_realm:
+            from judge.engine.stats import failed_conditions
+
+            failed = failed_conditions(board, ref, eff.condition)
+            if failed:
+                g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): its condition is not "
+                                       f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
+                continue
+        used_up = effects.limit_used_up(g, holder.uid, eff)
+        if used_up:
+            g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.", ("11.7.4",))
+            continue
+        if eff.kind == "instant":
+            entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, card.rank, source_uid=holder.uid,
+                          source_ref=ref, context=dict(context))
+            effects.resolve_instant(g, entry, text)
+            continue
+        g.pending.append(Pending(holder.uid, card.name, eff, ref.player, card.rank, eff.mandatory, dict(context),
+                                 text))
+        kind = "mandatory" if eff.mandatory else "optional"
+        wait = " It waits until the Cascade has resolved (12.2)." if g.resolving else ""
+        extra = ("glossary/reinforcement",) if any(k.name == "reinforcement" and k.value is eff
+                                                   for k in card.keywords) else ()
+        g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: {text}.{wait}",
+                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra,
+                     *(("12.2",) if wait else ())))
+
+
+def flush_pending(g: Game) -> bool:
+    """Waiting Timing Effects: mandatory ones go on the Cascade (targets chosen now; lost without
+    one or when their card is gone, 11.8.3), optional ones are offered in the window (11.8.4).
+    The turn player's first (interpretation/trigger-order). True when anything happened."""
+    if not g.pending:
+        return False
+    tp = g.state.turn_player
+    items = sorted(g.pending, key=lambda p: p.controller != tp)
+    g.pending = []
+    acted = False
+    for p in items:
+        ref = g.where(p.card_uid)
+        if ref is None or not g.is_active_uid(p.card_uid):
+            if p.mandatory:
+                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active before it "
+                                       "goes on the Cascade.", ("11.8.3",))
+            continue
+        if p.mandatory:
+            card = g.card(p.card)
+            chosen, _, _ = targets.choose_targets(g.board(), p.effect, None,
+                                                  targets.Source(p.controller, card.name, card.rank, ref), ref)
+            if p.effect.targets and not chosen:
+                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: it has no legal target.", ("11.8.3",))
+                continue
+            entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
+                          source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
+            entry.targets = [effects.make_target(g, r, s) for r, s in zip(chosen, p.effect.targets)]
+            rules: tuple[str, ...] = ("11.8.2", "11.8.3", "11.1.3")
+            if len(items) > 1:
+                rules = (*rules, "interpretation/trigger-order")
+            put_on_cascade(g, entry, f"{p.card}'s mandatory {p.effect.label} ({ref}, {p.controller}) is put there by the "
+                                     f"game ({p.trigger_text}){_targets_text(g, entry, bool(chosen))}.",
+                           rules)
+        else:
+            g.offered.append(p)
+            g.trace.add("trigger", f"{p.card}'s optional {p.effect.label} ({ref}) is offered to {p.controller} in the "
+                                   "window that follows; they may use it while they hold priority.",
+                        ("11.8.4", "12.4.3"))
+        acted = True
+    return acted
+
+
+# --- windows ----------------------------------------------------------------------------------------------
+
+def run_window(g: Game, opened_by: str) -> None:
+    """A window, the Cascade it closes on, and the windows of Timing Effects triggered meanwhile."""
+    while not g.stopped and not g.state.winner:
+        _one_window(g, opened_by)
+        if g.stopped or g.state.winner:
+            return
+        if not flush_pending(g):
+            return
+        opened_by = "the Timing Effects that triggered"
+
+
+def _one_window(g: Game, opened_by: str) -> None:
+    tp = g.state.turn_player
+    holder = tp
+    passes = 0
+    responded = False
+    g.window_open = True
+    g.priority = holder
+    g.trace.add("window", f"A response window opens after {opened_by}; {holder}, the turn player, holds priority "
+                          "first.", R_WINDOW)
+    notes: list[str] = []
+    while True:
+        g.priority = holder
+        nxt = g.peek()
+        acted = False
+        if nxt is not None and g.actor(nxt) == holder:
+            if nxt.verb == "pass":
+                violations = legality.verify(g.state, nxt, window(g, holder), g.board())
+                if not violations:
+                    g.take()
+                    notes.append(f"{holder} passes")
+                    passes += 1
+                    acted = True
+            elif nxt.verb in RESPONSE_VERBS:
+                violations = legality.verify(g.state, nxt, window(g, holder), g.board())
+                if not violations:
+                    g.take()
+                    if notes:
+                        g.trace.add("window", _sentence(notes) + ".", R_WINDOW)
+                        notes = []
+                    RESPOND[nxt.verb](g, nxt)
+                    if g.stopped or g.state.winner:
+                        break
+                    responded = True
+                    passes = 0
+                    holder = g.other(holder)
+                    continue
+                notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal now: "
+                             f"{'; '.join(v.text for v in violations)})")
+                passes += 1
+                acted = True
+        if not acted:
+            notes.append(f"{holder} passes")
+            passes += 1
+        if (responded and passes >= 1) or passes >= 2:
+            break
+        holder = g.other(holder)
+    g.window_open = False
+    g.priority = None
+    g.offered.clear()
+    why = "one pass after a response closes it" if responded else "both players passed in a row"
+    g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", R_WINDOW)
+    resolve_cascade(g)
+
+
+def _sentence(notes: list[str]) -> str:
+    text = ", then ".join(notes) if notes else "Nobody acts"
+    return text[0].upper() + text[1:]
+
+
+def resolve_cascade(g: Game) -> None:
+    """From the top, without interruption (glossary/cascade); Timing Effects wait (12.2)."""
+    if not g.cascade:
+        return
+    g.resolving = True
+    try:
+        while g.cascade and not g.state.winner and not g.stopped:
+            entry = g.cascade.pop()
+            effects.resolve_entry(g, entry)
+    finally:
+        g.resolving = False
+    if g.state.winner:
+        g.cascade.clear()

@@ -1,0 +1,470 @@
+"""Resolving one effect (chapter 11): fizzling (11.6.1), costs (11.5), then its `do` list part by
+part, each doing as much as it can (11.6.3), targets remembered by slot and protection checked
+again (11.4.8, 11.6.4), "If …" checked when its part resolves (11.3.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge.engine import stats, tree, zones
+from judge.engine.cards import Keyword
+from judge.engine.game import Entry, Game, Target
+from judge.engine.state import Lasting, SlotRef
+
+R_FIZZLE = "11.6.1"
+
+
+# --- references ---------------------------------------------------------------------------------
+
+def _uid_ref(g: Game, uid: int | None) -> SlotRef | None:
+    return g.where(uid) if uid is not None and g.is_active_uid(uid) else None
+
+
+def resolve_ref(g: Game, entry: Entry, name: str, *, allow_captured: bool = False) -> list[tuple[SlotRef, bool]]:
+    """The cards a reference in `do` means now, each with whether the effect targets it (so that
+    Unyielding protects it, 13.6.2). Targets are remembered by slot (11.4.8)."""
+    state = g.state
+    if name.startswith("target"):
+        index = int(name[6:] or 1) - 1
+        if index >= len(entry.targets):
+            return []
+        t = entry.targets[index]
+        if t.ref.is_realm:
+            realm = state.realm_at(t.ref)
+            return [(t.ref, True)] if realm is not None and not realm.shattered else []
+        soul = state.soul_at(t.ref)
+        if soul is None:
+            return []
+        if soul.captured and not (t.captured or allow_captured):
+            return []
+        if t.uid is not None and soul.uid != t.uid and not getattr(entry, "_noted_slot", False):
+            g.trace.add("effect", f"{entry.label} remembers its target by its slot: {soul.name} now stands on {t.ref}, "
+                                  "so the effect acts on it.", ("11.4.8", "11.6.4"))
+        return [(t.ref, t.names_soul)]
+    if name == "self":
+        ref = _uid_ref(g, entry.source_uid)
+        return [(ref, False)] if ref else []
+    if name == "wielder":
+        ref = _uid_ref(g, entry.source_uid)
+        return [(ref, False)] if ref else []
+    if name == "caster":
+        ref = _uid_ref(g, entry.caster_uid)
+        return [(ref, False)] if ref else []
+    if name == "ambusher":
+        ref = _uid_ref(g, entry.ambusher_uid)
+        return [(ref, False)] if ref else []
+    if name in ("attacker", "attacked"):
+        ref = _uid_ref(g, entry.context.get(name))
+        return [(ref, False)] if ref else []
+    me = entry.controller
+    if name == "all_own_souls":
+        return [(r, False) for r in state.soul_refs(me)]
+    if name == "other_own_souls":
+        src = _uid_ref(g, entry.source_uid)
+        return [(r, False) for r in state.soul_refs(me) if r != src]
+    if name == "all_opposing_souls":
+        return [(r, False) for r in state.soul_refs(g.other(me))]
+    if name == "underlings":
+        src = _uid_ref(g, entry.source_uid)
+        return [(r, False) for r in tree.underlings(state, src)] if src and not src.is_realm else []
+    return []
+
+
+def protected(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> bool:
+    """13.6.1/13.6.2/13.6.6: an Unyielding Soul is unaffected by its opponent's targeting and Instant
+    Effects whose source has its rank or lower (checked again at resolution, 11.6.4)."""
+    if ref.is_realm or not (targeted or entry.kind == "instant"):
+        return False
+    return g.board().unyielding_against(ref, entry.source_rank, entry.controller)
+
+
+def _protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
+    soul = g.state.soul_at(ref)
+    rank = g.card(soul.name).rank
+    if targeted:
+        g.trace.add("effect", f"{soul.name} ({ref}, rank {rank}) is Unyielding against {entry.label} (rank "
+                              f"{entry.source_rank}) now, so the effect does nothing to it.",
+                    ("11.6.4", "13.6.2", "13.6.1", "13.6.3"))
+    else:
+        g.trace.add("effect", f"{soul.name} ({ref}, rank {rank}) is Unyielding against the Instant Effect "
+                              f"{entry.label} (rank {entry.source_rank}), which does nothing to it.",
+                    ("13.6.6", "13.6.1", "13.6.3"))
+
+
+def _teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
+    """`to:` is a slot name, or a Soul Spot target chosen when the effect was used ("target2")."""
+    if to.startswith("target"):
+        index = int(to[6:] or 1) - 1
+        if index < len(entry.targets):
+            return entry.targets[index].ref
+    return SlotRef(ref.player, to)
+
+
+def _refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: bool = False) -> list[SlotRef]:
+    found = resolve_ref(g, entry, name, allow_captured=allow_captured)
+    if not found:
+        g.trace.add("effect", f"{entry.label}: nothing is left for “{verb} {name}” to act on, so that part is "
+                              "skipped; the rest still happens.", ("11.6.3", "11.4.8"))
+        return []
+    out = []
+    for ref, targeted in found:
+        if protected(g, entry, ref, targeted):
+            _protected_note(g, entry, ref, targeted)
+            continue
+        _unprotected_note(g, entry, ref, targeted)
+        out.append(ref)
+    return out
+
+
+def _unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
+    """13.6.7: say why an Unyielding Soul is reached after all."""
+    if ref.is_realm or not g.board().has_keyword(ref, "unyielding"):
+        return
+    soul = g.state.soul_at(ref)
+    rank = g.card(soul.name).rank
+    if entry.controller == ref.player:
+        why = "Unyielding does not protect against its own controller's effects"
+    elif entry.source_rank > rank:
+        why = (f"the source of {entry.label} has rank {entry.source_rank}, higher than {soul.name}'s rank {rank}, "
+               "so Unyielding does not protect it")
+        g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.3", "13.6.7"))
+        return
+    elif not targeted:
+        why = ("the effect neither targets it nor is Static or Instant, so Unyielding does not protect against it")
+    else:
+        return
+    g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7",))
+
+
+# --- fizzling and costs -----------------------------------------------------------------------------
+
+def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
+    if entry.negated:
+        return (f"it was negated{entry.negated_by}; a negated effect does not resolve and costs nothing",
+                ("11.6.1d", "13.5.1", "11.5.3"))
+    if entry.kind in ("activated", "timing") and entry.source_uid is not None \
+            and not g.is_active_uid(entry.source_uid):
+        how = g.left.get(entry.source_uid, "no longer active")
+        return (f"{entry.card} is no longer active ({_how(how)})", ("11.6.1a", "15.5.1"))
+    if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
+        how = g.left.get(entry.caster_uid, "no longer active")
+        return f"its Caster is no longer active ({_how(how)})", ("11.6.1b", "10.2.5")
+    if entry.kind == "ambush" and g.left.get(entry.ambusher_uid) == "hand":
+        return "its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")
+    return None
+
+
+def _how(how: str) -> str:
+    return {"hand": "returned to the hand", "exile": "exiled", "captured": "captured"}.get(how, how)
+
+
+def cost_problem(g: Game, entry: Entry) -> str | None:
+    """11.5.2: a cost is paid in full or not at all; this says why it can't be paid, or None."""
+    need_discard = sum(c.get("discard", 0) or 0 for c in entry.effect.cost)
+    if need_discard and zones.hand_count(g, entry.controller) < need_discard:
+        have = zones.hand_count(g, entry.controller)
+        return f"{entry.controller} must discard {need_discard} but has {have} card{'s' if have != 1 else ''} in hand"
+    for c in entry.effect.cost:
+        if "pay_hp" in c:
+            payer = _payer(entry, c.get("by", "self"))
+            if not g.is_active_uid(payer):
+                return f"the Soul that must pay {c['pay_hp']} HP is not active (11.5.5)"
+    return None
+
+
+def _payer(entry: Entry, by: str) -> int | None:
+    return {"self": entry.source_uid, "caster": entry.caster_uid, "ambusher": entry.ambusher_uid}.get(by)
+
+
+def pay_costs(g: Game, entry: Entry) -> None:
+    g.trace.add("cost", f"{entry.label}'s cost is paid now, just before it resolves, in full; a paid cost stays paid "
+                        "even if the effect then has nothing to do.", ("11.5.1", "11.5.2", "11.5.4"))
+    for c in entry.effect.cost:
+        if c.get("discard"):
+            zones.discard(g, entry.controller, c["discard"], entry.discard, f"the cost of {entry.label}",
+                          ("11.5.1", "11.5.5"))
+        elif "pay_hp" in c:
+            ref = g.where(_payer(entry, c.get("by", "self")))
+            zones.deal_damage(g, ref, c["pay_hp"], f"paying the cost of {entry.label}", ("11.5.5", "14.3.1",
+                                                                                          "glossary/pay-hp"))
+            zones.check_captures(g)
+
+
+# --- resolving ----------------------------------------------------------------------------------------
+
+def resolve_entry(g: Game, entry: Entry) -> None:
+    """11.6.1: check whether the effect can still resolve; pay its cost (11.5.1); do what it says."""
+    g.trace.add("resolve", f"{entry.label} ({entry.controller}) begins to resolve.", ("glossary/cascade",))
+    reason = fizzle_reason(g, entry)
+    if reason is None and entry.effect.condition:
+        g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked again "
+                               "now.", ("11.3.1",))
+    if reason is None and entry.kind == "ambush" and not g.is_active_uid(entry.ambusher_uid):
+        how = _how(g.left.get(entry.ambusher_uid, "moved"))
+        g.trace.add("resolve", f"{entry.card}'s Ambusher is no longer active ({how}), but an Ambush resolves anyway: "
+                               "it fizzles only if its Ambusher went back to the hand.", ("10.4.7", "11.6.1c"))
+    if reason is None:
+        problem = cost_problem(g, entry)
+        if problem is not None:
+            reason = (f"its cost can't be paid: {problem}; nothing is paid", ("11.6.1d", "11.5.2"))
+    if reason is not None:
+        text, rules = reason
+        g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
+    else:
+        if entry.effect.cost:
+            pay_costs(g, entry)
+        run_do(g, entry, entry.effect.do)
+    finish(g, entry)
+
+
+def finish(g: Game, entry: Entry) -> None:
+    """Events and Ambushes go face up to their owner's Elysium afterwards, resolved or not
+    (10.2.6, 10.4.8)."""
+    if entry.kind == "event":
+        g.state.players[entry.controller].elysium.append(entry.card)
+        if g.state.event_slot and g.state.event_slot.lower() == entry.card.lower():
+            g.state.event_slot = None
+        g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.2.6",),
+                    [{"card": entry.card, "from": "event slot", "to": f"{entry.controller}.elysium"}])
+    elif entry.kind == "ambush":
+        if (entry.controller, entry.card) in g.in_flight:
+            g.in_flight.remove((entry.controller, entry.card))
+        g.state.players[entry.controller].elysium.append(entry.card)
+        g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.4.8",),
+                    [{"card": entry.card, "from": "sprung", "to": f"{entry.controller}.elysium"}])
+    g.touch()
+    zones.check_captures(g)
+
+
+def run_do(g: Game, entry: Entry, actions: tuple[Mapping[str, Any], ...] | list) -> None:
+    """Each part in order; a part with nothing to act on is skipped (11.6.3). The game captures
+    Souls at 0 HP after each part (interpretation/capture-timing)."""
+    for action in actions:
+        if g.state.winner:
+            return
+        do_one(g, entry, action)
+        zones.check_captures(g)
+
+
+def do_one(g: Game, entry: Entry, action: Mapping[str, Any]) -> None:
+    from judge.engine import battle  # battle resolves effects too (Berserk)
+
+    src = entry.label
+    if "damage" in action:
+        for ref in _refs_for(g, entry, action["to"], "damage"):
+            zones.deal_damage(g, ref, action["damage"], src, ("11.6.5",))
+    elif "heal" in action:
+        for ref in _refs_for(g, entry, action["to"], "heal"):
+            zones.heal(g, ref, action["heal"], src)
+    elif "capture" in action:
+        for ref in _refs_for(g, entry, action["capture"], "capture"):
+            zones.capture(g, ref, f"by {src}", ("glossary/capture",))
+            zones.check_winner(g, [ref])
+    elif "return" in action:
+        for ref in _refs_for(g, entry, action["return"], "return"):
+            zones.return_to_hand(g, ref, src)
+    elif "exile" in action:
+        for ref in _refs_for(g, entry, action["exile"], "exile", allow_captured=True):
+            zones.exile(g, ref, src)
+    elif "teleport" in action:
+        for ref in _refs_for(g, entry, action["teleport"], "teleport"):
+            zones.teleport(g, ref, _teleport_destination(entry, ref, action["to"]), src)
+    elif "gain" in action or "grant" in action:
+        kind = "gain" if "gain" in action else "grant"
+        for ref in _refs_for(g, entry, action["to"], kind):
+            add_lasting(g, entry, kind, action[kind], ref, action.get("until") or "permanently")
+    elif "lay" in action:
+        for t in _spot_refs(g, entry, action["on"]):
+            add_lasting(g, entry, "lay", action["lay"], t, action.get("until") or "permanently")
+    elif "negate" in action:
+        negate(g, entry, action["negate"])
+    elif "draw" in action:
+        zones.draw(g, entry.controller, action["draw"], src, ())
+    elif "discard" in action:
+        who = entry.controller if action.get("who", "opponent") == "self" else g.other(entry.controller)
+        zones.discard(g, who, action["discard"], [], src, ("glossary/discard",))
+    elif "enlist" in action:
+        enlist(g, entry, action["enlist"])
+    elif "battle" in action:
+        spec = action["battle"]
+        attackers = resolve_ref(g, entry, spec["attacker"])
+        targets = resolve_ref(g, entry, spec["target"])
+        if not attackers or not targets:
+            g.trace.add("effect", f"{src}: the battle can't happen, a Soul it names is no longer active; the part "
+                                  "is skipped.", ("11.6.3", "glossary/battle"))
+            return
+        target_ref, targeted = targets[0]
+        if protected(g, entry, target_ref, targeted):
+            _protected_note(g, entry, target_ref, targeted)
+            return
+        battle.effect_battle(g, entry, attackers[0][0], target_ref, bool(spec.get("counts_as_attack")))
+    elif "if" in action:
+        cond = dict(action["if"])
+        of = cond.pop("of", "self")
+        found = resolve_ref(g, entry, of)
+        failed: list[str]
+        if not found:
+            failed = ["nothing is there any more"]
+        else:
+            failed = stats.failed_conditions(g.board(), found[0][0], cond)
+        who = g.name_at(found[0][0]) if found else of
+        if not failed:
+            g.trace.add("effect", f"{src}: the “If …” is checked now, as this part resolves: {who} meets it.",
+                        ("11.3.2",))
+            run_do(g, entry, action.get("then") or [])
+        else:
+            g.trace.add("effect", f"{src}: the “If …” is checked now, as this part resolves: {who} "
+                                  f"{'; '.join(failed)}, so it is not met.", ("11.3.2",))
+            run_do(g, entry, action.get("else") or [])
+
+
+def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
+    """A slot effect is laid on the slot itself, whatever stands there (13.3.3, 11.4.4)."""
+    if name.startswith("target"):
+        index = int(name[6:] or 1) - 1
+        if index < len(entry.targets):
+            t = entry.targets[index]
+            if t.names_soul and g.state.soul_at(t.ref) is not None and protected(g, entry, t.ref, True):
+                _protected_note(g, entry, t.ref, True)
+                return []
+            if not t.names_soul and g.state.active_soul_at(t.ref) is not None and \
+                    g.board().has_keyword(t.ref, "unyielding") and t.ref.player != entry.controller:
+                g.trace.add("effect", f"{g.name_at(t.ref)} is Unyielding, but {entry.label} is laid on its Soul Spot "
+                                      "without naming the Soul, so Unyielding does not protect against it.",
+                            ("13.6.7", "11.4.4"))
+            return [t.ref]
+        return []
+    return [ref for ref, _ in resolve_ref(g, entry, name)]
+
+
+def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, until: str) -> None:
+    state = g.state
+    holder = state.realm_at(ref) if ref.is_realm else state.soul_at(ref)
+    lasting = Lasting(kind=kind, value=value, to=None if kind == "lay" else holder.uid,
+                      on=ref if kind == "lay" else None, until=until, controller=entry.controller,
+                      source=entry.card, source_uid=entry.source_uid if entry.kind not in ("event", "ambush") else None,
+                      source_rank=entry.source_rank, started_turn=state.turn, seq=state.new_uid())
+    state.lasting.append(lasting)
+    g.touch()
+    how = _describe_value(kind, value)
+    span = until.replace("_", " ").replace("opponents", "opponent's")
+    if kind == "lay":
+        text = f"{entry.label} lays “{how}” on the slot {ref} ({span}): every Soul on it has it while it stays there."
+        rules = ("13.3.3", "13.3.1")
+    else:
+        text = f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) from {entry.label}."
+        rules = ("13.3.1", "13.3.2") if kind == "gain" else ("13.2.1", "13.3.1")
+    g.trace.add("effect", text, rules, [{"slot": str(ref), kind: how, "until": until}])
+
+
+def _describe_value(kind: str, value: Any) -> str:
+    if isinstance(value, Keyword):
+        return value.label()
+    if isinstance(value, Mapping):
+        if "gain" in value:
+            return _describe_value("gain", value["gain"])
+        if "grant" in value:
+            return _describe_value("grant", value["grant"])
+        return ", ".join(f"{'+' if v >= 0 else ''}{v} {k.upper()}" for k, v in value.items() if v)
+    return str(value).replace("_", " ")
+
+
+def negate(g: Game, entry: Entry, name: str) -> None:
+    if name == "triggering_effect":
+        wanted = entry.context.get("triggering_entry")
+        victim = next((e for e in g.cascade if e.id == wanted), None)
+        if victim is None:
+            g.trace.add("effect", f"{entry.label}: the effect it would negate is no longer on the Cascade; that part "
+                                  "is skipped.", ("11.6.3", "13.5.1"))
+            return
+        # 13.5.3 / 13.6.5: an effect of an Unyielding Soul can't be negated by an opposing effect of a
+        # rank up to the Soul's
+        if victim.kind in ("activated", "timing") and victim.source_uid is not None and \
+                victim.controller != entry.controller:
+            ref = g.where(victim.source_uid)
+            if ref is not None and not ref.is_realm and \
+                    g.board().unyielding_against(ref, entry.source_rank, entry.controller):
+                soul = g.state.soul_at(ref)
+                g.trace.add("effect", f"{entry.label} (rank {entry.source_rank}) can't negate {victim.label}: "
+                                      f"{soul.name} ({ref}, rank {g.card(soul.name).rank}) is Unyielding against it.",
+                            ("13.6.5", "13.5.3", "13.6.3"))
+                return
+        victim.negated = True
+        victim.negated_by = f" by {entry.label}"
+        g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs nothing.",
+                    ("13.5.1", "11.5.3"))
+        return
+    for ref in _refs_for(g, entry, name, "negate"):
+        add_lasting(g, entry, "negate", None, ref, "permanently")
+
+
+def enlist(g: Game, entry: Entry, spec: Mapping[str, Any]) -> None:
+    ps = g.state.players[entry.controller]
+    for i, name in enumerate(ps.deck):
+        card = g.state.card(name)
+        if card is None:
+            continue
+        if spec.get("type") and card.type != spec["type"]:
+            continue
+        if spec.get("attribute") and card.attribute != spec["attribute"]:
+            continue
+        if spec.get("rank") is not None and card.rank != spec["rank"]:
+            continue
+        if spec.get("name") and card.name.lower() != str(spec["name"]).lower():
+            continue
+        del ps.deck[i]
+        ps.hand.append(card.name)
+        g.trace.add("zone", f"{entry.controller} enlists {card.name}: shown and taken into the hand; the deck is "
+                            "shuffled.", ("15.6.2", "glossary/enlist"),
+                    [{"card": card.name, "from": f"{entry.controller}.deck", "to": f"{entry.controller}.hand"}])
+        return
+    g.trace.add("zone", f"{entry.label}: nothing in {entry.controller}'s deck matches, so nothing is taken; the deck "
+                        "is still shuffled.", ("15.6.2", "glossary/enlist"))
+
+
+# --- Instant Effects ----------------------------------------------------------------------------------
+
+def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
+    """An Instant Effect resolves at once, even mid-effect, and can't be answered (12.5.1). Souls at
+    0 HP are captured first (except in a fight); if its card is no longer active it does nothing.
+    It counts towards its limit when it begins to resolve (11.7.3)."""
+    zones.check_captures(g)
+    if entry.source_uid is not None and not g.is_active_uid(entry.source_uid):
+        g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {entry.card} is no longer active, "
+                               "so it does nothing.", ("glossary/instant-effect", "11.1.5"))
+        return
+    count_use(g, entry.source_uid, entry.effect)
+    g.trace.add("instant", f"{entry.label} resolves at once ({trigger_text}); it can't be answered.",
+                ("glossary/instant-effect", "12.5.1", "11.1.5", *(("11.7.3",) if entry.effect.limit else ())))
+    run_do(g, entry, entry.effect.do)
+
+
+def limit_used_up(g: Game, uid: int | None, effect) -> str | None:
+    """11.7.1: "1/Turn", "2/Game"; limits belong to the one card on the field (11.7.2)."""
+    if effect.limit is None or uid is None:
+        return None
+    this_turn, this_game = g.state.uses(uid, effect.label)
+    lim = effect.limit
+    if lim.per_turn is not None and this_turn >= lim.per_turn:
+        return f"{effect.label} has been used {this_turn} time{'s' if this_turn != 1 else ''} this turn ({lim.text})"
+    if lim.per_game is not None and this_game >= lim.per_game:
+        return f"{effect.label} has been used {this_game} time{'s' if this_game != 1 else ''} this duel ({lim.text})"
+    return None
+
+
+def count_use(g: Game, uid: int | None, effect) -> None:
+    if effect.limit is None or uid is None:
+        return
+    key = (uid, effect.label.lower())
+    this_turn, this_game = g.state.used.get(key, [0, 0])
+    g.state.used[key] = [this_turn + 1, this_game + 1]
+
+
+def make_target(g: Game, ref: SlotRef, spec) -> Target:
+    holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
+    names = spec is None or spec.what == "soul" or (spec.what == "spot" and spec.naming is not None) \
+        or spec.what == "realm"
+    return Target(ref=ref, what=spec.what if spec else "soul", names_soul=names,
+                  captured=bool(spec and getattr(spec, "captured", False)),
+                  uid=holder.uid if holder is not None else None)

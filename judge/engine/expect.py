@@ -1,0 +1,133 @@
+"""Checking a scenario's `expect:` against a ruling (contract §6).
+
+    check(expect, ruling) -> list[str]      # failures, each naming the key and both values
+
+`board` spot checks read `final` and `derived`. Our extensions (docs/scenario-format.md):
+`shattered`, `proactive` and `line` on a slot, `count` on `X.deck`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge.engine.state import SlotRef
+
+DERIVED_KEYS = ("atk", "def", "hp", "max_hp", "line", "proactive")
+ZONES = ("hand", "deck", "elysium", "exile")
+
+
+def _none(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null", ""))
+
+
+def check(expect: Mapping[str, Any] | None, ruling: Mapping[str, Any]) -> list[str]:
+    if not expect:
+        return []
+    failures: list[str] = []
+    if "rejected" in expect:
+        want = None if _none(expect["rejected"]) else expect["rejected"]
+        got = ruling["rejected"]["action"] if ruling.get("rejected") else None
+        if want != got:
+            why = f" ({ruling['rejected']['text']})" if ruling.get("rejected") else ""
+            failures.append(f"rejected: expected {_show(want)}, got {_show(got)}{why}")
+    if "winner" in expect:
+        want = None if _none(expect["winner"]) else str(expect["winner"]).upper()
+        if want != ruling.get("winner"):
+            failures.append(f"winner: expected {_show(want)}, got {_show(ruling.get('winner'))}")
+    if "cites" in expect:
+        cited = {r for step in ruling.get("steps", []) for r in step.get("rules", [])}
+        if ruling.get("rejected"):
+            cited |= set(ruling["rejected"].get("rules", []))
+        for rule in expect["cites"] or []:
+            if str(rule) not in cited:
+                failures.append(f"cites: {rule} is cited by no step")
+    for key, spec in (expect.get("board") or {}).items():
+        failures += _board(str(key), spec or {}, ruling)
+    return failures
+
+
+def _show(value: Any) -> str:
+    return "none" if value is None else str(value)
+
+
+def _board(key: str, spec: Mapping[str, Any], ruling: Mapping[str, Any]) -> list[str]:
+    final = ruling.get("final") or {}
+    if "." in key and ":" not in key:
+        player, _, zone = key.partition(".")
+        return _zone(key, player.upper(), zone, spec, final)
+    ref = SlotRef.parse(key)
+    if ref is None:
+        return [f"{key}: not a slot or zone (expected e.g. B:C3 or A.hand)"]
+    out: list[str] = []
+    pdata = (final.get("players") or {}).get(ref.player) or {}
+    if ref.is_realm:
+        entry = (pdata.get("realms") or {}).get(ref.slot)
+    else:
+        entry = (pdata.get("field") or {}).get(ref.slot)
+        if entry is not None and "card" not in entry:
+            entry = None     # only Ambushes lie there
+    derived = (ruling.get("derived") or {}).get(str(ref)) or {}
+    for what, want in spec.items():
+        if what == "empty":
+            got = entry is None
+            if bool(want) != got:
+                out.append(f"{key}.empty: expected {str(bool(want)).lower()}, got {str(got).lower()}"
+                           + (f" ({entry.get('card')} is there)" if entry else ""))
+            continue
+        if entry is None:
+            out.append(f"{key}.{what}: expected {want}, but the slot is empty")
+            continue
+        if what == "card":
+            got = entry.get("card")
+            if str(got).lower() != str(want).lower():
+                out.append(f"{key}.card: expected {want}, got {got}")
+        elif what in ("damage",):
+            got = entry.get("damage", 0)
+            if got != want:
+                out.append(f"{key}.damage: expected {want}, got {got}")
+        elif what in ("captured", "shattered"):
+            got = bool(entry.get(what, False))
+            if got != bool(want):
+                out.append(f"{key}.{what}: expected {str(bool(want)).lower()}, got {str(got).lower()}")
+        elif what in DERIVED_KEYS:
+            got = derived.get(what)
+            if got != want:
+                out.append(f"{key}.{what}: expected {want}, got {got}")
+        elif what == "keywords_include":
+            have = set(derived.get("keywords") or [])
+            for kw in want or []:
+                if str(kw).lower() not in have:
+                    out.append(f"{key}.keywords_include: {kw} is not in force (keywords: "
+                               f"{', '.join(sorted(have)) or 'none'})")
+        else:
+            out.append(f"{key}.{what}: unknown check")
+    return out
+
+
+def _zone(key: str, player: str, zone: str, spec: Mapping[str, Any], final: Mapping[str, Any]) -> list[str]:
+    if player not in ("A", "B") or zone not in ZONES:
+        return [f"{key}: not a zone (expected A.hand, B.elysium, A.deck or B.exile)"]
+    raw = ((final.get("players") or {}).get(player) or {}).get(zone, [])
+    if isinstance(raw, int):
+        names, count = [], raw
+    elif isinstance(raw, Mapping):
+        names = list(raw.get("cards") or [])
+        count = len(names) + int(raw.get("unnamed") or 0)
+    else:
+        names, count = list(raw), len(raw)
+    out = []
+    for what, want in spec.items():
+        if what == "count":
+            if count != want:
+                out.append(f"{key}.count: expected {want}, got {count} ({', '.join(names) or 'no named cards'})")
+        elif what == "includes":
+            lower = [n.lower() for n in names]
+            for name in want or []:
+                if str(name).lower() not in lower:
+                    out.append(f"{key}.includes: {name} is not there ({', '.join(names) or 'empty'})")
+                else:
+                    lower.remove(str(name).lower())
+        else:
+            out.append(f"{key}.{what}: unknown check")
+    return out

@@ -1,0 +1,130 @@
+"""The field as data: the soul slots, their ranks and tree, and the realm slots.
+
+Everything comes from `codex/field.yaml` (interpretation/field-tree); no slot name appears in
+engine code except through this module.
+
+    field = load_field()
+    field.slots                 # soul slot names, root first, in file order
+    field.rank("Cm1")           # 1
+    field.parent("L1·0")        # "L1"
+    field.children("C3")        # ("C2", "Cm1", "Cr1")
+    field.path_to_root("L1·0")  # ("L1", "L2", "altar"): every slot above, nearest first
+    field.normalize("l1.0")     # "L1·0" (None for an unknown name)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from judge import CODEX_DIR
+
+FIELD_FILE = CODEX_DIR / "field.yaml"
+
+
+@dataclass(frozen=True)
+class SlotDef:
+    name: str
+    rank: int
+    parent: str | None = None
+    realm: bool = False
+
+
+class Field:
+    """The slots of one player's side. Both players have the same field."""
+
+    def __init__(self, soul_slots: list[SlotDef], realm_slots: list[SlotDef], root: str,
+                 separator: str, ascii_separators: list[str], interpretation: str) -> None:
+        self._defs = {s.name: s for s in [*soul_slots, *realm_slots]}
+        self.slots: tuple[str, ...] = tuple(s.name for s in soul_slots)
+        self.realm_slots: tuple[str, ...] = tuple(s.name for s in realm_slots)
+        self.root = root
+        self.separator = separator
+        self.ascii_separators = tuple(ascii_separators)
+        self.interpretation = interpretation
+        self._children: dict[str, tuple[str, ...]] = {
+            name: tuple(s.name for s in soul_slots if s.parent == name) for name in self.slots
+        }
+        self._lookup = {name.lower(): name for name in self._defs}
+
+    # names
+    def normalize(self, name: object) -> str | None:
+        """The canonical slot name for `name` (case-insensitive, ASCII separators allowed)."""
+        if not isinstance(name, str):
+            return None
+        text = name.strip()
+        for sep in self.ascii_separators:
+            text = text.replace(sep, self.separator)
+        return self._lookup.get(text.lower())
+
+    def is_soul_slot(self, name: str) -> bool:
+        return name in self._children
+
+    def is_realm_slot(self, name: str) -> bool:
+        return name in self.realm_slots
+
+    # tree
+    def rank(self, slot: str) -> int:
+        return self._defs[slot].rank
+
+    def parent(self, slot: str) -> str | None:
+        return self._defs[slot].parent
+
+    def children(self, slot: str) -> tuple[str, ...]:
+        return self._children[slot]
+
+    def path_to_root(self, slot: str) -> tuple[str, ...]:
+        """Every slot above `slot`, nearest first, ending with the root (empty for the root)."""
+        path = []
+        parent = self.parent(slot)
+        while parent is not None:
+            path.append(parent)
+            parent = self.parent(parent)
+        return tuple(path)
+
+    def descendants(self, slot: str) -> tuple[str, ...]:
+        """Every slot further out on `slot`'s branch, depth first."""
+        out: list[str] = []
+        for child in self.children(slot):
+            out.append(child)
+            out.extend(self.descendants(child))
+        return tuple(out)
+
+    def is_above(self, upper: str, lower: str) -> bool:
+        """True when `lower` hangs under `upper`, directly or through others."""
+        return upper in self.path_to_root(lower)
+
+    def describe(self) -> str:
+        return ", ".join(self.slots)
+
+
+def _parse(data: dict, source: str) -> Field:
+    def slot_defs(key: str, realm: bool) -> list[SlotDef]:
+        out = []
+        for i, item in enumerate(data.get(key) or []):
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
+                    or not isinstance(item.get("rank"), int):
+                raise TypeError(f"{source}: {key}[{i}]: expected {{name, rank, parent}}")
+            out.append(SlotDef(item["name"], item["rank"], item.get("parent"), realm))
+        return out
+
+    souls = slot_defs("soul_slots", False)
+    realms = slot_defs("realm_slots", True)
+    names = {s.name for s in souls}
+    roots = [s.name for s in souls if s.parent is None]
+    if roots != [data.get("root")]:
+        raise ValueError(f"{source}: exactly one soul slot, the root {data.get('root')!r}, has no parent")
+    for s in souls:
+        if s.parent is not None and s.parent not in names:
+            raise ValueError(f"{source}: slot {s.name}: parent {s.parent!r} is not a soul slot")
+    return Field(souls, realms, data["root"], data.get("separator", "·"),
+                 list(data.get("ascii_separators") or []), data.get("interpretation", "field-tree"))
+
+
+@lru_cache(maxsize=4)
+def load_field(path: Path = FIELD_FILE) -> Field:
+    with open(path, encoding="utf-8") as fh:
+        return _parse(yaml.safe_load(fh), str(path))

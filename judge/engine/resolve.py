@@ -1,0 +1,180 @@
+"""Resolving a scenario into a ruling (contract §5): the queue of actions is played in order,
+response windows take the actions that answer (implicit passing, contract §4), and every step of
+play is recorded with the rules behind it.
+
+    resolve(scenario, snapshots=False) -> dict     # {"scenario", "codex", "ok", "steps", "rejected",
+                                                   #  "final", "derived", "winner", "expect"}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from judge.engine import battle, cascade, expect, legality, turns, zones
+from judge.engine.errors import Violation
+from judge.engine.game import Game, Pause
+from judge.engine.scenario import Action, Scenario
+from judge.engine.state import Ambush, Armament, Realm
+from judge.engine.trace import StepLimit, Trace
+
+STEP_CAP = 10_000
+CODEX_VERSION = "0.4.0"
+
+
+def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
+            observe: Callable[[Game], None] | None = None) -> dict[str, Any]:
+    """The ruling. `observe(game)` (for tests) is called after every step."""
+    state = scenario.state.copy()
+    trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
+    g = Game(state, trace, tuple(scenario.actions), scenario.on_illegal)
+    if observe is not None:
+        trace.observer = lambda: observe(g)
+    looped = False
+    try:
+        play(g)
+    except StepLimit as exc:
+        looped = True
+        g.stopped = True
+        where = f" at action {g.pos - 1}" if g.pos else ""
+        trace.force("limit", f"Stopped after {cap} steps{where}: the resolution does not end (a loop). The last step "
+                             f"was: {exc}")
+    ruling: dict[str, Any] = {
+        "scenario": scenario.id,
+        "codex": scenario.codex or CODEX_VERSION,
+        "ok": g.rejected is None and not looped,
+        "steps": trace.to_list(),
+        "rejected": g.rejected,
+        "final": state.to_dict(),
+        "derived": g.board().derived(detail=True),
+        "winner": state.winner,
+    }
+    if looped:
+        ruling["loop"] = True
+    if scenario.expect is not None:
+        failures = expect.check(scenario.expect, ruling)
+        if looped:
+            failures.insert(0, f"the resolution was stopped after {cap} steps (a loop)")
+        ruling["expect"] = {"passed": not failures, "failures": failures}
+    return ruling
+
+
+def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | None]:
+    """The state, and the open response window (or None), just before queued action `count` would
+    be taken: what `api.legal_actions(scenario, after=count)` asks about."""
+    state = scenario.state.copy()
+    g = Game(state, Trace(cap=STEP_CAP), tuple(scenario.actions), scenario.on_illegal, limit=count)
+    try:
+        play(g)
+    except Pause:
+        return state, (cascade.window(g) if g.window_open else None)
+    except StepLimit:
+        pass
+    return state, None
+
+
+def play(g: Game) -> None:
+    """Take the queued actions in order; the answers inside windows are taken by the windows."""
+    while not g.stopped:
+        action = g.peek()
+        if action is None:
+            return
+        if g.state.winner:
+            reject(g, action, [Violation(f"the duel is over: {g.state.winner} has won, so nothing more is played",
+                                         ("interpretation/duel-over", "glossary/leader"))])
+            return
+        violations = legality.verify(g.state, action, cascade.window(g), g.board())
+        if violations:
+            reject(g, action, violations)
+            g.pos += 1
+            if g.on_illegal != "continue":
+                g.stopped = True
+            continue
+        g.take()
+        apply(g, action)
+        zones.check_captures(g)
+
+
+def reject(g: Game, action: Action, violations: list[Violation]) -> None:
+    rules = list(dict.fromkeys(r for v in violations for r in v.rules))
+    text = f"{action.describe()} is not legal: " + "; ".join(v.text for v in violations) + "."
+    g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules)
+    if g.rejected is None:
+        g.rejected = {"action": action.index, "text": text, "rules": rules,
+                      "violations": [v.to_dict() for v in violations]}
+
+
+def apply(g: Game, action: Action) -> None:
+    verb = action.verb
+    player = g.actor(action)
+    if verb == "recruit":
+        recruit(g, action, player)
+    elif verb == "cast":
+        cascade.cast(g, action)
+        cascade.run_window(g, f"{action.value} went on the Cascade")
+    elif verb in cascade.RESPONSE_VERBS:
+        cascade.RESPOND[verb](g, action)
+        cascade.run_window(g, "a new entry on the Cascade")
+    elif verb == "attack":
+        battle.declare(g, action)
+    elif verb == "equip":
+        equip(g, action, player)
+    elif verb == "invoke":
+        invoke(g, action, player)
+    elif verb == "set":
+        set_ambush(g, action, player)
+    elif verb == "end_phase":
+        turns.end_phase(g)
+
+
+def recruit(g: Game, action: Action, player: str) -> None:
+    ref = action.ref("to", g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    zones.place_soul(g, player, ref.slot, card.name)
+    g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once; a "
+                          "card put on the field is a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1"),
+                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
+    cascade.triggered(g, "recruited", ref, {}, f"{card.name} ({ref}) is recruited")
+    if cascade.flush_pending(g):
+        cascade.run_window(g, f"the recruit of {card.name}, whose Timing Effects triggered")
+
+
+def equip(g: Game, action: Action, player: str) -> None:
+    ref = action.ref("to", g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    soul = g.state.soul_at(ref)
+    soul.armament = Armament(g.state.new_uid(), card.name)
+    g.touch()
+    g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the Wielder's "
+                          "(equipping is not an effect and can't be answered).", ("10.3.1", "10.3.3"),
+                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
+
+
+def invoke(g: Game, action: Action, player: str) -> None:
+    ref = action.ref("to", g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
+    g.touch()
+    g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.", ("10.5.1", "10.5.2"),
+                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
+
+
+def set_ambush(g: Game, action: Action, player: str) -> None:
+    ref = action.ref("at", g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    setter = g.state.soul_at(ref)
+    g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
+    g.trace.add("action", f"{player} sets an Ambush face down at {ref}; {setter.name} is its Setter. Setting is not "
+                          "an effect and can't be answered.", ("10.4.1", "10.4.2", "glossary/setter"),
+                [{"card": card.name, "from": f"{player}.hand", "to": f"{ref} (face down)"}])
+
+
+def resolve_scenario_text(text: str, source: str | None = None, snapshots: bool = False) -> dict[str, Any]:
+    """Convenience for callers holding YAML text."""
+    from judge.engine.scenario import load_scenario
+
+    return resolve(load_scenario(text, source=source), snapshots=snapshots)

@@ -1,0 +1,356 @@
+"""The stored state: only what the rules can't derive (python-chess: store little, derive the rest).
+
+Cards on slots (with damage, captured, Armament, Ambushes, recruited this turn, attacks made),
+realms, hand, deck, Elysium, Exile, lasting and slot effects with their source and duration,
+limits used, the turn player, the phase and the turns taken. Lines, values, keywords in force,
+protections and legal actions are computed on request (tree.py, stats.py, legality.py).
+
+Every card put on the field gets a fresh uid from `State.new_uid()` (15.5.1: a card that leaves
+and comes back is a new card). Lasting effects draw their `seq` from the same counter, so "newer"
+(13.5.2) compares across cards and lasting effects.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.engine.cards import Keyword, Library
+from judge.engine.field import Field, load_field
+
+PLAYERS = ("A", "B")
+PHASES = ("preparation", "combat", "emplacement")
+
+
+def opponent(player: str) -> str:
+    return "B" if player == "A" else "A"
+
+
+@dataclass(frozen=True, order=True)
+class SlotRef:
+    """A slot of one player: `A:C3`, `B:altar`, `B:realm2`."""
+
+    player: str
+    slot: str
+
+    def __str__(self) -> str:
+        return f"{self.player}:{self.slot}"
+
+    @classmethod
+    def parse(cls, text: object, default_player: str | None = None, fld: Field | None = None) -> SlotRef | None:
+        """`A:C3` or (with a default player) `C3`; slot names normalised. None when not a slot."""
+        if not isinstance(text, str):
+            return None
+        fld = fld or load_field()
+        player, sep, name = text.strip().partition(":")
+        if not sep:
+            player, name = default_player, text.strip()
+        player = (player or "").strip().upper()
+        if player not in PLAYERS:
+            return None
+        slot = fld.normalize(name)
+        if slot is None:
+            return None
+        return cls(player, slot)
+
+    @property
+    def is_realm(self) -> bool:
+        return load_field().is_realm_slot(self.slot)
+
+
+@dataclass
+class Armament:
+    uid: int
+    name: str
+
+
+@dataclass
+class Ambush:
+    uid: int
+    name: str
+    owner: str
+    setter: int | None = None     # the Setter's uid; None: the Setter left the field (10.4.2)
+
+
+@dataclass
+class Soul:
+    uid: int
+    name: str
+    owner: str
+    damage: int = 0
+    captured: bool = False
+    armament: Armament | None = None
+    recruited_this_turn: bool = False
+    attacks_made: int = 0
+
+
+@dataclass
+class Slot:
+    soul: Soul | None = None
+    ambushes: list[Ambush] = field(default_factory=list)
+
+
+@dataclass
+class Realm:
+    uid: int
+    name: str
+    owner: str
+    damage: int = 0
+    shattered: bool = False
+
+
+@dataclass
+class PlayerState:
+    slots: dict[str, Slot]
+    realms: dict[str, Realm | None]
+    hand: list[str] = field(default_factory=list)
+    hand_hidden: int = 0
+    deck: list[str] = field(default_factory=list)
+    deck_hidden: int = 0
+    elysium: list[str] = field(default_factory=list)
+    exile: list[str] = field(default_factory=list)
+    turns_taken: int = 5
+    proactive: set[str] = field(default_factory=set)
+    decked_out_turns: int | None = None
+
+    @classmethod
+    def empty(cls, fld: Field | None = None) -> PlayerState:
+        fld = fld or load_field()
+        return cls(slots={s: Slot() for s in fld.slots}, realms={r: None for r in fld.realm_slots})
+
+    @property
+    def hand_count(self) -> int:
+        return len(self.hand) + self.hand_hidden
+
+    @property
+    def deck_count(self) -> int:
+        return len(self.deck) + self.deck_hidden
+
+
+@dataclass
+class Lasting:
+    """An effect in force (13.3): on a card (by uid) or laid on a slot (13.3.3)."""
+
+    kind: str                     # "gain" | "grant" | "lay" | "negate"
+    value: Any                    # {"atk": 5, ...} | Keyword | lay payload ("frozen", {"gain": …}) | None
+    to: int | None                # card uid (gain/grant/negate); a card that leaves loses it (13.3.2)
+    on: SlotRef | None            # slot (lay, 13.3.3)
+    until: str                    # end_of_turn | end_of_opponents_next_turn | permanently
+    controller: str
+    source: str                   # the source's name as written (a card name or a slot reference)
+    source_uid: int | None
+    source_rank: int
+    started_turn: int
+    seq: int                      # from State.new_uid(): order of creation (13.5.2: the newer wins)
+
+
+@dataclass
+class State:
+    turn_player: str
+    phase: str
+    turn: int
+    players: dict[str, PlayerState]
+    lasting: list[Lasting] = field(default_factory=list)
+    used: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # (uid, effect) -> [turn, game]
+    event_slot: str | None = None
+    winner: str | None = None
+    next_uid: int = 1
+    library: Library = field(default_factory=Library, repr=False, compare=False)
+
+    # --- identity
+    def new_uid(self) -> int:
+        uid = self.next_uid
+        self.next_uid += 1
+        return uid
+
+    def copy(self) -> State:
+        """A deep copy sharing the (immutable) library."""
+        lib = self.library
+        self.library = None  # type: ignore[assignment]
+        try:
+            dup = copy.deepcopy(self)
+        finally:
+            self.library = lib
+        dup.library = lib
+        return dup
+
+    @property
+    def field(self) -> Field:
+        return load_field()
+
+    # --- lookups
+    def card(self, name: str):
+        """The CardDef for `name` (from the scenario's library), or None."""
+        return self.library.get(name)
+
+    def soul_at(self, ref: SlotRef) -> Soul | None:
+        slot = self.players[ref.player].slots.get(ref.slot)
+        return slot.soul if slot else None
+
+    def active_soul_at(self, ref: SlotRef) -> Soul | None:
+        soul = self.soul_at(ref)
+        return soul if soul is not None and not soul.captured else None
+
+    def realm_at(self, ref: SlotRef) -> Realm | None:
+        return self.players[ref.player].realms.get(ref.slot)
+
+    def slot(self, ref: SlotRef) -> Slot:
+        return self.players[ref.player].slots[ref.slot]
+
+    def soul_refs(self, player: str | None = None, active: bool = True) -> list[SlotRef]:
+        """Slots holding a Soul (active ones only unless `active=False`), in field order."""
+        out = []
+        for p in ([player] if player else PLAYERS):
+            for name, slot in self.players[p].slots.items():
+                if slot.soul is not None and (not active or not slot.soul.captured):
+                    out.append(SlotRef(p, name))
+        return out
+
+    def realm_refs(self, player: str | None = None, active: bool = True) -> list[SlotRef]:
+        out = []
+        for p in ([player] if player else PLAYERS):
+            for name, realm in self.players[p].realms.items():
+                if realm is not None and (not active or not realm.shattered):
+                    out.append(SlotRef(p, name))
+        return out
+
+    def find_uid(self, uid: int) -> SlotRef | None:
+        """Where the Soul, Realm or Armament with `uid` is (an Armament: its Wielder's slot)."""
+        for p in PLAYERS:
+            for name, slot in self.players[p].slots.items():
+                soul = slot.soul
+                if soul is not None and (soul.uid == uid or (soul.armament and soul.armament.uid == uid)):
+                    return SlotRef(p, name)
+            for name, realm in self.players[p].realms.items():
+                if realm is not None and realm.uid == uid:
+                    return SlotRef(p, name)
+        return None
+
+    def uses(self, uid: int, effect: str) -> tuple[int, int]:
+        """(uses this turn, uses this game) of one card's effect (11.7)."""
+        this_turn, this_game = self.used.get((uid, effect.lower()), [0, 0])
+        return this_turn, this_game
+
+    # --- serialisation (contract §2)
+    def to_dict(self) -> dict[str, Any]:
+        return state_to_dict(self)
+
+
+def _keyword_out(value: Any) -> Any:
+    if isinstance(value, Keyword):
+        if value.name == "taunt":
+            return "taunt" if value.value in (None, "same_direct_superior") else {"taunt": {"radius": value.value}}
+        if value.value is None:
+            return value.name
+        if value.name == "reinforcement":
+            return {"reinforcement": {"name": value.value.name}}
+        return {value.name: list(value.value) if isinstance(value.value, tuple) else value.value}
+    if isinstance(value, dict):
+        return {k: _keyword_out(v) for k, v in value.items()}
+    return value
+
+
+def _cards_out(named: list[str], hidden: int) -> Any:
+    if not hidden:
+        return list(named)
+    if not named:
+        return hidden
+    return {"cards": list(named), "unnamed": hidden}
+
+
+def state_to_dict(state: State) -> dict[str, Any]:
+    players: dict[str, Any] = {}
+    for p in PLAYERS:
+        ps = state.players[p]
+        fld: dict[str, Any] = {}
+        for name, slot in ps.slots.items():
+            if slot.soul is None and not slot.ambushes:
+                continue
+            entry: dict[str, Any] = {}
+            soul = slot.soul
+            if soul is not None:
+                entry["card"] = soul.name
+                if soul.damage:
+                    entry["damage"] = soul.damage
+                if soul.captured:
+                    entry["captured"] = True
+                if soul.armament:
+                    entry["armament"] = soul.armament.name
+                if soul.recruited_this_turn:
+                    entry["recruited"] = "this_turn"
+                if soul.attacks_made:
+                    entry["attacks_made"] = soul.attacks_made
+            if slot.ambushes:
+                entry["ambushes"] = []
+                for amb in slot.ambushes:
+                    item: dict[str, Any] = {"card": amb.name}
+                    if amb.setter is None:
+                        item["setter"] = "gone"
+                    elif soul is None or amb.setter != soul.uid:
+                        where = state.find_uid(amb.setter)
+                        item["setter"] = str(where) if where else "gone"
+                    fld[name] = entry
+                    entry["ambushes"].append(item)
+            fld[name] = entry
+        realms: dict[str, Any] = {}
+        for name, realm in ps.realms.items():
+            if realm is None:
+                continue
+            item = {"card": realm.name}
+            if realm.damage:
+                item["damage"] = realm.damage
+            if realm.shattered:
+                item["shattered"] = True
+            realms[name] = item
+        out: dict[str, Any] = {"turns_taken": ps.turns_taken}
+        if ps.proactive:
+            order = list(load_field().slots)
+            out["proactive"] = sorted(ps.proactive, key=order.index)
+        out["field"] = fld
+        if realms:
+            out["realms"] = realms
+        out["hand"] = _cards_out(ps.hand, ps.hand_hidden)
+        out["deck"] = _cards_out(ps.deck, ps.deck_hidden)
+        out["elysium"] = list(ps.elysium)
+        out["exile"] = list(ps.exile)
+        if ps.decked_out_turns is not None:
+            out["decked_out_turns"] = ps.decked_out_turns
+        players[p] = out
+    result: dict[str, Any] = {"turn_player": state.turn_player, "phase": state.phase, "turn": state.turn,
+                              "players": players}
+    lasting = []
+    for eff in state.lasting:
+        item: dict[str, Any] = {}
+        if eff.kind == "lay":
+            item["lay"] = _keyword_out(eff.value)
+            item["on"] = str(eff.on)
+        else:
+            where = state.find_uid(eff.to) if eff.to is not None else None
+            if where is None:
+                continue  # 13.3.2: the card has left the field, and the effect with it
+            item[eff.kind] = _keyword_out(eff.value) if eff.kind != "negate" else True
+            if eff.kind == "negate":
+                item = {"negate": str(where)}
+            else:
+                item["to"] = str(where)
+        item["until"] = eff.until
+        item["source"] = eff.source
+        item["controller"] = eff.controller
+        item["started_turn"] = eff.started_turn
+        lasting.append(item)
+    if lasting:
+        result["lasting"] = lasting
+    used = []
+    for (uid, effect), (this_turn, this_game) in state.used.items():
+        where = state.find_uid(uid)
+        if where is None or not (this_turn or this_game):
+            continue  # 15.5.1: limits belong to the one card on the field
+        used.append({"card": str(where), "effect": effect, "this_turn": this_turn, "this_game": this_game})
+    if used:
+        result["used"] = used
+    if state.event_slot:
+        result["event_slot"] = state.event_slot
+    if state.winner:
+        result["winner"] = state.winner
+    return result

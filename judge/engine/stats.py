@@ -1,0 +1,585 @@
+"""Derived values: ATK, DEF, max HP and current HP with every contribution listed, keywords in
+force with their sources, negation (13.5.2) and Unyielding against Static Effects (13.6.1).
+
+    board = derive(state)            # everything at once, for one state
+    view = board.souls[SlotRef("A", "C3")]
+    view.atk.total, view.atk.contributions
+    view.keywords                     # KeywordSource records: keyword, source, rank, controller
+    board.unyielding_against(ref, source_rank=1, source_controller="B")
+    board.derived()                   # the contract's §5 `derived` dict
+
+Nothing here is stored: a Board is computed from the State on request and thrown away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.engine import tree
+from judge.engine.cards import STAT_KEYS, CardDef, EffectDef, Keyword
+from judge.engine.state import PLAYERS, SlotRef, State, opponent
+
+R_ARMAMENT = ("10.3.3", "10.3.5")
+R_MORAL = ("glossary/moral", "5.1.2", "13.1.2")
+R_STATIC = ("13.1.1",)
+R_AURA = ("13.1.1", "13.1.2", "13.1.3")
+R_GRANTED = ("13.2.1",)
+R_LASTING = ("13.3.1", "13.3.2")
+R_LASTING_OPPOSING = (*R_LASTING, "interpretation/lasting-effects-and-unyielding")
+R_SLOT = ("13.3.3", "13.3.4")
+R_STACK = ("13.4.1",)
+R_NEGATION = ("13.5.2", "interpretation/negation-order")
+R_UNYIELDING = ("13.6.1", "13.6.3", "13.2.2")
+R_HP = ("glossary/hp",)
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One part of a derived value: how much, from what, by which rule."""
+
+    amount: int
+    label: str
+    kind: str                    # printed | armament | moral | aura | lasting | slot | damage | floor
+    source: str | None = None    # a slot reference ("A:L2") or a card name
+    rules: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"amount": self.amount, "from": self.label, "kind": self.kind}
+        if self.source:
+            out["source"] = self.source
+        if self.rules:
+            out["rules"] = list(self.rules)
+        return out
+
+
+@dataclass(frozen=True)
+class Value:
+    total: int
+    contributions: tuple[Contribution, ...]
+
+    @classmethod
+    def of(cls, parts: Iterable[Contribution], floor: int | None = 0) -> Value:
+        parts = list(parts)
+        total = sum(c.amount for c in parts)
+        if floor is not None and total < floor:
+            # glossary/hp: values never go below 0
+            parts.append(Contribution(floor - total, "can't go below 0", "floor", None, R_HP))
+            total = floor
+        return cls(total, tuple(parts))
+
+
+@dataclass(frozen=True)
+class KeywordSource:
+    """A keyword in force on a card, and where it comes from (for Unyielding: the source's rank,
+    13.2.2; for 13.4.2: ability keywords don't stack, but each instance is listed)."""
+
+    keyword: Keyword
+    label: str                 # "printed", "Iron Blade (Armament)", "Harold (A:L2)", …
+    kind: str                  # printed | armament | aura | lasting | slot
+    source: str | None         # slot reference or card name of the source
+    source_uid: int | None
+    source_rank: int
+    controller: str
+    rules: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"keyword": self.keyword.name, "label": self.keyword.label(), "from": self.label,
+                               "kind": self.kind, "source_rank": self.source_rank, "controller": self.controller}
+        if isinstance(self.keyword.value, (int, str)) and self.keyword.value is not None:
+            out["value"] = self.keyword.value
+        if self.source:
+            out["source"] = self.source
+        if self.rules:
+            out["rules"] = list(self.rules)
+        return out
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """An opposing Static Effect that does not reach an Unyielding Soul (13.6.1)."""
+
+    what: str
+    source: str
+    source_rank: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"what": self.what, "source": self.source, "source_rank": self.source_rank,
+                "rules": list(R_UNYIELDING)}
+
+
+@dataclass(frozen=True)
+class SoulView:
+    ref: SlotRef
+    card: CardDef
+    captured: bool
+    line: int | None
+    atk: Value
+    def_: Value
+    max_hp: Value
+    hp: Value
+    damage: int
+    keywords: tuple[KeywordSource, ...]
+    proactive: bool
+    negated: bool = False
+    blocked: tuple[Blocked, ...] = ()
+    armament: str | None = None
+
+    def has(self, name: str) -> bool:
+        return any(k.keyword.name == name for k in self.keywords)
+
+    def instances(self, name: str) -> list[KeywordSource]:
+        return [k for k in self.keywords if k.keyword.name == name]
+
+    def keyword_names(self) -> list[str]:
+        return list(dict.fromkeys(k.keyword.name for k in self.keywords))
+
+    def to_dict(self, detail: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "card": self.card.name, "line": self.line, "atk": self.atk.total, "def": self.def_.total,
+            "hp": self.hp.total, "max_hp": self.max_hp.total, "damage": self.damage,
+            "keywords": self.keyword_names(), "proactive": self.proactive, "captured": self.captured,
+        }
+        if detail:
+            if self.armament:
+                out["armament"] = self.armament
+            out["contributions"] = {key: [c.to_dict() for c in val.contributions]
+                                    for key, val in (("atk", self.atk), ("def", self.def_),
+                                                     ("max_hp", self.max_hp), ("hp", self.hp))}
+            out["keyword_sources"] = [k.to_dict() for k in self.keywords]
+            if self.negated:
+                out["negated"] = True
+                out["negated_rules"] = list(R_NEGATION)
+            if self.blocked:
+                out["unyielding_blocks"] = [b.to_dict() for b in self.blocked]
+        return out
+
+
+@dataclass(frozen=True)
+class RealmView:
+    ref: SlotRef
+    card: CardDef
+    shattered: bool
+    atk: Value
+    def_: Value
+    max_hp: Value
+    hp: Value
+    damage: int
+    keywords: tuple[KeywordSource, ...] = ()
+    negated: bool = False
+
+    def has(self, name: str) -> bool:
+        return any(k.keyword.name == name for k in self.keywords)
+
+    def to_dict(self, detail: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "card": self.card.name, "atk": self.atk.total, "def": self.def_.total, "hp": self.hp.total,
+            "max_hp": self.max_hp.total, "damage": self.damage,
+            "keywords": list(dict.fromkeys(k.keyword.name for k in self.keywords)),
+            "proactive": True, "shattered": self.shattered,
+        }
+        if detail:
+            out["contributions"] = {key: [c.to_dict() for c in val.contributions]
+                                    for key, val in (("atk", self.atk), ("def", self.def_),
+                                                     ("max_hp", self.max_hp), ("hp", self.hp))}
+            out["keyword_sources"] = [k.to_dict() for k in self.keywords]
+            if self.negated:
+                out["negated"] = True
+                out["negated_rules"] = list(R_NEGATION)
+        return out
+
+
+@dataclass
+class _Source:
+    """An active card whose effects may apply: a Soul, an Armament (through its Wielder) or a Realm."""
+
+    uid: int
+    card: CardDef
+    ref: SlotRef                 # where it is (an Armament: its Wielder's slot)
+    controller: str
+    is_armament: bool = False
+    time: int = 0                # for 13.5.2 "newer": the uid (later arrivals have larger uids)
+
+    @property
+    def label(self) -> str:
+        return f"{self.card.name} (Armament of {self.ref})" if self.is_armament else f"{self.card.name} ({self.ref})"
+
+
+@dataclass
+class _Work:
+    keywords: list[KeywordSource] = field(default_factory=list)
+    parts: dict[str, list[Contribution]] = field(default_factory=lambda: {k: [] for k in STAT_KEYS})
+    blocked: list[Blocked] = field(default_factory=list)
+
+
+class Board:
+    """Everything the rules derive from one State."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.lines = {p: tree.lines(state, p) for p in PLAYERS}
+        self.proactive = {p: tree.proactive_slots(state, p) for p in PLAYERS}
+        self._sources = self._collect_sources()
+        self.negated: set[int] = self._negation()
+        self.souls: dict[SlotRef, SoulView] = {}
+        self.realms: dict[SlotRef, RealmView] = {}
+        self._compute()
+
+    # --- lookups
+    def view(self, ref: SlotRef) -> SoulView | RealmView | None:
+        return self.souls.get(ref) or self.realms.get(ref)
+
+    def line(self, ref: SlotRef) -> int | None:
+        return self.lines[ref.player].get(ref.slot)
+
+    def is_front_line(self, ref: SlotRef) -> bool:
+        return self.line(ref) == 1
+
+    def is_proactive(self, ref: SlotRef) -> bool:
+        return ref.is_realm or ref.slot in self.proactive[ref.player]
+
+    def has_keyword(self, ref: SlotRef, name: str) -> bool:
+        view = self.view(ref)
+        return bool(view and view.has(name))
+
+    def is_negated(self, uid: int) -> bool:
+        return uid in self.negated
+
+    def unyielding_against(self, ref: SlotRef, source_rank: int, source_controller: str) -> bool:
+        """13.6.1: an Unyielding Soul is unaffected by its opponent's effects whose source has the
+        Soul's rank or a lower one (for a granted effect, the granter's rank, 13.2.2)."""
+        view = self.souls.get(ref)
+        if view is None or view.captured or not view.has("unyielding"):
+            return False
+        return source_controller != ref.player and source_rank <= view.card.rank
+
+    def derived(self, detail: bool = True) -> dict[str, dict[str, Any]]:
+        """The contract's §5 `derived`: every occupied soul and realm slot."""
+        out: dict[str, dict[str, Any]] = {}
+        for p in PLAYERS:
+            for slot in self.state.field.slots:
+                ref = SlotRef(p, slot)
+                if ref in self.souls:
+                    out[str(ref)] = self.souls[ref].to_dict(detail)
+            for slot in self.state.field.realm_slots:
+                ref = SlotRef(p, slot)
+                if ref in self.realms:
+                    out[str(ref)] = self.realms[ref].to_dict(detail)
+        return out
+
+    # --- building
+    def _card(self, name: str) -> CardDef:
+        card = self.state.card(name)
+        if card is None:
+            raise KeyError(f"no card named {name!r} in the library")
+        return card
+
+    def _collect_sources(self) -> list[_Source]:
+        out = []
+        for ref in self.state.soul_refs():
+            soul = self.state.soul_at(ref)
+            out.append(_Source(soul.uid, self._card(soul.name), ref, ref.player, time=soul.uid))
+            if soul.armament is not None:
+                out.append(_Source(soul.armament.uid, self._card(soul.armament.name), ref, ref.player,
+                                   is_armament=True, time=soul.armament.uid))
+        for ref in self.state.realm_refs():
+            realm = self.state.realm_at(ref)
+            out.append(_Source(realm.uid, self._card(realm.name), ref, ref.player, time=realm.uid))
+        return out
+
+    def _negation(self) -> set[int]:
+        """13.5.2: effects that negate other cards' effects; the newer wins a contradiction and a
+        card whose effects are negated negates nothing itself."""
+        negators: list[tuple[int, int, set[int]]] = []   # (time, own uid, uids it negates)
+        for src in self._sources:
+            for eff in src.card.effects:
+                if eff.kind == "static" and eff.negate:
+                    targets = {self.state.soul_at(r).uid for r in self._resolve_group(src, eff.negate)}
+                    targets.discard(src.uid)
+                    negators.append((src.time, src.uid, targets))
+        for eff in self.state.lasting:
+            if eff.kind == "negate" and eff.to is not None and self._lasting_alive(eff):
+                negators.append((eff.seq, eff.source_uid if eff.source_uid is not None else -eff.seq, {eff.to}))
+        if not negators:
+            return set()
+
+        memo: dict[int, bool] = {}
+
+        def applies(i: int, visiting: frozenset[int]) -> bool:
+            if i in memo:
+                return memo[i]
+            time_i, uid_i, targets_i = negators[i]
+            result = True
+            for j, (time_j, uid_j, targets_j) in enumerate(negators):
+                if j == i or uid_i not in targets_j:
+                    continue
+                if j in visiting:
+                    # a cycle: the newer of the two wins (13.5.2)
+                    if time_j > time_i:
+                        result = False
+                        break
+                    continue
+                if uid_j in targets_i and time_j < time_i:
+                    continue  # a contradiction that i, the newer, wins
+                if applies(j, visiting | {i}):
+                    result = False
+                    break
+            memo[i] = result
+            return result
+
+        negated: set[int] = set()
+        for i, (_, _, targets) in enumerate(negators):
+            if applies(i, frozenset()):
+                negated |= targets
+        return negated
+
+    def _lasting_alive(self, eff) -> bool:
+        """A lasting effect from a card on the field stops when that card is negated (13.5.2)."""
+        return eff.source_uid is None or eff.source_uid not in getattr(self, "negated", set())
+
+    def _resolve_group(self, src: _Source, ref_name: str | None) -> list[SlotRef]:
+        """The Souls a static effect's `to:` reaches. 13.1.3: "your Souls" reaches Souls only."""
+        state = self.state
+        holder = src.ref
+        if ref_name in ("self", "wielder"):
+            return [holder] if state.active_soul_at(holder) is not None else []
+        if ref_name == "all_own_souls":
+            return state.soul_refs(src.controller)
+        if ref_name == "other_own_souls":
+            return [r for r in state.soul_refs(src.controller) if r != holder]
+        if ref_name == "all_opposing_souls":
+            return state.soul_refs(opponent(src.controller))
+        if ref_name == "underlings":
+            return tree.underlings(state, holder) if not holder.is_realm else []
+        return []
+
+    def _condition_ok(self, src: _Source, cond: Mapping[str, Any], prelim: dict[SlotRef, int]) -> bool:
+        if not cond:
+            return True
+        if src.ref.is_realm:
+            return not failed_conditions_realm(cond)
+        return not _failed(self, src.ref, cond, prelim)
+
+    def _compute(self) -> None:
+        state = self.state
+        work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.soul_refs(active=False)}
+        realm_work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.realm_refs(active=False)}
+
+        # printed values and keywords; Armaments (10.3.3)
+        for ref, w in work.items():
+            soul = state.soul_at(ref)
+            card = self._card(soul.name)
+            for key in STAT_KEYS:
+                w.parts[key].append(Contribution(card.stat(key), "printed", "printed", card.name))
+            if soul.captured:
+                continue  # a captured Soul is not active: it has no effects (glossary/active)
+            negated = soul.uid in self.negated
+            if not negated:
+                for kw in card.keywords:
+                    w.keywords.append(KeywordSource(kw, "printed", "printed", str(ref), soul.uid, card.rank,
+                                                    ref.player))
+            if soul.armament is not None:
+                arm = self._card(soul.armament.name)
+                for key in STAT_KEYS:
+                    if arm.stat(key):
+                        w.parts[key].append(Contribution(arm.stat(key), f"Armament {arm.name}", "armament",
+                                                         arm.name, R_ARMAMENT))
+                if soul.armament.uid not in self.negated:
+                    for kw in arm.keywords:
+                        w.keywords.append(KeywordSource(kw, f"{arm.name} (Armament)", "armament", arm.name,
+                                                        soul.armament.uid, arm.rank, ref.player, R_ARMAMENT))
+        for ref, w in realm_work.items():
+            realm = state.realm_at(ref)
+            card = self._card(realm.name)
+            for key in STAT_KEYS:
+                w.parts[key].append(Contribution(card.stat(key), "printed", "printed", card.name))
+            if not realm.shattered and realm.uid not in self.negated:
+                for kw in card.keywords:
+                    w.keywords.append(KeywordSource(kw, "printed", "printed", str(ref), realm.uid, card.rank,
+                                                    ref.player))
+
+        # lasting effects on cards (13.3.1, 13.3.2) and laid on slots (13.3.3)
+        for eff in state.lasting:
+            if eff.kind == "negate" or not self._lasting_alive(eff):
+                continue
+            if eff.kind == "lay":
+                targets = [eff.on] if eff.on in work and not state.soul_at(eff.on).captured else []
+                kind, rules, label = "slot", R_SLOT, f"{eff.source} (laid on {eff.on})"
+                payload = eff.value
+                if isinstance(payload, str):
+                    payload = {"grant": Keyword(payload)}
+            else:
+                where = state.find_uid(eff.to)
+                targets = [where] if where is not None and (where in work or where in realm_work) else []
+                kind, rules, label = "lasting", R_LASTING, f"{eff.source} (until {eff.until.replace('_', ' ')})"
+                payload = {eff.kind: eff.value}
+            for ref in targets:
+                w = work.get(ref) or realm_work[ref]
+                if kind == "lasting" and eff.controller != ref.player:
+                    rules = R_LASTING_OPPOSING  # stays even if the Soul becomes Unyielding later
+                self._apply(w, payload, kind, label, eff.source, eff.source_uid, eff.source_rank, eff.controller,
+                            rules)
+
+        # Unyielding first (own sources only), so opposing statics can be filtered (13.6.1)
+        unyielding = {ref for ref, w in work.items() if any(k.keyword.name == "unyielding" for k in w.keywords)}
+        prelim = {ref: sum(c.amount for c in w.parts["hp"]) - state.soul_at(ref).damage for ref, w in work.items()}
+
+        # static effects and auras of active, non-negated cards (13.1, 13.2)
+        for src in self._sources:
+            if src.uid in self.negated:
+                continue
+            grants: list[tuple[EffectDef | None, dict, str | None]] = []
+            for eff in src.card.effects:
+                if eff.kind != "static" or eff.negate:
+                    continue
+                if not self._condition_ok(src, eff.condition, prelim):
+                    continue
+                payload = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
+                to = eff.to if not (src.is_armament and eff.to == "self") else "wielder"
+                grants.append((eff, payload, to))
+            for eff, payload, to in grants:
+                for ref in self._resolve_group(src, to):
+                    if ref not in work:
+                        continue
+                    own = to in ("self", "wielder")
+                    self._give(work[ref], ref, src, payload, "armament" if src.is_armament and own else
+                               ("aura" if not own else "printed"), unyielding)
+        # Moral: an aura on every Underling (glossary/moral, 5.1.2); Moral Souls' own keyword lists
+        for ref, w in list(work.items()):
+            soul = state.soul_at(ref)
+            if soul.captured or soul.uid in self.negated:
+                continue
+            for ks in [k for k in w.keywords if k.keyword.name == "moral"]:
+                values = ks.keyword.value or {}
+                src_label = f"Moral of {soul.name} ({ref})"
+                for under in tree.underlings(state, ref):
+                    uw = work[under]
+                    if ks.controller != under.player and under in unyielding and \
+                            ks.source_rank <= self._card(state.soul_at(under).name).rank:
+                        uw.blocked.append(Blocked(f"Moral of {soul.name}", str(ref), ks.source_rank))
+                        continue
+                    for key in STAT_KEYS:
+                        if values.get(key):
+                            uw.parts[key].append(Contribution(values[key], src_label, "moral", str(ref), R_MORAL))
+
+        for ref, w in work.items():
+            self.souls[ref] = self._soul_view(ref, w)
+        for ref, w in realm_work.items():
+            self.realms[ref] = self._realm_view(ref, w)
+
+    def _give(self, w: _Work, ref: SlotRef, src: _Source, payload: dict, kind: str, unyielding: set) -> None:
+        if src.controller != ref.player and ref in unyielding and \
+                src.card.rank <= self._card(self.state.soul_at(ref).name).rank:
+            what = "gain" if "gain" in payload else f"{payload['grant'].name}"
+            w.blocked.append(Blocked(f"{src.card.name}'s {what}", str(src.ref), src.card.rank))  # 13.6.1
+            return
+        rules = R_AURA if kind == "aura" else (R_ARMAMENT if kind == "armament" else R_STATIC)
+        self._apply(w, payload, kind, src.label, str(src.ref), src.uid, src.card.rank, src.controller, rules)
+
+    @staticmethod
+    def _apply(w: _Work, payload: Mapping, kind: str, label: str, source: str | None, source_uid: int | None,
+               source_rank: int, controller: str, rules: tuple[str, ...]) -> None:
+        if payload.get("gain"):
+            for key, amount in payload["gain"].items():
+                if amount:
+                    w.parts[key].append(Contribution(amount, label, kind, source, rules))
+        if payload.get("grant") is not None:
+            kw = payload["grant"]
+            w.keywords.append(KeywordSource(kw, label, kind, source, source_uid, source_rank, controller,
+                                            (*rules, *R_GRANTED)))
+
+    def _soul_view(self, ref: SlotRef, w: _Work) -> SoulView:
+        soul = self.state.soul_at(ref)
+        card = self._card(soul.name)
+        keywords = tuple(w.keywords)
+        if soul.uid in self.negated:
+            # 13.5.2 / 13.2.1: granted keywords work as if printed, so they are negated with the card;
+            # what is laid on the slot belongs to the slot (13.3.3) and stays
+            keywords = tuple(k for k in keywords if k.kind == "slot")
+        return SoulView(
+            ref=ref, card=card, captured=soul.captured, line=self.line(ref),
+            atk=Value.of(w.parts["atk"]), def_=Value.of(w.parts["def"]), max_hp=(mh := Value.of(w.parts["hp"])),
+            hp=_current_hp(mh, soul.damage), damage=soul.damage, keywords=keywords,
+            proactive=self.is_proactive(ref), negated=soul.uid in self.negated, blocked=tuple(w.blocked),
+            armament=soul.armament.name if soul.armament else None,
+        )
+
+    def _realm_view(self, ref: SlotRef, w: _Work) -> RealmView:
+        realm = self.state.realm_at(ref)
+        mh = Value.of(w.parts["hp"])
+        return RealmView(ref=ref, card=self._card(realm.name), shattered=realm.shattered,
+                         atk=Value.of(w.parts["atk"]), def_=Value.of(w.parts["def"]), max_hp=mh,
+                         hp=_current_hp(mh, realm.damage), damage=realm.damage, keywords=tuple(w.keywords),
+                         negated=realm.uid in self.negated)
+
+
+def _current_hp(max_hp: Value, damage: int) -> Value:
+    """glossary/hp: current HP is maximum HP minus damage, never below 0."""
+    parts = list(max_hp.contributions)
+    if damage:
+        parts.append(Contribution(-damage, "damage", "damage", None, ("glossary/damage", "glossary/hp")))
+    return Value.of(parts)
+
+
+# --- conditions (11.3, 13.1.1) -----------------------------------------------------------------
+
+def failed_conditions_realm(cond: Mapping[str, Any]) -> list[str]:
+    """Realms have no line, attribute or damage conditions of their own; any such key fails."""
+    return [f"{key}" for key in cond]
+
+
+def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any], prelim: dict | None = None) -> list[str]:
+    state = board.state
+    soul = state.soul_at(ref)
+    if soul is None:
+        return ["no Soul stands there"]
+    card = state.card(soul.name)
+    out = []
+    line = board.line(ref)
+    if "captured" in cond and cond["captured"] != soul.captured:
+        out.append("is captured" if cond["captured"] else "is not captured")
+    if "line" in cond and line is not None:
+        lo, hi = cond["line"].get("min"), cond["line"].get("max")
+        if (hi is not None and line > hi) or (lo is not None and line < lo):
+            out.append(f"stands in line {line}, the condition asks for line "
+                       + (f"{hi} or lower" if hi is not None and lo is None else
+                          f"{lo} or higher" if lo is not None and hi is None else f"{lo}–{hi}"))
+    if "front_line" in cond and (line == 1) != cond["front_line"]:
+        out.append("is not in the Front Line" if cond["front_line"] else "is in the Front Line")
+    if "attribute" in cond and card.attribute != cond["attribute"]:
+        out.append(f"is {card.attribute or 'of no attribute'}, not {cond['attribute']}")
+    if "leader" in cond and card.leader != cond["leader"]:
+        out.append("is not a Leader" if cond["leader"] else "is a Leader")
+    if "rank" in cond:
+        lo, hi = cond["rank"].get("min"), cond["rank"].get("max")
+        if (hi is not None and card.rank > hi) or (lo is not None and card.rank < lo):
+            out.append(f"is rank {card.rank}")
+    if "damaged" in cond and (soul.damage > 0) != cond["damaged"]:
+        out.append("has no damage" if cond["damaged"] else "is damaged")
+    if "hp_at_most_half" in cond:
+        if prelim is not None:
+            hp = prelim.get(ref, 0)
+            max_hp = hp + soul.damage
+        else:
+            view = board.souls[ref]
+            hp, max_hp = view.hp.total, view.max_hp.total
+        if (hp * 2 <= max_hp) != cond["hp_at_most_half"]:
+            out.append(f"has {hp} of {max_hp} HP")
+    if "keyword" in cond and prelim is None and not board.has_keyword(ref, cond["keyword"]):
+        out.append(f"has no {cond['keyword']}")
+    return out
+
+
+def failed_conditions(board: Board, ref: SlotRef, cond: Mapping[str, Any]) -> list[str]:
+    """What of a condition map (contract §3 Conditions) does not hold for the Soul on `ref`, as
+    phrases ("stands in line 3, …"); empty when it holds. Used for 11.3 checks and caster limits."""
+    return _failed(board, ref, cond) if cond else []
+
+
+def derive(state: State) -> Board:
+    return Board(state)
+
+
+def soul_view(state: State, ref: SlotRef) -> SoulView:
+    return Board(state).souls[ref]

@@ -1,0 +1,123 @@
+"""Turn flow: `end_phase` walks Preparation → Combat → Emplacement → the opponent's turn (glossary
+Preparation/Combat/Emplacement Phase); the turn's end ends durations (13.3.1,
+interpretation/lasting-effect-ends); the next turn begins with the Escalation Spiral's wake-up and
+the draw (glossary Escalation Spiral, Draw, Decked Out)."""
+
+from __future__ import annotations
+
+from judge.engine import zones
+from judge.engine.game import Game
+from judge.engine.state import PHASES, PLAYERS, SlotRef
+
+R_PHASES = ("glossary/preparation-phase", "glossary/combat-phase", "glossary/emplacement-phase")
+SPIRAL_TURNS = 4
+DECKED_OUT_TURNS = 3
+
+
+def end_phase(g: Game) -> None:
+    state = g.state
+    index = PHASES.index(state.phase)
+    if index + 1 < len(PHASES):
+        new = PHASES[index + 1]
+        state.phase = new
+        g.trace.add("turn", f"{state.turn_player} ends the {PHASES[index].capitalize()} Phase; the "
+                            f"{new.capitalize()} Phase begins.", R_PHASES,
+                    [{"phase": [PHASES[index], new]}])
+        return
+    end_turn(g)
+    if not state.winner:
+        begin_turn(g)
+
+
+def _ends(g: Game, lasting) -> bool:
+    """13.3.1: "this turn" ends now; "until the end of your opponent's next turn" ends at the end of
+    the first turn of the opponent that began after the effect was created."""
+    state = g.state
+    if lasting.until == "end_of_turn":
+        return True
+    if lasting.until == "end_of_opponents_next_turn":
+        return state.turn_player != lasting.controller and state.turn > lasting.started_turn
+    return False
+
+
+def end_turn(g: Game) -> None:
+    state = g.state
+    ending = [e for e in state.lasting if _ends(g, e)]
+    if ending:
+        state.lasting = [e for e in state.lasting if e not in ending]
+        g.touch()
+        for e in ending:
+            where = str(e.on) if e.on is not None else (str(g.where(e.to)) if g.where(e.to) else "a card that left")
+            g.trace.add("turn", f"Turn {state.turn} ends: {e.source}'s effect on {where} "
+                                f"({e.until.replace('_', ' ').replace('opponents', 'opponent’s')}) ends.",
+                        ("13.3.1", "interpretation/lasting-effect-ends"),
+                        [{"lasting": e.kind, "on": where, "ended": True}])
+        zones.check_captures(g, max_hp_fell=True)
+        if state.winner:
+            return
+    tp = state.turn_player
+    ps = state.players[tp]
+    if ps.decked_out_turns is not None and ps.decked_out_turns >= DECKED_OUT_TURNS:
+        state.winner = g.other(tp)
+        g.trace.add("win", f"{tp} has been Decked Out for {ps.decked_out_turns} of their turns and loses at the end "
+                           f"of this one: {state.winner} wins the duel.", ("glossary/decked-out",))
+        return
+    g.trace.add("turn", f"Turn {state.turn} ({tp}) ends.", ("interpretation/lasting-effect-ends",))
+
+
+def begin_turn(g: Game) -> None:
+    state = g.state
+    nxt = g.other(state.turn_player)
+    state.turn += 1
+    state.turn_player = nxt
+    state.phase = PHASES[0]
+    for p in PLAYERS:
+        for slot in state.players[p].slots.values():
+            if slot.soul is not None:
+                slot.soul.recruited_this_turn = False
+                slot.soul.attacks_made = 0
+    for key, (_, game) in list(state.used.items()):
+        state.used[key] = [0, game]   # 11.7.1: "1/Turn" counts again in every turn, whoever's
+    ps = state.players[nxt]
+    ps.turns_taken += 1
+    g.touch()
+    g.trace.add("turn", f"Turn {state.turn} begins: {nxt}'s turn {ps.turns_taken}, Preparation Phase.",
+                ("glossary/turn-player", "glossary/preparation-phase"),
+                [{"turn": [state.turn - 1, state.turn], "turn_player": nxt}])
+    wake(g, nxt)
+    # glossary/decked-out: a deck empty at the start of the Preparation Phase
+    if ps.deck_count == 0:
+        if ps.decked_out_turns is None:
+            ps.decked_out_turns = 1
+            g.trace.add("turn", f"{nxt}'s deck is empty at the start of their Preparation Phase: {nxt} is Decked Out "
+                                "and loses at the end of their third turn counted from this one.",
+                        ("glossary/decked-out",))
+        else:
+            ps.decked_out_turns += 1
+            g.trace.add("turn", f"{nxt} is Decked Out: this is their turn {ps.decked_out_turns} of "
+                                f"{DECKED_OUT_TURNS} counted from then.", ("glossary/decked-out",))
+    elif ps.decked_out_turns is not None:
+        ps.decked_out_turns += 1
+    zones.draw(g, nxt, 1, "the draw that begins the Preparation Phase", ("glossary/preparation-phase",))
+
+
+def wake(g: Game, player: str) -> None:
+    """glossary/escalation-spiral: at the start of their first four turns a player wakes one slot of
+    rank 0, 1, 2, 3 in turn; slots of lower rank all wake (interpretation/escalation-spiral). With no
+    choice given the first slot of that rank in the field file is taken."""
+    ps = g.state.players[player]
+    t = ps.turns_taken
+    if t > SPIRAL_TURNS:
+        return
+    rank = t - 1
+    fld = g.state.field
+    options = [s for s in fld.slots if fld.rank(s) == rank and s not in ps.proactive]
+    if not options:
+        return
+    chosen = options[0]
+    ps.proactive.add(chosen)
+    g.touch()
+    g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)} (no choice "
+                        f"was given, so the first rank-{rank} slot is taken); every slot of a lower rank is awake.",
+                ("glossary/escalation-spiral", "glossary/proactive", "interpretation/escalation-spiral"),
+                [{"slot": str(SlotRef(player, chosen)), "proactive": [False, True]}])

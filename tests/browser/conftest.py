@@ -1,0 +1,98 @@
+"""Browser tests: pip's Playwright (sync API) driving Debian's /usr/bin/chromium against a real server.
+
+The server is the app on 127.0.0.1 (werkzeug's `make_server` on port 0, in a thread). Without
+Chromium these tests skip, saying how to get it; in CI (CI=true) a missing Chromium fails them.
+Set DESK_SHOTS=<dir> to keep screenshots of the desk and a ruling (desktop and 390 px phone).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from judge.web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    instance = tmp_path_factory.mktemp("browser-instance")
+    app = create_app({"TESTING": True, "DATABASE": str(instance / "rulings.sqlite3"),
+                      "INDEX_DIR": str(instance / "index")})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        message = f"no Chromium at {CHROMIUM}; install it with `apt-get install chromium` to run the browser tests"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class PageProblems(list):
+    """JavaScript errors, console errors (CSP violations show there) and dialogs seen by a page."""
+
+
+@pytest.fixture()
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    yield context
+    context.close()
+
+
+@pytest.fixture()
+def page(context):
+    page = context.new_page()
+    problems = PageProblems()
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+
+    def on_console(msg):
+        # failed loads are recorded with their URL below; anything else (CSP violations) counts here
+        if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
+            problems.append(f"console {msg.type}: {msg.text}")
+
+    def on_response(response):
+        if response.status >= 500 or (response.status >= 400 and not response.url.endswith("/favicon.ico")
+                                      and response.request.resource_type != "fetch"):
+            problems.append(f"HTTP {response.status}: {response.url}")
+
+    page.on("console", on_console)
+    page.on("response", on_response)
+
+    def on_dialog(dialog):
+        problems.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.problems = problems
+    yield page
+
+
+@pytest.fixture(scope="session")
+def shots():
+    folder = os.environ.get("DESK_SHOTS")
+    if not folder:
+        return None
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return Path(folder)

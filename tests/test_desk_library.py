@@ -1,0 +1,64 @@
+"""The scenario library: every scenario YAML under scenarios/, searchable, each with a path id."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.desk.library import Library, cites_rule
+
+ONE = """
+title: Can Chrome Chains target Noah?
+question: A wants to cast Chrome Chains on Noah.
+state: {players: {A: {field: {}}}}
+expect: {cites: ["13.6.2"]}
+"""
+TWO = """
+title: Defiance kills the attacker
+state: {players: {A: {field: {}}}}
+expect: {cites: ["glossary/defiance"]}
+"""
+
+
+@pytest.fixture()
+def library(tmp_path):
+    (tmp_path / "targeting").mkdir()
+    (tmp_path / "targeting" / "noah.yaml").write_text(ONE)
+    (tmp_path / "battle.yaml").write_text(TWO)
+    (tmp_path / "untestable.yaml").write_text("- a list of what we can't test\n")
+    (tmp_path / "coverage-baseline.yaml").write_text("state: {}\n")  # skipped by name even with a state
+    (tmp_path / "notes.yaml").write_text("just: notes\n")  # no state: not a scenario
+    (tmp_path / "broken.yaml").write_text("state: [\n")  # malformed: passed over
+    return Library(tmp_path)
+
+
+def test_only_scenarios_are_listed_with_path_ids(library):
+    assert sorted(e.pid for e in library.entries()) == ["battle", "targeting/noah"]
+    assert library.get("targeting/noah").title == "Can Chrome Chains target Noah?"
+    assert library.get("../etc/passwd") is None
+
+
+@pytest.mark.parametrize("query, found", [
+    ("chrome", ["targeting/noah"]),          # title
+    ("wants to cast", ["targeting/noah"]),   # question
+    ("13.6.2", ["targeting/noah"]),          # an expected rule
+    ("DEFIANCE", ["battle"]),                # case-insensitive
+    ("", ["battle", "targeting/noah"]),
+])
+def test_search_by_title_question_and_rule(library, query, found, monkeypatch):
+    monkeypatch.setattr(library, "cites", lambda entry: entry.expected_cites)
+    assert sorted(e.pid for e in library.search(query)) == found
+
+
+def test_citing_lists_the_rulings_that_cite_a_rule_or_its_parts(library, monkeypatch):
+    monkeypatch.setattr(library, "cites", lambda entry: entry.expected_cites)
+    assert [e.pid for e in library.citing("13.6.2")] == ["targeting/noah"]
+    assert [e.pid for e in library.citing("13.6")] == ["targeting/noah"]
+    assert library.citing("13.6.3") == []
+
+
+@pytest.mark.parametrize("cited, rule, expected", [
+    ("11.6.1", "11.6.1", True), ("11.6.1b", "11.6.1", True), ("11.6.1.2", "11.6.1", True),
+    ("11.6.10", "11.6.1", False), ("13.6.2", "13.6.2a", False), ("glossary/defiance", "glossary/defiance", True),
+])
+def test_cites_rule(cited, rule, expected):
+    assert cites_rule(cited, rule) is expected

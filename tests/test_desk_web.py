@@ -1,0 +1,127 @@
+"""The desk's pages and endpoints through the in-process client: input limits, errors, escaping, CSRF."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from judge.desk.store import RulingStore
+
+NASTY = "<script>alert(1)</script>"
+
+
+def token(client) -> str:
+    page = client.get("/desk").get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+def test_the_desk_renders_both_fields_without_javascript(client):
+    response = client.get("/desk")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'data-ref="A:altar"' in page and 'data-ref="B:altar"' in page
+    assert '<form method="post" action="/desk"' in page  # the YAML form works without JS
+    assert "<script>" not in page.replace('<script src="/static/js/site.js" defer></script>', "") \
+        .replace('<script src="/static/js/desk.js" defer></script>', "")
+
+
+def test_card_search_is_as_you_type(client):
+    data = client.get("/desk/cards.json?q=no").get_json()
+    names = [c["name"] for c in data["cards"]]
+    assert names[0] == "Noah"  # a name starting with the query comes first
+    souls = client.get("/desk/cards.json?q=&type=event").get_json()["cards"]
+    assert souls and all(c["type"] == "event" for c in souls)
+    assert client.get("/desk/cards.json?q=zzzz-no-such").get_json()["cards"] == []
+
+
+def test_a_post_over_256_kb_gets_a_413_with_a_clear_message(client):
+    big = "title: x\n" + "# " + "x" * (300 * 1024) + "\n"
+    response = client.post("/desk/parse.json", json={"yaml": big})
+    assert response.status_code == 413
+    body = response.get_json()
+    assert body["ok"] is False and body["status"] == 413 and "256 KB" in body["error"]
+    page = client.post("/desk", data={"yaml": big})
+    assert page.status_code == 413 and "256 KB" in page.get_data(as_text=True)
+
+
+def test_malformed_yaml_is_a_400_naming_the_line(client):
+    response = client.post("/desk/parse.json", json={"yaml": "title: x\nstate: [\n  oops: {\n"})
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["ok"] is False and body["status"] == 400
+    assert body["problems"][0]["line"] >= 2
+
+
+def test_a_scenario_that_is_not_a_mapping_is_a_400(client):
+    response = client.post("/desk/parse.json", json={"yaml": "- just\n- a list\n"})
+    assert response.status_code == 400
+    assert "expected a mapping" in response.get_json()["problems"][0]["message"]
+
+
+def test_too_many_actions_are_refused_with_their_key_path(client):
+    scenario = {"state": {}, "actions": [{"pass": True}] * 500}
+    response = client.post("/desk/board.json", json={"scenario": scenario})
+    assert response.status_code == 400
+    assert response.get_json()["problems"][0]["path"] == "actions"
+
+
+def test_a_hand_written_action_is_parsed_or_refused(client):
+    ok = client.post("/desk/parse.json", json={"action": "{attack: C2, target: 'B:L1'}"}).get_json()
+    assert ok["action"] == {"attack": "C2", "target": "B:L1"}
+    bad = client.post("/desk/parse.json", json={"action": "[1, 2"})
+    assert bad.status_code == 400 and bad.get_json()["problems"][0]["path"] == "action"
+
+
+def test_sharing_without_the_csrf_token_is_refused(client):
+    response = client.post("/desk/share", data={"yaml": "state: {}\n"})
+    assert response.status_code == 403
+    response = client.post("/desk/share", data={"yaml": "state: {}\n", "csrf_token": "forged"})
+    assert response.status_code == 403
+
+
+def test_unknown_rulings_and_scenarios_are_404(client):
+    assert client.get("/r/0123456789ab").status_code == 404
+    assert client.get("/r/0123456789ab.json").get_json()["status"] == 404
+    assert client.get("/r/0123456789ab.yaml").status_code == 404
+    assert client.get("/scenarios/no/such/thing").status_code == 404
+    assert client.get("/desk?r=nope").status_code == 404
+
+
+def test_a_saved_scenario_opens_in_the_desk_with_user_text_escaped(app, client):
+    scenario = {"title": NASTY, "question": NASTY, "state": {"players": {"A": {"field": {"C3": NASTY}}}}}
+    rid = RulingStore(app.config["DATABASE"]).save(scenario, "0.4.0", {}, {})
+    page = client.get(f"/desk?r={rid}").get_data(as_text=True)
+    assert NASTY not in page
+    assert "&lt;script&gt;alert(1)" in page
+    assert yaml.safe_load(client.get(f"/r/{rid}.yaml").get_data(as_text=True)) == scenario
+
+
+def test_the_library_lists_scenarios(client):
+    response = client.get("/scenarios")
+    assert response.status_code == 200
+    data = client.get("/scenarios.json").get_json()
+    assert data["total"] == len(data["scenarios"])
+    for item in data["scenarios"][:3]:
+        assert client.get(item["url"] + ".yaml").status_code == 200
+
+
+def test_rulings_citing_is_a_jinja_global(app):
+    with app.test_request_context("/"):
+        app.update_template_context(ctx := {})
+        assert callable(ctx["rulings_citing"])
+        result = ctx["rulings_citing"]("no-such-rule-99")
+    assert result == []
+
+
+@pytest.fixture()
+def no_js_form_posts():
+    return {"yaml": "title: x\nstate: {players: {A: {field: {C9: Noah}}}}\n"}
+
+
+def test_the_no_js_form_shows_problems_with_key_paths(client, no_js_form_posts):
+    pytest.importorskip("judge.engine.api")
+    response = client.post("/desk", data=no_js_form_posts)
+    assert response.status_code == 400
+    assert "state.players.A.field.C9" in response.get_data(as_text=True)
