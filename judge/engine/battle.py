@@ -37,6 +37,8 @@ def explain(value, name: str) -> tuple[str, tuple[str, ...]]:
     rules = tuple(dict.fromkeys(r for c in parts for r in c.rules))
     if len(bonuses) >= 2:
         rules = (*rules, "13.4.1")
+    if any(c.kind == "moral" for c in parts):
+        rules = (*rules, "glossary/underling")
     return f"{name} {value.total} ({shown})", rules
 
 
@@ -169,15 +171,23 @@ def fight(g: Game, b: Battle) -> None:
                 g.trace.add("instant", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
                                        f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
                                        f"{att.card.rank}, Unyielding).", ("13.6.6", "13.2.2", "13.6.3",
-                                                                          "glossary/defiance"))
+                                                                          "glossary/defiance",
+                                                                          *(("11.2.3",) if ks.kind != "printed"
+                                                                            else ())))
                 continue
             hits.append((b.attacker, ks.keyword.value, (f"{tgt.card.name}'s Defiance (from {src}, rank "
                                                       f"{ks.source_rank})"),
                          ("9.5.6", "glossary/defiance", "glossary/instant-effect", *ks.rules,
-                          *(("13.2.2",) if ks.kind != "printed" else ()), *stack, *mid),
+                          *(("13.2.2", "11.2.3") if ks.kind != "printed" else ()), *stack, *mid),
                          "at the same moment as the attack damage" + (", each instance dealing its own"
                                                                        if stack else "")
                          + (", in the middle of the effect that started the battle" if mid else "")))
+        if board.has_keyword(b.attacker, "unyielding") and b.attacker.player != b.target.player:
+            higher = [ks for ks in defiances if ks.source_rank > att.card.rank]
+            if higher:
+                g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but the "
+                                       f"Defiance from rank {higher[0].source_rank} is of a higher rank, so it reaches "
+                                       "it.", ("13.6.7", "13.6.7e", "13.6.3"))
     # a Realm strikes back (interpretation/realm-counterblow)
     if b.target.is_realm:
         raw_c = tgt.atk.total - att.def_.total
@@ -203,6 +213,11 @@ def fight(g: Game, b: Battle) -> None:
                                                                                              "glossary/capture"))
     # Berserk: only when the attack damage itself brought the target to 0 HP and it was captured in this
     # step, the attacker is still active and is not the target (glossary/berserk)
+    if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
+            and tgt.has("berserk") and not g.state.winner:
+        g.trace.add("battle", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in battle for "
+                              f"{tgt.card.name}, so its Berserk does not trigger.", ("glossary/berserk",
+                                                                                      "glossary/defiance"))
     if g.state.winner or not b.counts_as_attack or b.target.is_realm:
         return
     target_taken = b.target in captured and dealt_by_attack >= b_hp_before and dealt_by_attack > 0
@@ -215,7 +230,7 @@ def fight(g: Game, b: Battle) -> None:
     if not g.is_active_uid(b.attacker_uid):
         if att.has("berserk") or _has_capture_instants(g, att.card):
             g.trace.add("instant", f"{att.card.name} was captured in the same step as its target, so it is no longer "
-                                   "active: its Berserk does not trigger.", ("glossary/berserk", "9.5.8"))
+                                   "active: its Berserk does not trigger.", ("glossary/berserk", "9.5.8", "11.1.5"))
         return
     berserk(g, b, att)
 

@@ -130,9 +130,12 @@ def cast(g: Game, action: Action) -> None:
     soul = g.state.soul_at(caster)
     picked_caster = "" if "caster" in action.args else " (no Caster was given, so the first legal one is taken)"
     caster_rules: tuple[str, ...] = ()
+    if g.board().has_keyword(caster, "frozen"):
+        picked_caster += f"; {soul.name} is Frozen, but a Frozen Soul may still cast Events"
+        caster_rules = ("glossary/frozen",)
     if card.caster:
         picked_caster += f"; {soul.name} meets the Caster requirement"
-        caster_rules = ("10.2.2", "11.2.2")
+        caster_rules = (*caster_rules, "10.2.2", "11.2.2")
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
                   source_ref=caster, discard=list(action.args.get("discard") or []))
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank), None)

@@ -191,7 +191,7 @@ def _payer(entry: Entry, by: str) -> int | None:
 
 def pay_costs(g: Game, entry: Entry) -> None:
     g.trace.add("cost", f"{entry.label}'s cost is paid now, just before it resolves, in full; a paid cost stays paid "
-                        "even if the effect then has nothing to do.", ("11.5.1", "11.5.2", "11.5.4"))
+                        "even if the effect then has nothing to do.", ("11.5.1", "11.5.2", "11.5.4", "11.2.1"))
     for c in entry.effect.cost:
         if c.get("discard"):
             zones.discard(g, entry.controller, c["discard"], entry.discard, f"the cost of {entry.label}",
@@ -223,7 +223,8 @@ def resolve_entry(g: Game, entry: Entry) -> None:
     if reason is None:
         problem = cost_problem(g, entry)
         if problem is not None:
-            reason = (f"its cost can't be paid: {problem}; nothing is paid", ("11.6.1d", "11.5.2"))
+            reason = (f"its cost, checked now just before it resolves, can't be paid: {problem}; nothing is paid",
+                      ("11.6.1d", "11.5.2", "11.2.1"))
     if reason is not None:
         text, rules = reason
         g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
