@@ -171,6 +171,7 @@ def test_random_legal_play_keeps_the_invariants(position, length, data):
     ruling = resolve(scenario, observe=observe)
     assert ruling["rejected"] is None, f"a legal action was rejected: {ruling['rejected']}"
     assert not ruling.get("loop")
+    assert "error" not in ruling, ruling.get("error")
     # the final state is loadable as a new scenario's state (contract §5)
     again = load_scenario({"cards": CARDS, "state": ruling["final"]}, source="final")
     assert again.state.to_dict() == ruling["final"]

@@ -143,3 +143,17 @@ def test_api_resolve_delegates_here(client):
     assert resp.status_code == 200
     body = resp.get_json()
     assert body["winner"] == "A" and body["expect"]["passed"] is True
+
+
+def test_an_engine_failure_is_reported_in_the_ruling_not_hidden(monkeypatch):
+    from judge.engine import effects
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(effects, "do_one", broken)
+    s = load_scenario_file(ROOT / "mechanics" / "window-implicit-pass.yaml")
+    ruling = resolve(s)
+    assert ruling["ok"] is False and "simulated bug" in ruling["error"]
+    assert ruling["steps"][-1]["kind"] == "error"
+    assert ruling["expect"]["passed"] is False

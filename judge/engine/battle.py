@@ -303,9 +303,13 @@ def aftermath(g: Game, b: Battle) -> None:
 def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, counts_as_attack: bool) -> None:
     """A battle started by an effect begins at the fight; it uses up no attack; it counts as an
     attack only if the effect says so (interpretation/battle-by-effect)."""
-    att = g.state.soul_at(attacker)
+    att = g.state.active_soul_at(attacker) if not attacker.is_realm else None
     holder = _holder(g, target)
     board = g.board()
+    if att is None or holder is None:
+        g.trace.add("battle", f"{entry.label}: only an active Soul can battle, so there is no battle.",
+                    ("glossary/battle", "glossary/soul", "11.6.3"))
+        return
     if counts_as_attack:
         view = board.souls[attacker]
         if view.has("frozen") or view.has("cannot_attack"):

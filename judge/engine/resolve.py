@@ -31,6 +31,7 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
     if observe is not None:
         trace.observer = lambda: observe(g)
     looped = False
+    failed = ""
     try:
         if not scenario.actions:
             describe_position(g)
@@ -41,24 +42,41 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
         where = f" at action {g.pos - 1}" if g.pos else ""
         trace.force("limit", f"Stopped after {cap} steps{where}: the resolution does not end (a loop). The last step "
                              f"was: {exc}")
+    except Exception as exc:  # noqa: BLE001 - a bug in the engine must show in the ruling, not as a crash
+        failed = f"{type(exc).__name__}: {exc}"
+        g.stopped = True
+        trace.force("error", f"The engine failed here ({failed}); this ruling is incomplete and must not be relied "
+                             "on. Please report the scenario.")
     ruling: dict[str, Any] = {
         "scenario": scenario.id,
         "codex": scenario.codex or CODEX_VERSION,
-        "ok": g.rejected is None and not looped,
+        "ok": g.rejected is None and not looped and not failed,
         "steps": trace.to_list(),
         "rejected": g.rejected,
         "final": state.to_dict(),
-        "derived": g.board().derived(detail=True),
+        "derived": _derived(g),
         "winner": state.winner,
     }
     if looped:
         ruling["loop"] = True
+    if failed:
+        ruling["error"] = failed
     if scenario.expect is not None:
         failures = expect.check(scenario.expect, ruling)
         if looped:
             failures.insert(0, f"the resolution was stopped after {cap} steps (a loop)")
+        if failed:
+            failures.insert(0, f"the engine failed: {failed}")
         ruling["expect"] = {"passed": not failures, "failures": failures}
     return ruling
+
+
+def _derived(g: Game) -> dict[str, Any]:
+    try:
+        return g.board().derived(detail=True)
+    except Exception:  # noqa: BLE001 - already reported as an engine error step
+        g.touch()
+        return {}
 
 
 def describe_position(g: Game) -> None:

@@ -33,6 +33,7 @@ KINDS = frozenset({
     "reject",      # a queued action is illegal
     "limit",       # the step cap was hit
     "position",    # nothing is queued: what the rules derive in the position as given
+    "error",       # the engine itself failed (a bug): reported, never hidden
 })
 
 
