@@ -99,6 +99,7 @@ BAD = [
     "NOT",
     "AND OR NOT",
     "NOT AND (",
+    "\"\" ANDNOT ANDNOT (",
     "foo:bar",
     "kind:nonsense target",
     "chapter:99 soul",
