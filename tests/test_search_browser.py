@@ -3,68 +3,13 @@ combobox state, and the plain form without JavaScript. Skipped when Debian's Chr
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
-
 import pytest
-from werkzeug.serving import make_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium")]
-
-
-@pytest.fixture(scope="module")
-def base_url(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-
-
-def run_in_browser(check: Callable[[Any], None]) -> None:
-    """Run `check(browser)` with its own Playwright in its own thread.
-
-    Playwright's sync API refuses to start in a thread that already runs one (another area's
-    session-wide browser fixture may), so each check gets a fresh thread; its failure is re-raised."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    failure: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            with sync_api.sync_playwright() as p:
-                chromium = p.chromium.launch(executable_path=str(CHROMIUM))
-                try:
-                    check(chromium)
-                finally:
-                    chromium.close()
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
-            failure.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join(120)
-    if failure:
-        raise failure[0]
-    assert not thread.is_alive(), "the browser check did not finish in 120 s"
-
-
-@pytest.fixture()
-def browser():
-    """Calls a check with a Chromium browser: `browser(check)`."""
-    return run_in_browser
+pytestmark = pytest.mark.browser
 
 
 def test_typing_offers_suggestions_and_enter_opens_the_highlighted_one(browser, base_url):
-    browser(lambda chromium: _typing(chromium, base_url))
-
-
-def _typing(chromium: Any, base_url: str) -> None:
-    page = chromium.new_page()
+    page = browser.new_page()
     errors: list[str] = []   # script errors (a missing favicon is not one)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base_url + "/glossary")
@@ -86,11 +31,7 @@ def _typing(chromium: Any, base_url: str) -> None:
 
 
 def test_escape_closes_and_enter_without_a_choice_submits_the_form(browser, base_url):
-    browser(lambda chromium: _escape(chromium, base_url))
-
-
-def _escape(chromium: Any, base_url: str) -> None:
-    page = chromium.new_page()
+    page = browser.new_page()
     page.goto(base_url + "/rules/11.5.1")
     box = page.locator("#site-q")
     box.press_sequentially("13.6", delay=30)
@@ -106,11 +47,7 @@ def _escape(chromium: Any, base_url: str) -> None:
 
 
 def test_the_form_works_without_javascript(browser, base_url):
-    browser(lambda chromium: _no_script(chromium, base_url))
-
-
-def _no_script(chromium: Any, base_url: str) -> None:
-    context = chromium.new_context(java_script_enabled=False)
+    context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(base_url + "/")
     page.fill("#site-q", "11.5.1")
