@@ -157,6 +157,20 @@ def test_a_broken_yaml_shows_its_key_path(page, live_server):
     assert page.problems == []  # the 400s of the parse endpoint are answers, not failures
 
 
+def test_an_illegal_hand_written_action_shows_its_reasons_with_rule_links(page, live_server):
+    build_position(page, live_server)
+    page.click("text=Write an action by hand")
+    page.fill("#manual-text", "{attack: C3, target: 'B:altar'}")  # the Leader is not in the Front Line
+    with redrawn(page):
+        page.click("#manual-add")
+    item = page.locator("#queue li.illegal").first
+    item.wait_for()
+    assert "Illegal here" in item.text_content()
+    links = item.locator(".why a")
+    assert links.count() >= 1 and links.first.get_attribute("title")
+    assert page.problems == []
+
+
 def test_a_malicious_card_name_stays_text(page, live_server, shots):
     page.goto(f"{live_server}/desk")
     place_custom_card(page, "A:C3", NASTY, leader=False, rank=2, atk=10, defence=5, hp=20)
