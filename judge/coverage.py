@@ -167,18 +167,35 @@ def load_untestable(path: Path = UNTESTABLE_FILE) -> dict[str, str]:
 
 
 def load_baseline(path: Path = BASELINE_FILE) -> list[str]:
+    """The covered rule ids recorded in the baseline."""
     if not path.exists():
         return []
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return _id_list(data.get("covered") if isinstance(data, dict) else data, _rel(path))
 
 
+def load_trace_gaps(path: Path = BASELINE_FILE) -> dict[str, list[str]]:
+    """The known claims the engine's traces don't cite yet (ruling path -> ids), from the baseline."""
+    if not path.exists():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    gaps = data.get("trace_gaps") if isinstance(data, dict) else None
+    return {str(k): _id_list(v, f"{_rel(path)}: trace_gaps.{k}") for k, v in (gaps or {}).items()}
+
+
 def write_baseline(coverage: Coverage, path: Path = BASELINE_FILE) -> None:
-    lines = ["# Rule ids the library of rulings covers (`judge coverage --write-baseline`).",
-             "# tests/test_coverage.py fails when one of them loses its last ruling.",
+    lines = ["# Written by `judge coverage --write-baseline`; tests/test_coverage.py reads it.",
+             "# covered: the rule ids the library covers; a test fails when one loses its last ruling.",
+             "# trace_gaps: claims (expect.cites / rules) the engine's trace does not cite yet; each is",
+             "# an engine gap or an over-claim to look at. A test fails on any claim missing from the",
+             "# trace that is not listed here.",
              f"# Written {'with' if coverage.engine else 'without'} the engine's traces.",
              "covered:"]
     lines += [f'  - "{rid}"' for rid in coverage.covered]
+    gaps = {r.path: r.unconfirmed() for r in coverage.rulings if r.unconfirmed()}
+    lines.append("trace_gaps:" + ("" if gaps else " {}"))
+    for rel, ids in gaps.items():
+        lines.append(f"  {rel}: [{', '.join(json.dumps(i) for i in ids)}]")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

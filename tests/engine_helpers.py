@@ -152,3 +152,27 @@ def base(**players: dict) -> dict[str, Any]:
 
 def build(data: dict[str, Any] | None = None, **players: dict) -> Scenario:
     return load_scenario(data if data is not None else base(**players))
+
+
+def position(phase: str = "preparation", turn_player: str = "A", lasting: list | None = None,
+             used: list | None = None, **players: dict) -> Scenario:
+    data = base(**players)
+    data["state"]["phase"] = phase
+    data["state"]["turn_player"] = turn_player
+    if lasting:
+        data["state"]["lasting"] = lasting
+    if used:
+        data["state"]["used"] = used
+    return load_scenario(data)
+
+
+def check(action: dict, window=None, **kwargs) -> list:
+    """The violations of one action (a contract §4 dict) in the position built from kwargs."""
+    from judge.engine import legality
+
+    scenario = position(**kwargs)
+    return legality.verify(scenario.state, legality.as_action(action), window)
+
+
+def cited(violations) -> set[str]:
+    return {rule for v in violations for rule in v.rules}

@@ -62,15 +62,30 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
     """Legal actions (contract §4 dicts, with `by`) for the player who may act after the first
     `after` queued actions (None: all of them). With after=0, in the starting position.
 
-    After one or more actions this needs part 2: `judge.engine.resolve.state_after(scenario, n)`
-    returning `(state, window)`, the state and the open window (a legality.Window, or None)."""
+    After one or more actions this asks part 2: `judge.engine.resolve.state_after(scenario, n)`
+    returning `(state, window)` when it exists; otherwise the first `n` actions are resolved and the
+    list is made in the `final` state, with every window closed. An illegal action among them is a
+    ValueError naming it."""
     count = len(scenario.actions) if after is None else after
     if count < 0 or count > len(scenario.actions):
         raise ValueError(f"after must be between 0 and {len(scenario.actions)}, got {after}")
     if count == 0:
         return legality.legal_actions(scenario.state)
-    state, window = _resolver().state_after(scenario, count)
-    return legality.legal_actions(state, window)
+    resolver = _resolver()
+    if hasattr(resolver, "state_after"):
+        state, window = resolver.state_after(scenario, count)
+        return legality.legal_actions(state, window)
+    data = scenario.to_dict()
+    data["actions"] = data["actions"][:count]
+    data.pop("expect", None)
+    data["on_illegal"] = "stop"
+    ruling = resolver.resolve(scenario_mod.load_scenario(data, source=scenario.source))
+    rejected = ruling.get("rejected")
+    if rejected:
+        raise ValueError(f"action {rejected.get('action')} is not legal: {rejected.get('text')}")
+    data["state"] = ruling["final"]
+    data["actions"] = []
+    return legality.legal_actions(scenario_mod.load_scenario(data, source=scenario.source).state)
 
 
 def _codex_version() -> str:

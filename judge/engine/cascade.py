@@ -142,6 +142,7 @@ def spring(g: Game, action: Action) -> None:
     slot = g.state.slot(ref)
     amb = next(a for a in slot.ambushes if a.name.lower() == str(action.value).lower() and a.owner == player)
     slot.ambushes.remove(amb)
+    g.in_flight.append((amb.owner, amb.name))
     card = g.card(amb.name)
     eff = legality._main_effect(card)
     ambusher = g.state.soul_at(ref)

@@ -92,6 +92,15 @@ def _protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None
                     ("13.6.6", "13.6.1", "13.6.3"))
 
 
+def _teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
+    """`to:` is a slot name, or a Soul Spot target chosen when the effect was used ("target2")."""
+    if to.startswith("target"):
+        index = int(to[6:] or 1) - 1
+        if index < len(entry.targets):
+            return entry.targets[index].ref
+    return SlotRef(ref.player, to)
+
+
 def _refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: bool = False) -> list[SlotRef]:
     found = resolve_ref(g, entry, name, allow_captured=allow_captured)
     if not found:
@@ -219,6 +228,8 @@ def finish(g: Game, entry: Entry) -> None:
         g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.2.6",),
                     [{"card": entry.card, "from": "event slot", "to": f"{entry.controller}.elysium"}])
     elif entry.kind == "ambush":
+        if (entry.controller, entry.card) in g.in_flight:
+            g.in_flight.remove((entry.controller, entry.card))
         g.state.players[entry.controller].elysium.append(entry.card)
         g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.4.8",),
                     [{"card": entry.card, "from": "sprung", "to": f"{entry.controller}.elysium"}])
@@ -258,7 +269,7 @@ def do_one(g: Game, entry: Entry, action: Mapping[str, Any]) -> None:
             zones.exile(g, ref, src)
     elif "teleport" in action:
         for ref in _refs_for(g, entry, action["teleport"], "teleport"):
-            zones.teleport(g, ref, SlotRef(ref.player, action["to"]), src)
+            zones.teleport(g, ref, _teleport_destination(entry, ref, action["to"]), src)
     elif "gain" in action or "grant" in action:
         kind = "gain" if "gain" in action else "grant"
         for ref in _refs_for(g, entry, action["to"], kind):

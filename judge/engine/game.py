@@ -70,6 +70,10 @@ class Pending:
     trigger_text: str
 
 
+class Pause(Exception):
+    """Raised when the queue reaches `Game.limit`: the position before that action is wanted."""
+
+
 @dataclass
 class Game:
     state: State
@@ -89,6 +93,9 @@ class Game:
     resolving: bool = False       # the Cascade is resolving (12.2: Timing Effects wait)
     battle: Any = None            # the Battle being fought, if any
     next_entry: int = 1
+    limit: int | None = None      # stop (Pause) when the queue reaches this many actions
+    in_flight: list[tuple[str, str]] = field(default_factory=list)   # (owner, name): sprung Ambushes resolving
+    unnamed_discards: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     _board: stats.Board | None = None
 
     # --- derived values, cached until the state changes
@@ -102,6 +109,8 @@ class Game:
 
     # --- queue
     def peek(self) -> Action | None:
+        if self.limit is not None and self.pos >= self.limit:
+            raise Pause()
         if self.stopped or self.pos >= len(self.actions):
             return None
         return self.actions[self.pos]

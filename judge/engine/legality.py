@@ -23,7 +23,7 @@ from judge.engine.cards import CardDef, EffectDef
 from judge.engine.errors import Violation
 from judge.engine.scenario import Action
 from judge.engine.state import SlotRef, State, opponent
-from judge.engine.stats import Board, derive, failed_conditions
+from judge.engine.stats import R_NEGATION, Board, derive, failed_conditions
 from judge.engine.targets import Source, choose_targets
 
 
@@ -76,7 +76,7 @@ class _Check:
         self.out: list[Violation] = []
 
     def no(self, text: str, *rules: str) -> None:
-        self.out.append(Violation(text, tuple(rules)))
+        self.out.append(Violation(text, tuple(dict.fromkeys(rules))))
 
     def label(self, ref: SlotRef) -> str:
         soul = self.state.soul_at(ref)
@@ -404,7 +404,7 @@ def verify_activate(c: _Check) -> None:
         c.no(f"{c.label(ref)} is not active; only active cards have effects", "glossary/active", *r)
         return
     if c.board.is_negated(holder.uid):
-        c.no(f"{card.name}'s effects are negated by an effect in force", "13.5.2")
+        c.no(f"{card.name}'s effects are negated by an effect in force", *R_NEGATION)
     if eff.fast:
         c.fast_timing(f"{card.name}'s {eff.label} is Fast", ("11.1.2", "glossary/fast"))
     else:

@@ -8,11 +8,12 @@ play is recorded with the rules behind it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from judge.engine import battle, cascade, expect, legality, turns, zones
 from judge.engine.errors import Violation
-from judge.engine.game import Game
+from judge.engine.game import Game, Pause
 from judge.engine.scenario import Action, Scenario
 from judge.engine.state import Ambush, Armament, Realm
 from judge.engine.trace import StepLimit, Trace
@@ -21,10 +22,14 @@ STEP_CAP = 10_000
 CODEX_VERSION = "0.4.0"
 
 
-def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP) -> dict[str, Any]:
+def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
+            observe: Callable[[Game], None] | None = None) -> dict[str, Any]:
+    """The ruling. `observe(game)` (for tests) is called after every step."""
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
     g = Game(state, trace, tuple(scenario.actions), scenario.on_illegal)
+    if observe is not None:
+        trace.observer = lambda: observe(g)
     looped = False
     try:
         play(g)
@@ -41,7 +46,7 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP) ->
         "steps": trace.to_list(),
         "rejected": g.rejected,
         "final": state.to_dict(),
-        "derived": g.board().derived(detail=False),
+        "derived": g.board().derived(detail=True),
         "winner": state.winner,
     }
     if looped:
@@ -52,6 +57,20 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP) ->
             failures.insert(0, f"the resolution was stopped after {cap} steps (a loop)")
         ruling["expect"] = {"passed": not failures, "failures": failures}
     return ruling
+
+
+def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | None]:
+    """The state, and the open response window (or None), just before queued action `count` would
+    be taken: what `api.legal_actions(scenario, after=count)` asks about."""
+    state = scenario.state.copy()
+    g = Game(state, Trace(cap=STEP_CAP), tuple(scenario.actions), scenario.on_illegal, limit=count)
+    try:
+        play(g)
+    except Pause:
+        return state, (cascade.window(g) if g.window_open else None)
+    except StepLimit:
+        pass
+    return state, None
 
 
 def play(g: Game) -> None:

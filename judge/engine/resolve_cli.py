@@ -16,6 +16,9 @@ from judge.engine.errors import ScenarioError
 from judge.engine.resolve import resolve as resolve_scenario
 from judge.engine.scenario import load_scenario_file
 
+# Data files the library keeps beside its scenarios (judge coverage reads them).
+NOT_SCENARIOS = {"untestable.yaml", "coverage-baseline.yaml"}
+
 
 def _parser(prog: str, what: str) -> argparse.ArgumentParser:
     return argparse.ArgumentParser(prog=f"judge {prog}", description=what)
@@ -83,7 +86,7 @@ def check(argv: list[str]) -> int:
     if not root.is_dir():
         print(f"judge check: {args.dir} is not a folder", file=sys.stderr)
         return 2
-    files = sorted(p for p in root.rglob("*.yaml") if p.is_file())
+    files = sorted(p for p in root.rglob("*.yaml") if p.is_file() and p.name not in NOT_SCENARIOS)
     passed = failed = 0
     invalid = False
     for path in files:

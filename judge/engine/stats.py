@@ -27,9 +27,10 @@ R_STATIC = ("13.1.1",)
 R_AURA = ("13.1.1", "13.1.2", "13.1.3")
 R_GRANTED = ("13.2.1",)
 R_LASTING = ("13.3.1", "13.3.2")
+R_LASTING_OPPOSING = (*R_LASTING, "interpretation/lasting-effects-and-unyielding")
 R_SLOT = ("13.3.3", "13.3.4")
 R_STACK = ("13.4.1",)
-R_NEGATION = ("13.5.2",)
+R_NEGATION = ("13.5.2", "interpretation/negation-order")
 R_UNYIELDING = ("13.6.1", "13.6.3", "13.2.2")
 R_HP = ("glossary/hp",)
 
@@ -149,6 +150,7 @@ class SoulView:
             out["keyword_sources"] = [k.to_dict() for k in self.keywords]
             if self.negated:
                 out["negated"] = True
+                out["negated_rules"] = list(R_NEGATION)
             if self.blocked:
                 out["unyielding_blocks"] = [b.to_dict() for b in self.blocked]
         return out
@@ -184,6 +186,7 @@ class RealmView:
             out["keyword_sources"] = [k.to_dict() for k in self.keywords]
             if self.negated:
                 out["negated"] = True
+                out["negated_rules"] = list(R_NEGATION)
         return out
 
 
@@ -413,6 +416,8 @@ class Board:
                 payload = {eff.kind: eff.value}
             for ref in targets:
                 w = work.get(ref) or realm_work[ref]
+                if kind == "lasting" and eff.controller != ref.player:
+                    rules = R_LASTING_OPPOSING  # stays even if the Soul becomes Unyielding later
                 self._apply(w, payload, kind, label, eff.source, eff.source_uid, eff.source_rank, eff.controller,
                             rules)
 

@@ -67,6 +67,7 @@ class Trace:
     snapshot: Callable[[], dict[str, Any]] | None = None
     steps: list[Step] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
+    observer: Callable[[], None] | None = None
 
     def add(self, kind: str, text: str, rules: Iterable[str] = (),
             changes: Iterable[dict[str, Any]] = ()) -> Step:
@@ -78,6 +79,8 @@ class Trace:
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())
+        if self.observer is not None:
+            self.observer()
         return step
 
     def force(self, kind: str, text: str, rules: Iterable[str] = ()) -> Step:

@@ -367,6 +367,7 @@ def discard(g: Game, player: str, count: int, chosen: list[str], why: str, rules
             picked_by_engine = True
         elif ps.hand_hidden:
             ps.hand_hidden -= 1
+            g.unnamed_discards[player] += 1   # it goes to the Elysium, but its name is unknown
             pick = "an unnamed card"
             picked_by_engine = True
         else:

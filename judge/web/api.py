@@ -82,6 +82,8 @@ def legal():
         actions = api.legal_actions(scenario, after=after)
     except NotImplementedError as exc:
         raise BadInput(str(exc), status=501) from None
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     count = len(scenario.actions) if after is None else after
     player = actions[0]["by"] if actions else None
     return jsonify({"scenario": scenario.id, "after": count, "player": player, "actions": actions})

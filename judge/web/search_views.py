@@ -1,5 +1,140 @@
-"""Blueprint placeholder: the owning area fills it in."""
+"""Search pages: `/search?q=…` (HTML, the shareable link), its twin `/search.json?q=…`, and
+`/search/suggest?q=…` for search-as-you-type.
 
-from flask import Blueprint
+The index is built when the blueprint is registered if it is missing or stale (and again on the
+first request if that failed), into the app's `INDEX_DIR`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.routing import BuildError
+
+from judge import search as searching
+from judge.search.query import MAX_QUERY, QueryError
+from judge.web.errors import BadInput
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("search", __name__)
+
+KIND_LABELS = {"rule": "Rule", "example": "Example", "section": "Section", "glossary": "Glossary"}
+
+
+@bp.record_once
+def build_index(state: Any) -> None:
+    """Build the index at start when it is missing or older than the Codex data."""
+    try:
+        searching.ensure_index(state.app.config["INDEX_DIR"])
+        searching.engine(state.app.config["INDEX_DIR"])   # open it now, not on the first search
+    except Exception:  # the first search tries again and reports what went wrong
+        log.exception("could not build the search index at start")
+
+
+def _engine() -> searching.searching.Engine:
+    index_dir = current_app.config["INDEX_DIR"]
+    try:
+        return searching.engine(index_dir)
+    except FileNotFoundError:
+        searching.ensure_index(index_dir)
+        return searching.engine(index_dir)
+
+
+def doc_url(kind: str, doc_id: str, stored: str) -> str:
+    """The page of a result, built with url_for; a kind without a page of ours keeps its stored url."""
+    try:
+        if kind == "glossary":
+            return url_for("codex.glossary_entry", slug=doc_id.split("/", 1)[1])
+        if kind in ("rule", "section"):
+            return url_for("codex.rule", rule_id=doc_id)
+        if kind == "example":
+            return url_for("codex.rule", rule_id=doc_id.split("/", 1)[0])
+    except BuildError:
+        pass
+    return stored
+
+
+def _page_number() -> int:
+    raw = request.args.get("page", "1").strip() or "1"
+    if not raw.isdigit() or len(raw) > 6:
+        raise BadInput(f"page={raw[:40]!r} is not a page number; use page=1, page=2, …")
+    return max(1, int(raw))
+
+
+def _run(as_json: bool) -> Response:
+    q = request.args.get("q", "")
+    base = {"query": q[:MAX_QUERY], "redirect": None, "suggestion": None, "total": 0, "results": []}
+    try:
+        page = _page_number()
+        result = _engine().search(q, page=page)
+    except (QueryError, BadInput) as exc:
+        message = str(exc) if isinstance(exc, QueryError) else exc.description
+        empty = isinstance(exc, QueryError) and not q.strip()
+        if as_json:
+            raise BadInput(message) from None
+        html = render_template("search/results.html", search_query=q[:MAX_QUERY], error=message,
+                               empty=empty, **base, page=1, pages=0, notices=[])
+        return make_response(html, 200 if empty else 400)
+
+    if result.redirect:
+        target = url_for("codex.rule", rule_id=result.redirect)
+        if as_json:
+            return jsonify({**base, "query": result.query, "redirect": target})
+        return redirect(target, 302)
+
+    results = [{"id": hit.id, "kind": hit.kind, "url": doc_url(hit.kind, hit.id, hit.url),
+                "title": hit.title, "snippet": hit.snippet, "text": hit.text} for hit in result.hits]
+    body = {"query": result.query, "redirect": None, "suggestion": result.suggestion,
+            "total": result.total, "results": results, "page": result.page, "pages": result.pages}
+    if as_json:
+        return jsonify(body)
+    sections = {hit.id: hit.section for hit in result.hits}
+    html = render_template("search/results.html", search_query=result.query, **body,
+                           searched=result.searched, notices=list(result.notices), sections=sections,
+                           kind_labels=KIND_LABELS, pager=_pager(result), error=None, empty=False)
+    response = make_response(html)
+    json_url = url_for("search.search_json", **request.args)
+    response.headers["Link"] = f'<{json_url}>; rel="alternate"; type="application/json"'
+    return response
+
+
+def _pager(result: searching.SearchResult) -> dict[str, str | None]:
+    args = {k: v for k, v in request.args.items() if k != "page"}
+
+    def at(n: int) -> str:
+        return url_for("search.search", **args, page=n)
+
+    return {"prev": at(result.page - 1) if result.page > 1 else None,
+            "next": at(result.page + 1) if result.page < result.pages else None}
+
+
+@bp.get("/search")
+def search() -> Response:
+    return _run(as_json=False)
+
+
+@bp.get("/search.json")
+def search_json() -> Response:
+    return _run(as_json=True)
+
+
+@bp.get("/search/suggest")
+def suggest() -> Response:
+    """At most 8 entries {id, title, url, kind} whose number, term or alias starts with `q`."""
+    found = _engine().suggest(request.args.get("q", ""))
+    for entry in found:
+        entry["url"] = doc_url(entry["kind"], entry["id"], entry["url"])
+    return jsonify(found)

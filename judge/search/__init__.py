@@ -1,0 +1,37 @@
+"""Search over the Codex: a Whoosh index of rules, examples, section titles and glossary entries.
+
+    from judge.search import ensure_index, search, suggest
+    ensure_index("instance/index")            # builds when missing or stale (content hash)
+    result = search("instance/index", "unyeilding", page=1)
+    result.redirect, result.suggestion, result.total, result.hits
+    suggest("instance/index", "shi")          # at most 8 {id, title, url, kind}
+
+Modules: `analysis` (tokens, stems, synonyms), `sources` (document sources registry), `store`
+(build, staleness, atomic publish), `query` (pre-processing, parsing, spelling), `searching`
+(ranking, snippets, pages), `cli` (`judge index`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.search.query import QueryError
+from judge.search.searching import Hit, SearchResult, engine
+from judge.search.store import BuildInfo, ensure, is_stale
+
+__all__ = ["BuildInfo", "Hit", "QueryError", "SearchResult", "ensure_index", "is_stale", "search",
+           "suggest"]
+
+
+def ensure_index(index_dir: str | Path, force: bool = False) -> BuildInfo:
+    """Build the index into `index_dir` unless a fresh one is there (or `force`)."""
+    return ensure(index_dir, force=force)
+
+
+def search(index_dir: str | Path, q: object, page: int = 1, pagelen: int = 10) -> SearchResult:
+    """Search the index; raises QueryError for an empty or over-long query."""
+    return engine(index_dir).search(q, page=page, pagelen=pagelen)
+
+
+def suggest(index_dir: str | Path, q: object, limit: int = 8) -> list[dict[str, str]]:
+    return engine(index_dir).suggest(q, limit=limit)

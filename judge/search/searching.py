@@ -1,0 +1,282 @@
+"""Answering queries from a built index: ranking, did-you-mean, snippets, pages, suggestions."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.query import And, Or, Query, Term
+from whoosh.scoring import BM25F
+
+from judge.search import analysis, snippets
+from judge.search import query as Q
+from judge.search.store import current_build
+
+PAGE_SIZE = 10
+SUGGEST_LIMIT = 8
+SNIPPET_CHARS = 240
+# "Little": fewer hits than this and a respelled query is searched instead of the typed one.
+FEW = 3
+# Section titles are short and match loosely; rules and glossary entries answer questions.
+KIND_WEIGHT = {"section": 0.6}
+# A text that has a quoted phrase word for word beats one that only has its stems in a row.
+PHRASE_BONUS = 2.0
+_WORD_RE = re.compile(analysis.TOKEN_PATTERN)
+
+
+class SharedIdf(BM25F):
+    """BM25F, but every field weighs a word by its rarity in the text field.
+
+    Per-field IDF would make "soul" rare in the short `names` field (few entries are named after
+    it) and let the glossary entry Soul win every question that mentions a Soul."""
+
+    def scorer(self, searcher: Any, fieldname: str, text: bytes, qf: int = 1) -> Any:
+        scorer = super().scorer(searcher, fieldname, text, qf=qf)
+        if fieldname != "text" and hasattr(scorer, "idf"):
+            parent = searcher.get_parent()
+            if parent.doc_frequency("text", text):
+                scorer.idf = parent.idf("text", text)
+        return scorer
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    kind: str
+    url: str
+    title: str
+    section: str
+    snippet: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    redirect: str | None = None          # the rule id to go straight to
+    suggestion: str | None = None        # a respelling of the query
+    searched: str = ""                   # what the hits answer (the query, or the suggestion)
+    total: int = 0
+    page: int = 1
+    pages: int = 0
+    hits: tuple[Hit, ...] = ()
+    notices: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    chapters: tuple[str, ...] = ()
+
+
+@dataclass
+class Engine:
+    """One opened build: the Whoosh index and the lookups beside it."""
+
+    path: Path
+    lookup: dict[str, Any] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        self.ix = whoosh_index.open_dir(str(self.path))
+        self.searcher = self.ix.searcher(weighting=SharedIdf())
+        self.parser = Q.parser(self.ix.schema)
+        self.vocab: dict[str, int] = self.lookup["vocab"]
+        self.stems = set(self.lookup["stems"])
+        self.pins: dict[str, str] = self.lookup["pins"]
+        self.defines: dict[str, list[str]] = self.lookup["defines"]
+        self.redirects: dict[str, str] = self.lookup["redirects"]
+        self.suggestions: list[dict[str, Any]] = self.lookup["suggest"]
+        self.lock = threading.Lock()
+        # The corpus is small: keep every document's stored fields and its indexed terms in memory,
+        # so ranking never reads the index's stored fields.
+        self.docs: list[dict[str, Any]] = [self.searcher.stored_fields(n)
+                                           for n in range(self.searcher.doc_count_all())]
+        self.doc_terms = [frozenset(self.lookup["terms"].get(d["id"], ())) for d in self.docs]
+        self.flat = [_flat(d["text"]) for d in self.docs]
+        self.spans: dict[str, dict[str, list[list[int]]]] = self.lookup["spans"]
+
+    @classmethod
+    def open(cls, build: Path) -> Engine:
+        return cls(build, json.loads((build / "lookup.json").read_text()))
+
+    # -- search ---------------------------------------------------------------------------------
+
+    def search(self, raw: object, page: int = 1, pagelen: int = PAGE_SIZE) -> SearchResult:
+        """Search; raises `query.QueryError` only for an empty or over-long query."""
+        prepared = Q.prepare(raw)
+        if prepared.rule_id is not None and prepared.rule_id in self.redirects:
+            return SearchResult(prepared.text, redirect=prepared.rule_id, searched=prepared.text)
+        notices = list(prepared.notices)
+        if prepared.rule_id is not None:
+            notices.append(f"There is no rule {prepared.rule_id} in the Codex we have; "
+                           "showing texts that mention it.")
+        suggestion, fixes, respelled = self._respell(prepared)
+        q, ranked = self._ranked(prepared, prepared.search)
+        searched = prepared.text
+        if suggestion and (len(ranked) < FEW or respelled):
+            q, ranked = self._ranked(prepared, _replace_words(prepared.search, fixes))
+            searched = suggestion
+        if not ranked and not notices:
+            notices.append("Nothing matched. Try fewer words, a glossary term (Shield, Cascade) "
+                           "or a rule number (11.5.1).")
+        pages = max(1, math.ceil(len(ranked) / pagelen)) if ranked else 0
+        page = min(max(1, page), max(pages, 1))
+        window = ranked[(page - 1) * pagelen: page * pagelen]
+        hits = self._hits(q, window) if window else ()
+        return SearchResult(prepared.text, None, suggestion, searched, len(ranked), page, pages, hits,
+                            tuple(notices), prepared.kinds, prepared.chapters)
+
+    def _respell(self, prepared: Q.Prepared) -> tuple[str | None, dict[str, str], bool]:
+        """A respelled query when some words are unknown, and whether most of the query is unknown."""
+        fixes: dict[str, str] = {}
+        content = [w for w in prepared.words if w not in analysis.STOP_WORDS]
+        for word in content:
+            if word in self.vocab:
+                continue
+            if not Q.is_known(word, self.vocab, self.stems):
+                better = Q.correct(word, self.vocab)
+            else:
+                # Its stem is indexed ("reinforcment" -> "reinforc"), so it finds its texts; still
+                # offer the spelling, unless the word is only another form ("recruits", "spots").
+                better = Q.correct(word, self.vocab, limit=1)
+                if better and (better.startswith(word) or word.startswith(better)):
+                    better = None
+            if better:
+                fixes[word] = better
+        if not fixes:
+            return None, fixes, False
+        respelled = _replace_words(prepared.text, fixes)
+        return respelled, fixes, len(fixes) * 3 >= len(content)
+
+    def _ranked(self, prepared: Q.Prepared, search: str) -> tuple[Query | None, list[int]]:
+        """The query and the matching document numbers, best first.
+
+        Whoosh's BM25F score is weighted by the share of the query's clauses a document matches
+        (squared, so a question's main words count together), by kind, and by a literal phrase."""
+        q = Q.parse(search, self.parser)
+        if q is None:
+            return None, []
+        phrases = [_flat(p) for p in re.findall(r'"([^"]+)"', search)]
+        clauses = [frozenset(_text(t) for _, t in clause.iter_all_terms())
+                   for clause in (q.subqueries if isinstance(q, Or) else [q])]
+        with self.lock:
+            found = self.searcher.search(q, limit=None, filter=self._filters(prepared)).items()
+        scored = []
+        for docnum, score in found:
+            terms = self.doc_terms[docnum]
+            share = sum(1 for clause in clauses if clause & terms) / len(clauses)
+            weight = share * share * KIND_WEIGHT.get(self.docs[docnum]["kind"], 1.0)
+            if phrases and any(p in self.flat[docnum] for p in phrases):
+                weight *= PHRASE_BONUS
+            scored.append((-score * weight, self.docs[docnum]["order"], docnum))
+        scored.sort()
+        ranked = self._pin(search, [docnum for _, _, docnum in scored])
+        if "example" not in prepared.kinds:
+            shown = {self.docs[n]["id"] for n in ranked}
+            ranked = [n for n in ranked if self.docs[n].get("parent", "") not in shown]
+        return q, ranked
+
+    def _filters(self, prepared: Q.Prepared) -> Query | None:
+        parts: list[Query] = []
+        if prepared.kinds:
+            parts.append(Or([Term("kind", kind) for kind in prepared.kinds]))
+        if prepared.chapters:
+            parts.append(Or([Term("chapter", chapter) for chapter in prepared.chapters]))
+        return And(parts) if parts else None
+
+    def _pin(self, search: str, ranked: list[int]) -> list[int]:
+        """An exact term or alias puts its glossary entry first, then the rules that define it,
+        then the rules that use it, then the rest."""
+        pinned = self.pins.get(" ".join(analysis.stems(Q._strip_operators(search))))
+        if not pinned:
+            return ranked
+        defines = self.defines.get(pinned, [])
+
+        def place(n: int) -> tuple[int, int]:
+            doc = self.docs[n]
+            if doc["id"] == pinned:
+                return (0, 0)
+            if doc["id"] in defines:              # the entry's own "Rules" list
+                return (1, defines.index(doc["id"]))
+            return (2 if doc["kind"] == "rule" else 3, 0)   # then rules that use it, then the rest
+
+        return sorted(ranked, key=place)   # stable: score order within each group
+
+    def _hits(self, q: Query | None, window: list[int]) -> tuple[Hit, ...]:
+        """Results for one page, with snippets marking the query's words (and their synonyms)."""
+        terms = {_text(t) for f, t in q.iter_all_terms() if f == "text"} if q is not None else set()
+        hits = []
+        for docnum in window:
+            doc = self.docs[docnum]
+            spans = self.spans.get(doc["id"], {})
+            hits.append(Hit(doc["id"], doc["kind"], doc["url"], doc["title"], doc.get("section", ""),
+                            snippets.snippet(doc["text"], spans, terms, width=SNIPPET_CHARS), doc["text"]))
+        return tuple(hits)
+
+    # -- search-as-you-type ---------------------------------------------------------------------
+
+    def suggest(self, raw: object, limit: int = SUGGEST_LIMIT) -> list[dict[str, str]]:
+        """Up to `limit` entries whose id, term or alias starts with what was typed, then the first
+        hits of a search. Never raises."""
+        text = Q.clean(raw)[: Q.MAX_QUERY].lower()
+        if not text:
+            return []
+        found: list[dict[str, str]] = []
+        seen: set[str] = set()
+
+        def add(entry: dict[str, Any]) -> None:
+            if entry["id"] not in seen and len(found) < limit:
+                seen.add(entry["id"])
+                found.append({k: entry[k] for k in ("id", "title", "url", "kind")})
+
+        number = text.lstrip("§r ").strip()
+        if number[:1].isdigit():
+            for entry in self.suggestions:
+                if entry["kind"] != "glossary" and entry["id"].startswith(number):
+                    add(entry)
+        named = [e for e in self.suggestions if any(n.lower().startswith(text) for n in e["names"])]
+        for entry in sorted(named, key=lambda e: e["kind"] != "glossary"):   # terms before titles
+            add(entry)
+        if len(found) < limit:
+            try:
+                result = self.search(text, pagelen=limit)
+            except Q.QueryError:
+                return found
+            for hit in result.hits:
+                add({"id": hit.id, "title": hit.title, "url": hit.url, "kind": hit.kind})
+        return found
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _text(term: str | bytes) -> str:
+    return term.decode("utf-8") if isinstance(term, bytes) else term
+
+
+def _replace_words(text: str, fixes: dict[str, str]) -> str:
+    """`text` with each word found in `fixes` (by its lower-case form) respelled."""
+    return _WORD_RE.sub(lambda m: fixes.get(m.group(0).lower(), m.group(0)), text)
+
+
+_engines: dict[str, Engine] = {}
+_engines_lock = threading.Lock()
+
+
+def engine(index_dir: str | Path) -> Engine:
+    """The engine for the live build under `index_dir`, reopened when a new build is published."""
+    build = current_build(index_dir)
+    if build is None:
+        raise FileNotFoundError(f"no search index in {index_dir}; run `judge index`")
+    key = str(build)
+    with _engines_lock:
+        found = _engines.get(str(index_dir))
+        if found is None or str(found.path) != key:
+            # A newer build was published. The old engine is dropped, not closed: a request that
+            # already holds it finishes on the old files (kept on disk, see store.KEEP_BUILDS).
+            found = Engine.open(build)
+            _engines[str(index_dir)] = found
+    return found

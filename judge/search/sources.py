@@ -1,0 +1,157 @@
+"""Where the index's documents come from: a small registry of document sources.
+
+A source says which data files it reads (their content hash decides when the index is stale) and
+yields documents, plain dicts:
+
+    {"id": "11.5.1", "kind": "rule", "url": "/rules/11.5.1", "title": "11.5.1",
+     "names": "11.5.1 ; Costs",            # what names it: ids, terms, aliases, titles (boosted)
+     "text": "the full plain text", "section": "11.5 Costs · Chapter 11: Effects",
+     "chapter": "11", "parent": "", "order": 1234, "defines": []}
+
+Only `id`, `kind`, `url`, `title` and `text` are required. A source may also offer synonym groups
+(slug -> [term, alias, …]); the glossary does. The card library and the scenario library plug in
+later as more sources: `register(MySource())`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from judge import CODEX_DIR
+
+KINDS = ("rule", "example", "section", "glossary")
+
+
+class Source(Protocol):
+    name: str
+
+    def files(self) -> list[Path]: ...
+
+    def documents(self) -> Iterable[dict[str, Any]]: ...
+
+    def synonyms(self) -> dict[str, list[str]]: ...
+
+
+def slugify(term: str) -> str:
+    """The contract's slug: lower-case, every run of characters other than a-z and 0-9 -> "-"."""
+    return re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+
+
+def rule_url(rule_id: str) -> str:
+    return f"/rules/{rule_id}"
+
+
+def glossary_url(slug: str) -> str:
+    return f"/glossary/{slug}"
+
+
+@dataclass
+class CodexSource:
+    """The Codex: chapters and sections (titles), rules and sub-items with their examples and notes,
+    examples on their own (kind "example"), and the glossary."""
+
+    name: str = "codex"
+    directory: Path = field(default_factory=lambda: CODEX_DIR)
+
+    def files(self) -> list[Path]:
+        return sorted(p for p in self.directory.rglob("*.yaml") if "sources" not in p.parts)
+
+    def _codex(self) -> Any:
+        from judge.codex import load_codex
+
+        return load_codex()
+
+    def synonyms(self) -> dict[str, list[str]]:
+        groups: dict[str, list[str]] = {}
+        for slug, entry in self._codex().glossary.items():
+            groups[slug] = [entry.term, *entry.aliases]
+        return groups
+
+    def redirects(self) -> dict[str, str]:
+        """Every rule number that has a page: present rules, sections, chapters, cited-but-absent."""
+        codex = self._codex()
+        ids = [*codex.rules, *codex.cited_absent, *(str(chapter.number) for chapter in codex.chapters)]
+        return {rule_id: rule_url(rule_id) for rule_id in ids}
+
+    def documents(self) -> Iterator[dict[str, Any]]:
+        codex = self._codex()
+        for order, (rule_id, rule) in enumerate(codex.rules.items()):
+            yield from self._rule_documents(codex, rule, order * 10)
+        base = len(codex.rules) * 10
+        for order, (slug, entry) in enumerate(codex.glossary.items(), start=base):
+            text = " ".join([entry.short, *entry.body])
+            if entry.aliases:
+                text += " Also: " + ", ".join(entry.aliases) + "."
+            yield {"id": entry.id, "kind": "glossary", "url": glossary_url(slug), "title": entry.term,
+                   "names": " ; ".join([entry.term, *entry.aliases]), "text": text,
+                   "defines": [r for r in entry.rules if r in codex.rules],
+                   "section": f"Glossary · {entry.letter}", "chapter": "glossary", "order": order}
+
+    def _rule_documents(self, codex: Any, rule: Any, order: int) -> Iterator[dict[str, Any]]:
+        chapter = str(rule.chapter)
+        chapter_rule = codex.get(chapter)
+        chapter_label = f"Chapter {chapter}" + (f": {chapter_rule.text}" if chapter_rule else "")
+        if rule.kind in ("chapter", "section"):
+            title = f"Chapter {rule.id}: {rule.text}" if rule.kind == "chapter" else f"{rule.id} {rule.text}"
+            yield {"id": rule.id, "kind": "section", "url": rule_url(rule.id), "title": title,
+                   "names": f"{rule.id} ; {rule.text}", "text": rule.intro or rule.text,
+                   "section": chapter_label if rule.kind == "section" else "Codex",
+                   "chapter": chapter, "order": order}
+            return
+        section = codex.get(rule.section) if rule.section else None
+        section_label = f"{section.id} {section.text}" if section else ""
+        parent = codex.get(rule.parent) if rule.parent else None
+        # A rule is named by its section's title; a sub-item also by its rule's lead-in
+        # ("Unyielding does not protect against:"), without which it is half a sentence.
+        names = [rule.id, section.text if section else ""]
+        if rule.kind == "item" and parent is not None:
+            names.append(parent.text)
+        items = [codex.get(child) for child in rule.children]
+        body = [rule.text or "", *(item.text for item in items if item is not None)]
+        body += [f"Note: {note}" for note in rule.notes]
+        body += [f"Example: {example.text}" for example in rule.examples]
+        yield {"id": rule.id, "kind": "rule", "url": rule_url(rule.id), "title": rule.id,
+               "names": " ; ".join(n for n in names if n), "text": " ".join(b for b in body if b),
+               "section": " · ".join(part for part in (section_label, chapter_label) if part),
+               "chapter": chapter, "order": order}
+        for n, example in enumerate(rule.examples, start=1):
+            yield {"id": f"{rule.id}/example-{n}", "kind": "example", "url": rule_url(rule.id),
+                   "title": f"{rule.id}, example {n}" if len(rule.examples) > 1 else f"{rule.id}, example",
+                   "names": rule.id, "text": example.text,
+                   "section": " · ".join(part for part in (section_label, chapter_label) if part),
+                   "chapter": chapter, "parent": rule.id, "order": order + n}
+
+
+@dataclass
+class ListSource:
+    """Documents given directly (tests, and a template for new sources)."""
+
+    docs: list[dict[str, Any]]
+    groups: dict[str, list[str]] = field(default_factory=dict)
+    pages: dict[str, str] = field(default_factory=dict)
+    name: str = "list"
+
+    def files(self) -> list[Path]:
+        return []
+
+    def documents(self) -> Iterable[dict[str, Any]]:
+        return list(self.docs)
+
+    def synonyms(self) -> dict[str, list[str]]:
+        return dict(self.groups)
+
+    def redirects(self) -> dict[str, str]:
+        return dict(self.pages)
+
+
+SOURCES: list[Source] = [CodexSource()]
+
+
+def register(source: Source) -> None:
+    """Add a document source (the card library, the scenario library) to every future build."""
+    if all(existing.name != source.name for existing in SOURCES):
+        SOURCES.append(source)
