@@ -107,7 +107,9 @@ class Desk {
   }
 
   async refresh() {
+    const seq = (this.refreshSeq = (this.refreshSeq || 0) + 1);
     const data = await postJSON(this.urls.board, { scenario: this.scenario });
+    if (seq !== this.refreshSeq) return;  // a newer redraw is on its way: answers may arrive out of order
     if (data.board === undefined) {
       renderProblems($("#board-problems"), data.problems, data.error);
       return;

@@ -23,16 +23,20 @@ def open_slot(page, ref):
 
 
 def redrawn(page):
-    """Edits redraw the board through the server: `with redrawn(page): <edit>` waits for the redraw."""
+    """Edits redraw the board through the server: `with redrawn(page): <edit>` waits for a redraw
+    (callers then wait for what they expect to see, since an earlier redraw may answer first)."""
     return page.expect_response(lambda r: r.url.endswith("/desk/board.json") and r.request.method == "POST")
+
+
+def shows(page, ref, text):
+    page.locator(f'#board [data-ref="{ref}"]', has_text=text).wait_for()
 
 
 def place_library_card(page, ref, name):
     open_slot(page, ref)
     page.fill("#card-q", name)
-    with redrawn(page):
-        page.locator(f'#card-results button[data-card="{name}"]').click()
-    assert name in slot_text(page, ref)
+    page.locator(f'#card-results button[data-card="{name}"]').click()
+    shows(page, ref, name)
 
 
 def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=10, hp=60):
@@ -46,8 +50,8 @@ def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=
     form.locator("input[name=atk]").fill(str(atk))
     form.locator("input[name=def]").fill(str(defence))
     form.locator("input[name=hp]").fill(str(hp))
-    with redrawn(page):
-        form.locator("button[type=submit]").click()
+    form.locator("button[type=submit]").click()
+    shows(page, ref, name[:10])
 
 
 def slot_text(page, ref):
@@ -63,8 +67,8 @@ def build_position(page, live_server):
     place_library_card(page, "B:C3", "Harold")
     place_library_card(page, "B:R2", "Head Nurse Jeanne")
     page.click("#slot-close")
-    with redrawn(page):
-        page.select_option("#s-phase", "combat")
+    page.select_option("#s-phase", "combat")
+    page.locator("#board svg text", has_text="Combat Phase").wait_for()
 
 
 def queue_attack(page):
@@ -153,7 +157,7 @@ def test_a_broken_yaml_shows_its_key_path(page, live_server):
     assert "state.players.A.field.C9" in problem.text_content()
     page.fill("#yaml-text", "state: [\n  {\n")
     page.click("#yaml-load")
-    page.wait_for_function("document.querySelector('#yaml-problems').textContent.includes('line')")
+    page.locator("#yaml-problems li", has_text="line").first.wait_for()
     assert page.problems == []  # the 400s of the parse endpoint are answers, not failures
 
 
