@@ -34,8 +34,10 @@ def live_server(tmp_path_factory):
     thread.join(timeout=5)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per module: Playwright's sync API allows one running instance per thread, and other
+    areas' browser tests start their own."""
     if not os.path.exists(CHROMIUM):
         message = f"no Chromium at {CHROMIUM}; install it with `apt-get install chromium` to run the browser tests"
         if os.environ.get("CI") == "true":
