@@ -125,3 +125,12 @@ def test_the_no_js_form_shows_problems_with_key_paths(client, no_js_form_posts):
     response = client.post("/desk", data=no_js_form_posts)
     assert response.status_code == 400
     assert "state.players.A.field.C9" in response.get_data(as_text=True)
+
+
+def test_loading_into_the_desk_keeps_a_half_built_scenario_and_lists_its_problems(client):
+    body = client.post("/desk/parse.json", json={"yaml": "state: {players: {A: {field: {C9: Noah}}}}\n"}).get_json()
+    assert body["ok"] is True and body["scenario"]["state"]["players"]["A"]["field"] == {"C9": "Noah"}
+    assert "state.players.A.field.C9" in [p["path"] for p in body["problems"]]
+    bad = client.post("/desk/parse.json", json={"yaml": "state: 5\nactions: {}\n"})
+    assert bad.status_code == 400
+    assert [p["path"] for p in bad.get_json()["problems"]] == ["state", "actions"]

@@ -187,8 +187,19 @@ def parse_json() -> Response:
     if isinstance(body, dict) and isinstance(body.get("action"), str):
         return jsonify(ok=True, action=engine.parse_action(body["action"][:4000]))
     data = posted_scenario()
-    engine.load(data)
-    return jsonify(ok=True, scenario=data)
+    shape = []
+    if not isinstance(data.get("state", {}), dict):
+        shape.append({"path": "state", "message": "expected a mapping (turn_player, phase, players, …)"})
+    if not isinstance(data.get("actions", []), list):
+        shape.append({"path": "actions", "message": "expected a list of actions"})
+    if shape:
+        raise BadInput("The desk can't lay out this scenario.", shape)
+    try:  # a scenario still being built may have problems: the desk loads it and lists them
+        engine.load(data)
+        problems = []
+    except engine.DeskInputError as exc:
+        problems = exc.problems
+    return jsonify(ok=True, scenario=data, problems=problems)
 
 
 @bp.get("/desk/cards.json")

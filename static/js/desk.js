@@ -609,8 +609,8 @@ class Desk {
   // -- YAML in and out ---------------------------------------------------------------------
   async loadYaml(text) {
     const data = await postJSON(this.urls.parse, { yaml: text });
-    if (!data.ok) { renderProblems($("#yaml-problems"), data.problems, data.error); return; }
-    renderProblems($("#yaml-problems"), []);
+    renderProblems($("#yaml-problems"), data.problems, data.ok ? null : data.error);
+    if (!data.ok) return;
     this.scenario = data.scenario;
     this.yamlDirty = false;
     this.closeEditor();

@@ -7,6 +7,7 @@ attacking Harold (DEF 5, HP 30) leaves Harold at 20 of 30 HP.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -146,6 +147,21 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
     finally:
         fresh.close()
     assert page.problems == []
+
+
+def test_yaml_out_by_download_and_in_by_upload(page, live_server):
+    page.goto(f"{live_server}/desk")
+    place_library_card(page, "A:C3", "Noah")
+    with page.expect_download() as download:
+        page.click("#yaml-download")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert text == page.input_value("#yaml-text") and "Noah" in text
+    # a fresh desk, then the file back in: Noah stands on A:C3 again
+    page.goto(f"{live_server}/desk")
+    assert "Noah" not in slot_text(page, "A:C3")
+    page.set_input_files("#yaml-file", files=[{"name": "noah.yaml", "mimeType": "text/yaml",
+                                                "buffer": text.encode("utf-8")}])
+    shows(page, "A:C3", "Noah")
 
 
 def test_a_broken_yaml_shows_its_key_path(page, live_server):
