@@ -123,7 +123,11 @@ class Desk {
   }
 
   showBoard(html) {
+    const old = this.board.querySelector(".board-scroll");
+    const scrolled = old ? old.scrollLeft : null;
     this.board.innerHTML = html;
+    const scroller = this.board.querySelector(".board-scroll");
+    if (scroller) scroller.scrollLeft = scrolled ?? (scroller.scrollWidth - scroller.clientWidth) / 2;
     if (this.selected) {
       const g = this.board.querySelector(`[data-ref="${CSS.escape(this.selected.ref)}"]`);
       if (g) g.classList.add("selected");
@@ -687,6 +691,9 @@ function initRulingPage(page) {
     if (e.key === "ArrowRight") go(current + 1);
   });
 }
+
+// On a narrow screen a board scrolls sideways: start with the middle (the altars) in view.
+for (const scroller of $$(".board-scroll")) scroller.scrollLeft = (scroller.scrollWidth - scroller.clientWidth) / 2;
 
 const deskRoot = document.getElementById("desk");
 if (deskRoot) window.codexDesk = new Desk(deskRoot);
