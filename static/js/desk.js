@@ -150,6 +150,11 @@ class Desk {
     $("#custom-open").addEventListener("click", () => this.openCustom());
     $("#custom-cancel").addEventListener("click", () => { $("#custom-card").hidden = true; });
     $("#custom-form").addEventListener("submit", (e) => { e.preventDefault(); this.addCustom(); });
+    $("#custom-form").elements.e_cost.addEventListener("change", (e) => {
+      const amount = $("#custom-form").elements.e_cost_n;
+      amount.step = e.target.value === "pay_hp" ? "5" : "1";
+      if (e.target.value === "pay_hp" && Number(amount.value) % 5) amount.value = "5";
+    });
     $("#legal-load").addEventListener("click", () => this.loadLegal());
     $("#legal-add").addEventListener("click", () => this.addLegal());
     $("#manual-add").addEventListener("click", () => this.addManual());
@@ -416,7 +421,7 @@ class Desk {
     }
     const costN = Math.max(0, Number(f.e_cost_n.value) || 0);
     if (f.e_cost.value === "discard") effect.cost = [{ discard: costN }];
-    if (f.e_cost.value === "pay_hp") effect.cost = [{ pay_hp: costN, by: "self" }];
+    if (f.e_cost.value === "pay_hp") effect.cost = [{ pay_hp: costN, by: "self" }];  // HP comes in steps of 5
     const n = Math.max(0, Number(f.e_do_n.value) || 0);
     const to = f.e_do_to.value;
     const verb = f.e_do.value;

@@ -203,3 +203,29 @@ def test_a_malicious_card_name_stays_text(page, live_server, shots):
     if shots:
         page.set_viewport_size({"width": 390, "height": 844})
         page.screenshot(path=str(shots / "desk-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize("effect", [
+    {"e_kind": "activated", "e_condition": "line_max", "e_target": "soul:opposing:front", "e_cost": "discard",
+     "e_do": "damage"},
+    {"e_kind": "timing", "e_trigger": "recruited", "e_target": "spot:opposing:naming", "e_cost": "pay_hp",
+     "e_do": "heal"},
+    {"e_kind": "static", "e_do": "gain_atk", "e_do_to": "other_own_souls"},
+])
+def test_a_custom_card_with_keywords_and_an_effect_is_one_the_engine_accepts(page, live_server, effect):
+    page.goto(f"{live_server}/desk")
+    open_slot(page, "A:C3")
+    page.click("#custom-open")
+    form = page.locator("#custom-form")
+    form.locator("input[name=name]").fill("Custom Knight")
+    form.locator("input[name=kw][value=precision]").check()
+    form.locator("input[name=defiance]").fill("5")
+    form.locator("input[name=moral_atk]").fill("5")
+    form.locator("input[name=has_effect]").check()
+    for name, value in effect.items():
+        form.locator(f"select[name={name}]").select_option(value)
+    form.locator("button[type=submit]").click()
+    shows(page, "A:C3", "Custom Knight")
+    yaml_text = page.input_value("#yaml-text")
+    assert "Custom Knight" in yaml_text and "effects:" in yaml_text
+    assert "cards[" not in page.locator("#board-problems").text_content()
