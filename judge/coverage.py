@@ -255,7 +255,7 @@ def compute(root: Path = SCENARIOS_DIR, *, use_engine: bool = True, codex: Any =
 
 
 def render(coverage: Coverage) -> str:
-    how = "claims confirmed by the engine" if coverage.engine else "claims only: engine not available"
+    how = "claims confirmed by the engine's traces" if coverage.engine else "claims only: traces not checked"
     out = [f"Coverage of chapters 10, 11 and 13 by {len(coverage.rulings)} rulings ({how})", ""]
     out.append(f"{'chapter':<8} {'covered':>8} {'testable':>9} {'share':>7} {'untestable':>11}")
     for n in CHAPTERS:

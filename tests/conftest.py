@@ -1,10 +1,20 @@
-"""Shared fixtures: an app on a temporary instance folder, and its in-process client."""
+"""Shared fixtures: an app on a temporary instance folder, its in-process client, and for the
+browser tests one live server and one Chromium for the whole session (Playwright's sync API
+allows a single running instance per thread, so every browser test shares these)."""
 
 from __future__ import annotations
 
+import os
+import threading
+
 import pytest
+from werkzeug.serving import make_server
 
 from judge.web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +31,38 @@ def app(tmp_path_factory):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app served on 127.0.0.1 (a free port) in a thread, with its own instance folder."""
+    instance = tmp_path_factory.mktemp("browser-instance")
+    app = create_app({"TESTING": True, "DATABASE": str(instance / "rulings.sqlite3"),
+                      "INDEX_DIR": str(instance / "index")})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server):
+    return live_server
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through pip's Playwright. Skips without it, except in CI, where it fails."""
+    if not os.path.exists(CHROMIUM):
+        message = f"no Chromium at {CHROMIUM}; install it with `apt-get install chromium` to run the browser tests"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

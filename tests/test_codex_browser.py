@@ -3,35 +3,16 @@ on links, the copy-link button. Skipped when Debian's Chromium is not installed.
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-
 import pytest
-from werkzeug.serving import make_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium")]
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def base_url(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-
-
-@pytest.fixture(scope="module")
-def phone(base_url):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM))
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        yield page
-        browser.close()
+def phone(browser, base_url):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    yield page
+    page.close()
 
 
 @pytest.mark.parametrize("path", ["/", "/rules/11", "/rules/10.4.5", "/rules/9.5.6", "/rules/13.6.4", "/glossary",

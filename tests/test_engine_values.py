@@ -211,3 +211,17 @@ def test_property_every_derived_value_equals_the_sum_of_its_contributions(data):
             assert value.total == sum(c.amount for c in value.contributions)
             assert value.total >= 0
         assert view.hp.total == max(0, view.max_hp.total - view.damage)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_property_a_state_written_out_loads_again_with_the_same_derived_values(data):
+    """Contract §5: `final` is loadable as `state:` of a new scenario."""
+    try:
+        first = load_scenario(data)
+    except ScenarioError:
+        return
+    dumped = first.state.to_dict()
+    again = load_scenario({**data, "state": dumped})
+    assert again.state.to_dict() == dumped
+    assert derive(again.state).derived() == derive(first.state).derived()

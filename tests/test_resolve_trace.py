@@ -46,7 +46,9 @@ def test_ruling_has_the_contract_keys_and_steps_have_their_fields():
     assert ruling["derived"]["B:C3"]["hp"] == 25
 
 
-@pytest.mark.parametrize("path", sorted(ROOT.rglob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(p for p in ROOT.rglob("*.yaml")
+                                        if p.name not in {"untestable.yaml", "coverage-baseline.yaml"}),
+                         ids=lambda p: p.name)
 def test_every_step_cites_a_rule(path):
     ruling = resolve(load_scenario_file(path))
     for step in ruling["steps"]:

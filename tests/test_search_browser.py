@@ -3,34 +3,9 @@ combobox state, and the plain form without JavaScript. Skipped when Debian's Chr
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-
 import pytest
-from werkzeug.serving import make_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium")]
-
-
-@pytest.fixture(scope="module")
-def base_url(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM))
-        yield chromium
-        chromium.close()
+pytestmark = pytest.mark.browser
 
 
 def test_typing_offers_suggestions_and_enter_opens_the_highlighted_one(browser, base_url):

@@ -187,3 +187,22 @@ def test_search_script_is_served(client):
     response.close()
     for needle in ("aria-expanded", "aria-activedescendant", "ArrowDown", "Escape", "role", "listbox"):
         assert needle in js
+
+
+def test_operators(client):
+    def texts(q):
+        return [r["text"].lower() for r in client.get("/search.json", query_string={"q": q}).get_json()["results"]]
+
+    both = texts("captured AND exiled")
+    assert both and all("captur" in t and "exile" in t for t in both)
+    without = texts("armament NOT elysium")
+    assert without and all("elysium" not in t for t in without)
+    either = texts("(event OR ambush) AND fizzles")
+    assert either and all("fizzl" in t and ("event" in t or "ambush" in t) for t in either)
+    phrase = texts('"can\'t be answered"')
+    assert phrase and all("can't be answered" in t for t in phrase[:1])
+
+
+def test_unknown_kind_says_which_kinds_exist(client):
+    html = client.get("/search", query_string={"q": "kind:card target"}).get_data(as_text=True)
+    assert "Unknown kind &#39;card&#39;; kinds are example, glossary, rule, section." in html

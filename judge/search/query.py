@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 
 from whoosh import qparser
 from whoosh.fields import Schema
-from whoosh.query import NullQuery, Query
+from whoosh.query import AndNot, Not, NullQuery, Query
 
 from judge.search import analysis
-from judge.search.sources import KINDS
 
 MAX_QUERY = 500
 FIELDS = ("names", "text")
@@ -81,9 +80,7 @@ def prepare(raw: object) -> Prepared:
 
     def take_filter(match: re.Match) -> str:
         name, value = match.group(1).lower(), match.group(2).strip('"').lower()
-        if name == "kind":
-            if value not in KINDS:
-                notices.append(f"Unknown kind {value!r}; kinds are {', '.join(KINDS)}.")
+        if name == "kind":   # checked against the kinds the index holds (Engine.search)
             kinds.append(value)
             return " "
         if name == "chapter":
@@ -135,12 +132,38 @@ def _balance(text: str) -> str:
     return " ".join(tokens)
 
 
-def parser(schema: Schema) -> qparser.MultifieldParser:
-    """Words, phrases, groups and operators only: no wildcards, ranges, boosts or field syntax."""
+def parser(schema: Schema, boolean: bool = False) -> qparser.MultifieldParser:
+    """Words, phrases, groups and operators only: no wildcards, ranges, boosts or field syntax.
+
+    Plain words are ORed (the engine weighs documents by the share of words they match; Whoosh's
+    own coordination bonus zeroes one-term queries); once the query uses AND, OR or NOT,
+    words next to each other are ANDed, so "armament NOT elysium" means armament without Elysium.
+    """
     return qparser.MultifieldParser(
-        list(FIELDS), schema, group=qparser.OrGroup.factory(0.9),
+        list(FIELDS), schema, group=qparser.AndGroup if boolean else qparser.OrGroup,
         plugins=[qparser.PhrasePlugin(), qparser.GroupPlugin(), qparser.OperatorsPlugin()],
     )
+
+
+def is_boolean(search: str) -> bool:
+    """True when the query uses AND, OR or NOT outside quotes."""
+    outside = re.sub(r'"[^"]*"', " ", search)
+    return any(word.strip("()") in OPERATORS for word in outside.split())
+
+
+def positive_terms(q: Query) -> set[tuple[str, str]]:
+    """The (field, text) terms a document matches by having, not those under a NOT."""
+    if isinstance(q, Not):
+        return set()
+    if isinstance(q, AndNot):
+        return positive_terms(q.a)
+    children = q.children() if q.is_leaf() is False else []
+    if not children:
+        return {(f, t.decode("utf-8") if isinstance(t, bytes) else t) for f, t in q.iter_all_terms()}
+    found: set[tuple[str, str]] = set()
+    for child in children:
+        found |= positive_terms(child)
+    return found
 
 
 def parse(search: str, p: qparser.QueryParser) -> Query | None:

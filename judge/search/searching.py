@@ -25,8 +25,9 @@ SNIPPET_CHARS = 240
 FEW = 3
 # Section titles are short and match loosely; rules and glossary entries answer questions.
 KIND_WEIGHT = {"section": 0.6}
-# A text that has a quoted phrase word for word beats one that only has its stems in a row.
-PHRASE_BONUS = 2.0
+# A text that has a quoted phrase word for word comes before one that only has its stems in a row
+# ("can't be answered" is, to the index, just "answer": the rest are stop words).
+PHRASE_BONUS = 100.0
 _WORD_RE = re.compile(analysis.TOKEN_PATTERN)
 
 
@@ -82,6 +83,7 @@ class Engine:
         self.ix = whoosh_index.open_dir(str(self.path))
         self.searcher = self.ix.searcher(weighting=SharedIdf())
         self.parser = Q.parser(self.ix.schema)
+        self.boolean_parser = Q.parser(self.ix.schema, boolean=True)
         self.vocab: dict[str, int] = self.lookup["vocab"]
         self.stems = set(self.lookup["stems"])
         self.pins: dict[str, str] = self.lookup["pins"]
@@ -95,6 +97,7 @@ class Engine:
                                            for n in range(self.searcher.doc_count_all())]
         self.doc_terms = [frozenset(self.lookup["terms"].get(d["id"], ())) for d in self.docs]
         self.flat = [_flat(d["text"]) for d in self.docs]
+        self.kinds = {d["kind"] for d in self.docs}
         self.spans: dict[str, dict[str, list[list[int]]]] = self.lookup["spans"]
 
     @classmethod
@@ -109,6 +112,9 @@ class Engine:
         if prepared.rule_id is not None and prepared.rule_id in self.redirects:
             return SearchResult(prepared.text, redirect=prepared.rule_id, searched=prepared.text)
         notices = list(prepared.notices)
+        unknown = [kind for kind in prepared.kinds if kind not in self.kinds]
+        if unknown:
+            notices.append(f"Unknown kind {unknown[0]!r}; kinds are {', '.join(sorted(self.kinds))}.")
         if prepared.rule_id is not None:
             notices.append(f"There is no rule {prepared.rule_id} in the Codex we have; "
                            "showing texts that mention it.")
@@ -155,18 +161,19 @@ class Engine:
 
         Whoosh's BM25F score is weighted by the share of the query's clauses a document matches
         (squared, so a question's main words count together), by kind, and by a literal phrase."""
-        q = Q.parse(search, self.parser)
+        q = Q.parse(search, self.boolean_parser if Q.is_boolean(search) else self.parser)
         if q is None:
             return None, []
         phrases = [_flat(p) for p in re.findall(r'"([^"]+)"', search)]
-        clauses = [frozenset(_text(t) for _, t in clause.iter_all_terms())
+        clauses = [frozenset(t for _, t in Q.positive_terms(clause))
                    for clause in (q.subqueries if isinstance(q, Or) else [q])]
+        clauses = [clause for clause in clauses if clause] or [frozenset()]
         with self.lock:
             found = self.searcher.search(q, limit=None, filter=self._filters(prepared)).items()
         scored = []
         for docnum, score in found:
             terms = self.doc_terms[docnum]
-            share = sum(1 for clause in clauses if clause & terms) / len(clauses)
+            share = sum(1 for clause in clauses if clause & terms or not clause) / len(clauses)
             weight = share * share * KIND_WEIGHT.get(self.docs[docnum]["kind"], 1.0)
             if phrases and any(p in self.flat[docnum] for p in phrases):
                 weight *= PHRASE_BONUS
@@ -206,7 +213,7 @@ class Engine:
 
     def _hits(self, q: Query | None, window: list[int]) -> tuple[Hit, ...]:
         """Results for one page, with snippets marking the query's words (and their synonyms)."""
-        terms = {_text(t) for f, t in q.iter_all_terms() if f == "text"} if q is not None else set()
+        terms = {t for f, t in Q.positive_terms(q) if f == "text"} if q is not None else set()
         hits = []
         for docnum in window:
             doc = self.docs[docnum]

@@ -23,8 +23,6 @@ from typing import Any, Protocol
 
 from judge import CODEX_DIR
 
-KINDS = ("rule", "example", "section", "glossary")
-
 
 class Source(Protocol):
     name: str

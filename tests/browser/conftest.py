@@ -8,47 +8,11 @@ Set DESK_SHOTS=<dir> to keep screenshots of the desk and a ruling (desktop and 3
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
-from judge.web import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    instance = tmp_path_factory.mktemp("browser-instance")
-    app = create_app({"TESTING": True, "DATABASE": str(instance / "rulings.sqlite3"),
-                      "INDEX_DIR": str(instance / "index")})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium per module: Playwright's sync API allows one running instance per thread, and other
-    areas' browser tests start their own."""
-    if not os.path.exists(CHROMIUM):
-        message = f"no Chromium at {CHROMIUM}; install it with `apt-get install chromium` to run the browser tests"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+# live_server and browser are session fixtures of tests/conftest.py, shared with every browser test.
 
 
 class PageProblems(list):

@@ -1,0 +1,559 @@
+"""Validating the card schema (contract §3): every unknown key and wrong type is reported with its
+key path (`cards[2].effects[0].do[1].heal: expected a multiple of 5`). The records it builds are in
+`cards.py`; `docs/scenario-format.md` lists our extensions of the vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from judge.engine.cards import (
+    ATTRIBUTES,
+    BARE_KEYWORDS,
+    CARD_TYPES,
+    DURATIONS,
+    EFFECT_KINDS,
+    EXTRA_CARD_KEYS,
+    GROUP_REFS,
+    KEYWORDS,
+    SIDES,
+    SINGLE_REFS,
+    STAT_KEYS,
+    TARGET_REF,
+    TAUNT_RADII,
+    TRIGGERS,
+    VALUE_KEYWORDS,
+    CardDef,
+    EffectDef,
+    Keyword,
+    Limit,
+    TargetSpec,
+)
+from judge.engine.errors import Problems
+
+
+class _Checker:
+    def __init__(self, problems: Problems) -> None:
+        self.p = problems
+
+    def bad(self, path: str, message: str) -> None:
+        self.p.add(path, message)
+
+    def keys(self, data: Mapping, allowed: Iterable[str], path: str) -> None:
+        allowed = tuple(allowed)
+        for key in data:
+            if key not in allowed:
+                self.bad(f"{path}.{key}" if path else str(key),
+                         f"unknown key; expected one of {', '.join(allowed)}")
+
+    def mapping(self, value: Any, path: str) -> Mapping | None:
+        if isinstance(value, Mapping):
+            return value
+        self.bad(path, f"expected a mapping, got {_show(value)}")
+        return None
+
+    def seq(self, value: Any, path: str) -> list:
+        if value is None:
+            return []
+        if isinstance(value, list):
+            return value
+        self.bad(path, f"expected a list, got {_show(value)}")
+        return []
+
+    def choice(self, value: Any, options: Iterable[str], path: str) -> str | None:
+        options = tuple(options)
+        if isinstance(value, str) and value.lower() in options:
+            return value.lower()
+        self.bad(path, f"expected one of {', '.join(options)}, got {_show(value)}")
+        return None
+
+    def boolean(self, value: Any, path: str) -> bool:
+        if isinstance(value, bool):
+            return value
+        self.bad(path, f"expected true or false, got {_show(value)}")
+        return False
+
+    def integer(self, value: Any, path: str, lo: int | None = None, hi: int | None = None) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.bad(path, f"expected a whole number, got {_show(value)}")
+            return None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            rng = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+            self.bad(path, f"expected {rng}, got {value}")
+            return None
+        return value
+
+    def step5(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
+        # 14.x / glossary/damage: damage, healing and values come in steps of 5
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.bad(path, f"expected a multiple of 5, got {_show(value)}")
+            return None
+        if value % 5:
+            self.bad(path, f"expected a multiple of 5, got {value}")
+            return None
+        if positive and value <= 0:
+            self.bad(path, f"expected a positive multiple of 5, got {value}")
+            return None
+        if not signed and value < 0:
+            self.bad(path, f"expected 0 or more, got {value}")
+            return None
+        return value
+
+    def text(self, value: Any, path: str) -> str:
+        if isinstance(value, str):
+            return value
+        self.bad(path, f"expected text, got {_show(value)}")
+        return ""
+
+    # --- pieces of the schema
+    def stats(self, value: Any, path: str) -> dict[str, int]:
+        data = self.mapping(value, path)
+        if data is None:
+            return {}
+        self.keys(data, STAT_KEYS, path)
+        out = {}
+        for key in STAT_KEYS:
+            if key in data:
+                out[key] = self.step5(data[key], f"{path}.{key}", signed=True) or 0
+        if not data:
+            self.bad(path, "expected at least one of atk, def, hp")
+        return out
+
+    def condition(self, value: Any, path: str, allow_of: bool = False) -> dict[str, Any]:
+        data = self.mapping(value, path)
+        if data is None:
+            return {}
+        allowed = ["line", "front_line", "damaged", "hp_at_most_half", "attribute", "leader",
+                   "rank", "captured", "keyword"]
+        if allow_of:
+            allowed.append("of")
+        self.keys(data, allowed, path)
+        out: dict[str, Any] = {}
+        for key, val in data.items():
+            sub = f"{path}.{key}"
+            if key in ("line", "rank"):
+                bounds = self.mapping(val, sub)
+                if bounds is not None:
+                    self.keys(bounds, ("max", "min"), sub)
+                    out[key] = {k: self.integer(v, f"{sub}.{k}", 0) for k, v in bounds.items()
+                                if k in ("max", "min")}
+            elif key in ("front_line", "damaged", "hp_at_most_half", "leader", "captured"):
+                out[key] = self.boolean(val, sub)
+            elif key == "attribute":
+                out[key] = self.choice(val, ATTRIBUTES, sub)
+            elif key == "keyword":
+                out[key] = self.choice(val, KEYWORDS, sub)
+            elif key == "of":
+                out[key] = self.ref(val, sub)
+        return out
+
+    def ref(self, value: Any, path: str, groups: bool = True) -> str | None:
+        if isinstance(value, str) and (TARGET_REF.match(value) or value in SINGLE_REFS
+                                       or (groups and value in GROUP_REFS)):
+            return value
+        options = "target, target1, target2, …, " + ", ".join(SINGLE_REFS + (GROUP_REFS if groups else ()))
+        self.bad(path, f"expected a reference ({options}), got {_show(value)}")
+        return None
+
+    def keyword(self, value: Any, path: str) -> Keyword | None:
+        if isinstance(value, str):
+            name = value.lower()
+            if name in BARE_KEYWORDS:
+                return Keyword(name, "same_direct_superior" if name == "taunt" else None)
+            if name in VALUE_KEYWORDS:
+                self.bad(path, f"{name} needs a value, e.g. {{{name}: …}}")
+                return None
+            self.bad(path, f"unknown keyword {value!r}; expected one of {', '.join(KEYWORDS)}")
+            return None
+        data = self.mapping(value, path)
+        if data is None:
+            return None
+        if len(data) != 1:
+            self.bad(path, f"a keyword is a bare name or a one-key map, got keys {', '.join(map(str, data))}")
+            return None
+        (name, val), = data.items()
+        sub = f"{path}.{name}"
+        name = str(name).lower()
+        if name == "taunt":
+            if val is None:
+                return Keyword("taunt", "same_direct_superior")
+            spec = self.mapping(val, sub)
+            if spec is None:
+                return None
+            self.keys(spec, ("radius",), sub)
+            return Keyword("taunt", self.choice(spec.get("radius", "same_direct_superior"), TAUNT_RADII,
+                                                f"{sub}.radius"))
+        if name == "moral":
+            return Keyword("moral", self.stats(val, sub))
+        if name == "defiance":
+            return Keyword("defiance", self.step5(val, sub, positive=True))
+        if name == "berserk":
+            return Keyword("berserk", tuple(self.actions(val, sub)))
+        if name == "reinforcement":
+            return Keyword("reinforcement", self.effect(val, sub, 0, default_kind="timing",
+                                                        default_trigger="recruited", default_name="Reinforcement"))
+        if name in BARE_KEYWORDS:
+            if val not in (None, True):
+                self.bad(sub, f"{name} takes no value")
+            return Keyword(name)
+        self.bad(sub, f"unknown keyword; expected one of {', '.join(KEYWORDS)}")
+        return None
+
+    def limit(self, value: Any, path: str) -> Limit | None:
+        if not isinstance(value, str):
+            self.bad(path, f'expected "1/Turn", "2/Game" or "2/Game, 1/Turn", got {_show(value)}')
+            return None
+        per_turn = per_game = None
+        for part in value.split(","):
+            m = re.fullmatch(r"\s*(\d+)\s*/\s*(turn|game)\s*", part, re.IGNORECASE)
+            if not m:
+                self.bad(path, f'expected "N/Turn", "N/Game" or both, got {value!r}')
+                return None
+            if m.group(2).lower() == "turn":
+                per_turn = int(m.group(1))
+            else:
+                per_game = int(m.group(1))
+        return Limit(per_turn, per_game, value)
+
+    def selector(self, value: Any, path: str) -> TargetSpec | None:
+        data = self.mapping(value, path)
+        if data is None:
+            return None
+        whats = [k for k in ("soul", "spot", "realm") if k in data]
+        if len(whats) != 1:
+            self.bad(path, "a target selector has exactly one of soul, spot, realm")
+            return None
+        what = whats[0]
+        allowed = {"soul": ("soul", "lines", "captured", "where"),
+                   "spot": ("spot", "naming", "where"),
+                   "realm": ("realm", "where")}[what]
+        self.keys(data, allowed, path)
+        side = self.choice(data[what], SIDES, f"{path}.{what}") or "any"
+        spec = TargetSpec(what, side)
+        kwargs: dict[str, Any] = {}
+        if "lines" in data:
+            kwargs["lines"] = self.choice(data["lines"], ("front", "any"), f"{path}.lines") or "front"
+        if "captured" in data:
+            kwargs["captured"] = self.boolean(data["captured"], f"{path}.captured")
+        if "naming" in data:
+            kwargs["naming"] = self.choice(data["naming"], ("front", "any"), f"{path}.naming")
+        if "where" in data:
+            kwargs["where"] = self.condition(data["where"], f"{path}.where")
+        return TargetSpec(**{**spec.__dict__, **kwargs})
+
+    def cost(self, value: Any, path: str) -> dict[str, Any]:
+        data = self.mapping(value, path)
+        if data is None:
+            return {}
+        if "discard" in data:
+            self.keys(data, ("discard",), path)
+            return {"discard": self.integer(data["discard"], f"{path}.discard", 1)}
+        if "pay_hp" in data:
+            self.keys(data, ("pay_hp", "by"), path)
+            return {"pay_hp": self.step5(data["pay_hp"], f"{path}.pay_hp", positive=True),
+                    "by": self.choice(data.get("by", "self"), ("self", "caster", "ambusher"), f"{path}.by")}
+        self.bad(path, "unknown cost; expected {discard: N} or {pay_hp: N, by: self|caster|ambusher}")
+        return {}
+
+    def actions(self, value: Any, path: str) -> list[dict[str, Any]]:
+        return [self.action(item, f"{path}[{i}]") for i, item in enumerate(self.seq(value, path))]
+
+    def action(self, value: Any, path: str) -> dict[str, Any]:
+        data = self.mapping(value, path)
+        if data is None:
+            return {}
+        verbs = [k for k in ACTION_FORMS if k in data]
+        if len(verbs) != 1:
+            self.bad(path, f"an action has exactly one of {', '.join(ACTION_FORMS)}; got keys "
+                           f"{', '.join(map(str, data)) or 'none'}")
+            return {}
+        verb = verbs[0]
+        form = ACTION_FORMS[verb]
+        self.keys(data, (verb, *form), path)
+        for key, required in form.items():
+            if required and key not in data:
+                self.bad(f"{path}.{key}", f"missing; {verb} needs {key}")
+        out: dict[str, Any] = {}
+        for key, val in data.items():
+            sub = f"{path}.{key}"
+            kind = VALUE_KINDS.get((verb, key))
+            if kind is None:
+                out[key] = val
+            else:
+                out[key] = kind(self, val, sub)
+        return out
+
+    def effect(self, value: Any, path: str, index: int, default_kind: str | None = None,
+               default_trigger: str | None = None, default_name: str | None = None) -> EffectDef | None:
+        data = self.mapping(value, path)
+        if data is None:
+            return None
+        self.keys(data, ("name", "kind", "fast", "limit", "trigger", "mandatory", "condition", "targets",
+                         "cost", "do", "gain", "grant", "to", "negate"), path)
+        kind = self.choice(data.get("kind", default_kind), EFFECT_KINDS, f"{path}.kind") \
+            if ("kind" in data or default_kind) else None
+        if kind is None:
+            if "kind" not in data:
+                self.bad(f"{path}.kind", f"missing; expected one of {', '.join(EFFECT_KINDS)}")
+            kind = "activated"
+        trigger = data.get("trigger", default_trigger)
+        if trigger is not None:
+            trigger = self.choice(trigger, TRIGGERS, f"{path}.trigger")
+            if kind in ("activated", "static") and "trigger" in data:
+                self.bad(f"{path}.trigger", f"a {kind} effect has no trigger (timing and instant effects do)")
+        elif kind in ("timing", "instant"):
+            self.bad(f"{path}.trigger", f"missing; a {kind} effect needs a trigger ({', '.join(TRIGGERS)})")
+        if "mandatory" in data and kind != "timing":
+            self.bad(f"{path}.mandatory", "only a timing effect can be mandatory")
+        static_keys = [k for k in ("gain", "grant", "negate") if k in data]
+        if kind == "static":
+            if "do" in data:
+                self.bad(f"{path}.do", "a static effect has no do; it uses gain:, grant: or negate: with to:")
+            if not static_keys:
+                self.bad(path, "a static effect needs gain:, grant: or negate:")
+            if ("gain" in data or "grant" in data) and "to" not in data:
+                self.bad(f"{path}.to", "missing; whom the static effect gives to")
+        else:
+            for key in [*static_keys, *(["to"] if "to" in data else [])]:
+                self.bad(f"{path}.{key}", f"only a static effect has {key}:; use do: for a {kind} effect")
+            if "do" not in data:
+                self.bad(f"{path}.do", f"missing; a {kind} effect says what it does")
+        return EffectDef(
+            name=self.text(data["name"], f"{path}.name") if "name" in data else default_name,
+            kind=kind,
+            fast=self.boolean(data["fast"], f"{path}.fast") if "fast" in data else False,
+            limit=self.limit(data["limit"], f"{path}.limit") if "limit" in data else None,
+            trigger=trigger,
+            mandatory=self.boolean(data["mandatory"], f"{path}.mandatory") if "mandatory" in data else False,
+            condition=self.condition(data["condition"], f"{path}.condition") if "condition" in data else {},
+            targets=tuple(t for i, item in enumerate(self.seq(data.get("targets"), f"{path}.targets"))
+                          if (t := self.selector(item, f"{path}.targets[{i}]")) is not None),
+            cost=tuple(self.cost(c, f"{path}.cost[{i}]") for i, c in enumerate(self.seq(data.get("cost"),
+                                                                                        f"{path}.cost"))),
+            do=tuple(self.actions(data.get("do"), f"{path}.do")),
+            gain=self.stats(data["gain"], f"{path}.gain") if "gain" in data else None,
+            grant=self.keyword(data["grant"], f"{path}.grant") if "grant" in data else None,
+            to=self.ref(data["to"], f"{path}.to") if "to" in data else None,
+            negate=self.ref(data["negate"], f"{path}.negate") if "negate" in data else None,
+            index=index,
+        )
+
+    def card(self, value: Any, path: str) -> CardDef | None:
+        data = self.mapping(value, path)
+        if data is None:
+            return None
+        before = len(self.p)
+        self.keys(data, ("name", "type", "rank", "attribute", "leader", "atk", "def", "hp", "text",
+                         "keywords", "effects", "caster", "ambusher", *EXTRA_CARD_KEYS), path)
+        for key in ("name", "type", "rank"):
+            if key not in data:
+                self.bad(f"{path}.{key}", "missing")
+        name = self.text(data.get("name", ""), f"{path}.name").strip() if "name" in data else ""
+        if "name" in data and not name:
+            self.bad(f"{path}.name", "must not be empty")
+        ctype = self.choice(data["type"], CARD_TYPES, f"{path}.type") if "type" in data else None
+        rank = self.integer(data["rank"], f"{path}.rank", 0, 3) if "rank" in data else None
+        attribute = None
+        if "attribute" in data:
+            attribute = self.choice(data["attribute"], ATTRIBUTES, f"{path}.attribute")
+        elif ctype == "soul":
+            self.bad(f"{path}.attribute", "missing; a Soul is light or dark")
+        values = {}
+        for key in STAT_KEYS:
+            if key in data:
+                if ctype in ("event", "ambush"):
+                    self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
+                values[key] = self.step5(data[key], f"{path}.{key}") or 0
+        if ctype in ("soul", "realm") and not values.get("hp"):
+            if "hp" not in data:
+                self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
+            elif values.get("hp") == 0:
+                self.bad(f"{path}.hp", f"a {ctype} needs HP above 0")
+        leader = False
+        if "leader" in data:
+            leader = self.boolean(data["leader"], f"{path}.leader")
+            if ctype not in (None, "soul") and leader:
+                self.bad(f"{path}.leader", "only a Soul can be a Leader")
+            if leader and rank is not None and rank != 3:
+                self.bad(f"{path}.rank", "Leaders are rank 3 (glossary/leader)")
+        for key, allowed_type in (("caster", "event"), ("ambusher", "ambush")):
+            if key in data and ctype not in (None, allowed_type):
+                self.bad(f"{path}.{key}", f"only an {allowed_type} names a {key}")
+        keywords = tuple(k for i, item in enumerate(self.seq(data.get("keywords"), f"{path}.keywords"))
+                         if (k := self.keyword(item, f"{path}.keywords[{i}]")) is not None)
+        effects = tuple(e for i, item in enumerate(self.seq(data.get("effects"), f"{path}.effects"))
+                        if (e := self.effect(item, f"{path}.effects[{i}]", i)) is not None)
+        sources = tuple(str(s) for s in self.seq(data.get("sources"), f"{path}.sources"))
+        if len(self.p) > before:
+            return None
+        return CardDef(
+            name=name, type=ctype or "soul", rank=rank or 0, attribute=attribute, leader=leader,
+            atk=values.get("atk", 0), def_=values.get("def", 0), hp=values.get("hp", 0),
+            text=self.text(data["text"], f"{path}.text") if "text" in data else "",
+            keywords=keywords, effects=effects,
+            caster=self.condition(data["caster"], f"{path}.caster") if "caster" in data else None,
+            ambusher=self.condition(data["ambusher"], f"{path}.ambusher") if "ambusher" in data else None,
+            reconstructed=bool(data.get("reconstructed", False)),
+            notes=str(data.get("notes", "")), sources=sources,
+        )
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value)
+    return type(value).__name__ if not isinstance(value, (list, dict)) else \
+        ("a list" if isinstance(value, list) else "a mapping")
+
+
+def _v_ref(c: _Checker, v: Any, p: str) -> Any:
+    return c.ref(v, p)
+
+
+def _v_amount(c: _Checker, v: Any, p: str) -> Any:
+    return c.step5(v, p, positive=True)
+
+
+def _v_count(c: _Checker, v: Any, p: str) -> Any:
+    return c.integer(v, p, 1)
+
+
+def _v_until(c: _Checker, v: Any, p: str) -> Any:
+    return c.choice(v, DURATIONS, p)
+
+
+def _v_stats(c: _Checker, v: Any, p: str) -> Any:
+    return c.stats(v, p)
+
+
+def _v_keyword(c: _Checker, v: Any, p: str) -> Any:
+    kw = c.keyword(v, p)
+    return kw
+
+
+def _v_lay(c: _Checker, v: Any, p: str) -> Any:
+    if isinstance(v, str):
+        if v.lower() in BARE_KEYWORDS:
+            return v.lower()
+        c.bad(p, f"expected frozen, a bare keyword, {{gain: {{…}}}} or {{grant: KEYWORD}}, got {v!r}")
+        return None
+    data = c.mapping(v, p)
+    if data is None:
+        return None
+    c.keys(data, ("gain", "grant"), p)
+    if "gain" in data:
+        return {"gain": c.stats(data["gain"], f"{p}.gain")}
+    if "grant" in data:
+        return {"grant": c.keyword(data["grant"], f"{p}.grant")}
+    c.bad(p, "expected {gain: {…}} or {grant: KEYWORD}")
+    return None
+
+
+def _v_slot(c: _Checker, v: Any, p: str) -> Any:
+    from judge.engine.field import load_field
+
+    if isinstance(v, str) and TARGET_REF.match(v):
+        return v  # a Soul Spot chosen as a target when the effect is used (Portal Mage's Blink)
+    slot = load_field().normalize(v)
+    if slot is None and v != "any":
+        c.bad(p, f"no such slot {_show(v)}; slots are {load_field().describe()}")
+    return slot or v
+
+
+def _v_who(c: _Checker, v: Any, p: str) -> Any:
+    return c.choice(v, ("self", "opponent"), p)
+
+
+def _v_enlist(c: _Checker, v: Any, p: str) -> Any:
+    data = c.mapping(v, p)
+    if data is None:
+        return {}
+    c.keys(data, ("type", "attribute", "rank", "name"), p)
+    out = dict(data)
+    if "type" in data:
+        out["type"] = c.choice(data["type"], CARD_TYPES, f"{p}.type")
+    if "attribute" in data:
+        out["attribute"] = c.choice(data["attribute"], ATTRIBUTES, f"{p}.attribute")
+    if "rank" in data:
+        out["rank"] = c.integer(data["rank"], f"{p}.rank", 0, 3)
+    return out
+
+
+def _v_battle(c: _Checker, v: Any, p: str) -> Any:
+    data = c.mapping(v, p)
+    if data is None:
+        return {}
+    c.keys(data, ("attacker", "target", "counts_as_attack"), p)
+    for key in ("attacker", "target"):
+        if key not in data:
+            c.bad(f"{p}.{key}", "missing")
+    return {"attacker": c.ref(data.get("attacker"), f"{p}.attacker", groups=False) if "attacker" in data else None,
+            "target": c.ref(data.get("target"), f"{p}.target", groups=False) if "target" in data else None,
+            "counts_as_attack": c.boolean(data.get("counts_as_attack", False), f"{p}.counts_as_attack")}
+
+
+def _v_if(c: _Checker, v: Any, p: str) -> Any:
+    return c.condition(v, p, allow_of=True)
+
+
+def _v_actions(c: _Checker, v: Any, p: str) -> Any:
+    return c.actions(v, p)
+
+
+def _v_negate(c: _Checker, v: Any, p: str) -> Any:
+    return c.ref(v, p)
+
+
+# verb -> {other key: required?}
+ACTION_FORMS: dict[str, dict[str, bool]] = {
+    "damage": {"to": True}, "heal": {"to": True}, "capture": {}, "return": {}, "exile": {},
+    "teleport": {"to": True}, "gain": {"to": True, "until": False}, "grant": {"to": True, "until": False},
+    "lay": {"on": True, "until": False}, "negate": {}, "draw": {}, "discard": {"who": False},
+    "enlist": {}, "battle": {}, "if": {"then": True, "else": False},
+}
+VALUE_KINDS = {
+    ("damage", "damage"): _v_amount, ("damage", "to"): _v_ref,
+    ("heal", "heal"): _v_amount, ("heal", "to"): _v_ref,
+    ("capture", "capture"): _v_ref, ("return", "return"): _v_ref, ("exile", "exile"): _v_ref,
+    ("teleport", "teleport"): _v_ref, ("teleport", "to"): _v_slot,
+    ("gain", "gain"): _v_stats, ("gain", "to"): _v_ref, ("gain", "until"): _v_until,
+    ("grant", "grant"): _v_keyword, ("grant", "to"): _v_ref, ("grant", "until"): _v_until,
+    ("lay", "lay"): _v_lay, ("lay", "on"): _v_ref, ("lay", "until"): _v_until,
+    ("negate", "negate"): _v_negate, ("draw", "draw"): _v_count,
+    ("discard", "discard"): _v_count, ("discard", "who"): _v_who,
+    ("enlist", "enlist"): _v_enlist, ("battle", "battle"): _v_battle,
+    ("if", "if"): _v_if, ("if", "then"): _v_actions, ("if", "else"): _v_actions,
+}
+
+
+def parse_card(data: Any, path: str, problems: Problems) -> CardDef | None:
+    """One card; problems go to `problems` with key paths under `path`."""
+    return _Checker(problems).card(data, path)
+
+
+def parse_cards(data: Any, path: str, problems: Problems) -> list[CardDef]:
+    checker = _Checker(problems)
+    out = []
+    for i, item in enumerate(checker.seq(data, path)):
+        card = checker.card(item, f"{path}[{i}]")
+        if card is not None:
+            out.append(card)
+    return out
+
+
+def parse_keyword(data: Any, path: str = "keyword") -> Keyword:
+    """A keyword from its contract form; raises ScenarioError when malformed."""
+    problems = Problems()
+    kw = _Checker(problems).keyword(data, path)
+    problems.raise_if_any()
+    assert kw is not None
+    return kw
+
+

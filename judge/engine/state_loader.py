@@ -1,0 +1,432 @@
+"""Loading the `state:` of a scenario (contract §2) into a State, every problem with its key path,
+and checking that the position could arise (a rank-3 Soul on a rank-2 slot, a Leader off the
+altar, an active Soul at 0 HP … are refused). Used by `scenario.load_scenario`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge.engine import card_schema as cardmod
+from judge.engine.cards import DURATIONS, CardDef, Library
+from judge.engine.errors import Problems
+from judge.engine.field import load_field
+from judge.engine.state import (
+    PHASES,
+    PLAYERS,
+    Ambush,
+    Armament,
+    Lasting,
+    PlayerState,
+    Realm,
+    SlotRef,
+    Soul,
+    State,
+)
+
+DEFAULT_TURNS_TAKEN = 5
+
+
+class StateLoader:
+    """Loads `state:` (contract §2) into a State and checks the position is consistent."""
+
+    def __init__(self, problems: Problems, library: Library, source: str | None) -> None:
+        self.p = problems
+        self.base_library = library
+        self.library = library
+        self.source = source
+        self.field = load_field()
+        self.c = cardmod._Checker(problems)
+        self._pending_setters: list[tuple[SlotRef, int, Any, str]] = []
+
+    def bad(self, path: str, message: str) -> None:
+        self.p.add(path, message)
+
+    # --- cards and names
+    def known(self, name: Any, path: str, ctype: str | None = None) -> CardDef | None:
+        if not isinstance(name, str) or not name.strip():
+            self.bad(path, f"expected a card name, got {cardmod._show(name)}")
+            return None
+        card = self.library.get(name)
+        if card is None:
+            self.bad(path, f"no card named {name!r} in the library or the scenario's cards:")
+            return None
+        if ctype and card.type != ctype:
+            self.bad(path, f"{card.name} is a {card.type}, not a {ctype}")
+        return card
+
+    def names(self, value: Any, path: str) -> list[str]:
+        out = []
+        for i, item in enumerate(self.c.seq(value, path)):
+            card = self.known(item, f"{path}[{i}]")
+            if card:
+                out.append(card.name)
+        return out
+
+    def pile(self, value: Any, path: str) -> tuple[list[str], int]:
+        """A hand or deck: a count, a list of names, or (extension) {cards: [...], unnamed: N}."""
+        if value is None:
+            return [], 0
+        if isinstance(value, bool):
+            self.bad(path, "expected a count or a list of card names")
+            return [], 0
+        if isinstance(value, int):
+            if value < 0:
+                self.bad(path, f"expected a count of 0 or more, got {value}")
+            return [], max(value, 0)
+        if isinstance(value, Mapping):
+            self.c.keys(value, ("cards", "unnamed"), path)
+            hidden = self.c.integer(value.get("unnamed", 0), f"{path}.unnamed", 0) or 0
+            return self.names(value.get("cards"), f"{path}.cards"), hidden
+        return self.names(value, path), 0
+
+    # --- state
+    def state(self, data: Mapping[str, Any], path: str) -> State:
+        self.c.keys(data, ("turn_player", "phase", "turn", "players", "lasting", "used", "event_slot",
+                           "winner"), path)
+        turn_player = str(data.get("turn_player", "A")).upper()
+        if turn_player not in PLAYERS:
+            self.bad(f"{path}.turn_player", f"expected A or B, got {data.get('turn_player')!r}")
+            turn_player = "A"
+        phase = data.get("phase", "preparation")
+        if phase not in PHASES:
+            self.bad(f"{path}.phase", f"expected one of {', '.join(PHASES)}, got {phase!r}")
+            phase = "preparation"
+        turn = self.c.integer(data.get("turn", 9), f"{path}.turn", 1) or 9
+        state = _blank_state(self.library)
+        state.turn_player, state.phase, state.turn = turn_player, phase, turn
+        players = data.get("players")
+        if players is None:
+            players = {}
+        if not isinstance(players, Mapping):
+            self.bad(f"{path}.players", "expected a mapping with A and B")
+            players = {}
+        for key in players:
+            if str(key).upper() not in PLAYERS:
+                self.bad(f"{path}.players.{key}", "no such player; players are A and B")
+        for p in PLAYERS:
+            pdata = players.get(p, players.get(p.lower()))
+            if pdata is None:
+                self.bad(f"{path}.players.{p}", "missing; each player has a Leader on the altar (glossary/altar)")
+                continue
+            if not isinstance(pdata, Mapping):
+                self.bad(f"{path}.players.{p}", "expected a mapping with field:, hand:, …")
+                continue
+            self.player(state, p, pdata, f"{path}.players.{p}")
+        if "event_slot" in data and data["event_slot"] is not None:
+            self.known(data["event_slot"], f"{path}.event_slot", "event")
+            state.event_slot = data["event_slot"]
+        if data.get("winner") is not None:
+            if data["winner"] not in PLAYERS:
+                self.bad(f"{path}.winner", "expected A, B or nothing")
+            else:
+                state.winner = data["winner"]
+        for i, item in enumerate(self.c.seq(data.get("lasting"), f"{path}.lasting")):
+            self.lasting(state, item, f"{path}.lasting[{i}]")
+        for i, item in enumerate(self.c.seq(data.get("used"), f"{path}.used")):
+            self.used(state, item, f"{path}.used[{i}]")
+        return state
+
+    def player(self, state: State, p: str, data: Mapping[str, Any], path: str) -> None:
+        self.c.keys(data, ("turns_taken", "proactive", "field", "realms", "hand", "deck", "elysium",
+                           "exile", "decked_out_turns"), path)
+        ps = state.players[p]
+        ps.turns_taken = self.c.integer(data.get("turns_taken", DEFAULT_TURNS_TAKEN), f"{path}.turns_taken",
+                                        0) or 0
+        for i, item in enumerate(self.c.seq(data.get("proactive"), f"{path}.proactive")):
+            slot = self.field.normalize(item)
+            if slot is None:
+                self.bad(f"{path}.proactive[{i}]", f"no such slot {item!r}; slots are {self.field.describe()}")
+            else:
+                ps.proactive.add(slot)
+        ps.hand, ps.hand_hidden = self.pile(data.get("hand"), f"{path}.hand")
+        ps.deck, ps.deck_hidden = self.pile(data.get("deck", 20 if "deck" not in data else None), f"{path}.deck")
+        ps.elysium = self.names(data.get("elysium"), f"{path}.elysium")
+        ps.exile = self.names(data.get("exile"), f"{path}.exile")
+        if data.get("decked_out_turns") is not None:
+            ps.decked_out_turns = self.c.integer(data["decked_out_turns"], f"{path}.decked_out_turns", 0)
+        fdata = data.get("field")
+        if fdata is None:
+            fdata = {}
+        if not isinstance(fdata, Mapping):
+            self.bad(f"{path}.field", "expected a mapping of slot: card")
+            fdata = {}
+        seen: dict[str, str] = {}
+        for key, value in fdata.items():
+            sub = f"{path}.field.{key}"
+            slot = self.field.normalize(key)
+            if slot is None:
+                realm_hint = " (realm slots go under realms:)" if self.field.is_realm_slot(str(key)) else ""
+                self.bad(sub, f"no such slot{realm_hint}; slots are {self.field.describe()}")
+                continue
+            if slot in seen:
+                self.bad(sub, f"the same slot as {seen[slot]}")
+                continue
+            seen[slot] = str(key)
+            self.soul_slot(state, p, slot, value, sub)
+        rdata = data.get("realms")
+        if rdata is None:
+            rdata = {}
+        if not isinstance(rdata, Mapping):
+            self.bad(f"{path}.realms", "expected a mapping of realm slot: card")
+            rdata = {}
+        for key, value in rdata.items():
+            sub = f"{path}.realms.{key}"
+            slot = self.field.normalize(key)
+            if slot is None or not self.field.is_realm_slot(slot):
+                self.bad(sub, f"no such realm slot; realm slots are {', '.join(self.field.realm_slots)}")
+                continue
+            self.realm_slot(state, p, slot, value, sub)
+
+    def soul_slot(self, state: State, p: str, slot: str, value: Any, path: str) -> None:
+        if value is None:
+            return
+        if isinstance(value, str):
+            value = {"card": value}
+        if not isinstance(value, Mapping):
+            self.bad(path, "expected a card name or {card: …, damage: …}")
+            return
+        self.c.keys(value, ("card", "damage", "captured", "armament", "recruited", "attacks_made", "ambushes"),
+                    path)
+        target = state.players[p].slots[slot]
+        rank = self.field.rank(slot)
+        if "card" in value and value["card"] is not None:
+            card = self.known(value["card"], f"{path}.card", "soul")
+            if card is not None and card.type == "soul":
+                if card.rank > rank:
+                    # glossary/slot, glossary/rank: a slot shows the highest rank a Soul on it may have
+                    self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} slot")
+                soul = Soul(uid=state.new_uid(), name=card.name, owner=p)
+                soul.damage = self.c.step5(value.get("damage", 0), f"{path}.damage") or 0
+                soul.captured = self.c.boolean(value["captured"], f"{path}.captured") if "captured" in value \
+                    else False
+                if "recruited" in value:
+                    rec = self.c.choice(value["recruited"], ("this_turn", "earlier"), f"{path}.recruited")
+                    soul.recruited_this_turn = rec == "this_turn"
+                soul.attacks_made = self.c.integer(value.get("attacks_made", 0), f"{path}.attacks_made", 0) or 0
+                if value.get("armament") is not None:
+                    arm_value = value["armament"]
+                    if isinstance(arm_value, Mapping):
+                        self.c.keys(arm_value, ("card",), f"{path}.armament")
+                        arm_value = arm_value.get("card")
+                    arm = self.known(arm_value, f"{path}.armament", "armament")
+                    if arm is not None and arm.type == "armament":
+                        if arm.rank > rank:
+                            self.bad(f"{path}.armament", f"{arm.name} is rank {arm.rank} but {slot} is a "
+                                                         f"rank-{rank} slot (10.3.1)")
+                        if soul.captured:
+                            self.bad(f"{path}.armament", "a captured Soul carries no Armament: it went to the "
+                                                         "Elysium (10.3.4)")
+                        soul.armament = Armament(state.new_uid(), arm.name)
+                target.soul = soul
+        elif any(k in value for k in ("damage", "captured", "armament", "recruited", "attacks_made")):
+            self.bad(f"{path}.card", "missing; damage, armament and the like belong to a Soul")
+        setters_here = 0
+        for i, item in enumerate(self.c.seq(value.get("ambushes"), f"{path}.ambushes")):
+            sub = f"{path}.ambushes[{i}]"
+            if isinstance(item, str):
+                item = {"card": item}
+            if not isinstance(item, Mapping):
+                self.bad(sub, "expected {card: …, setter: …}")
+                continue
+            self.c.keys(item, ("card", "setter"), sub)
+            card = self.known(item.get("card"), f"{sub}.card", "ambush")
+            if card is None or card.type != "ambush":
+                continue
+            if card.rank > rank:
+                self.bad(f"{sub}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} slot (10.4.1)")
+            setter_text = item.get("setter")
+            setter: int | None = None
+            if setter_text in (None, "here"):
+                if target.soul is None:
+                    self.bad(f"{sub}.setter", "no Soul stands here; say `setter: gone` or where the Setter is")
+                else:
+                    setter = target.soul.uid
+                    setters_here += 1
+            elif setter_text != "gone":
+                # extension: `setter: "A:L1"`: the Setter was teleported and now stands there (10.4.2)
+                ref = SlotRef.parse(setter_text, p)
+                if ref is None:
+                    self.bad(f"{sub}.setter", f"expected gone, here or a slot like A:L1, got {setter_text!r}")
+                else:
+                    self._pending_setters.append((ref, len(target.ambushes), target, f"{sub}.setter"))
+            target.ambushes.append(Ambush(state.new_uid(), card.name, p, setter))
+        if setters_here > 1:
+            # 10.4.2: each Soul may control only one set Ambush at a time
+            self.bad(f"{path}.ambushes", "the Soul here is the Setter of more than one Ambush; each Soul "
+                                         "controls only one set Ambush at a time (10.4.2)")
+
+    def realm_slot(self, state: State, p: str, slot: str, value: Any, path: str) -> None:
+        if value is None:
+            return
+        if isinstance(value, str):
+            value = {"card": value}
+        if not isinstance(value, Mapping):
+            self.bad(path, "expected a card name or {card: …, damage: …}")
+            return
+        self.c.keys(value, ("card", "damage", "shattered"), path)
+        card = self.known(value.get("card"), f"{path}.card", "realm")
+        if card is None or card.type != "realm":
+            return
+        rank = self.field.rank(slot)
+        if card.rank > rank:
+            self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} realm slot "
+                                     "(10.5.1)")
+        realm = Realm(state.new_uid(), card.name, p)
+        realm.damage = self.c.step5(value.get("damage", 0), f"{path}.damage") or 0
+        realm.shattered = self.c.boolean(value["shattered"], f"{path}.shattered") if "shattered" in value else False
+        state.players[p].realms[slot] = realm
+
+    def lasting(self, state: State, item: Any, path: str) -> None:
+        data = self.c.mapping(item, path)
+        if data is None:
+            return
+        kinds = [k for k in ("gain", "grant", "lay", "negate") if k in data]
+        if len(kinds) != 1:
+            self.bad(path, "a lasting effect has exactly one of gain, grant, lay, negate")
+            return
+        kind = kinds[0]
+        where_key = "on" if kind == "lay" else ("to" if kind in ("gain", "grant") else None)
+        self.c.keys(data, (kind, *([where_key] if where_key else []), "until", "source", "controller",
+                           "started_turn"), path)
+        until = self.c.choice(data.get("until", "permanently"), DURATIONS, f"{path}.until") or "permanently"
+        value: Any = None
+        if kind == "gain":
+            value = self.c.stats(data["gain"], f"{path}.gain")
+        elif kind == "grant":
+            value = self.c.keyword(data["grant"], f"{path}.grant")
+        elif kind == "lay":
+            value = cardmod._v_lay(self.c, data["lay"], f"{path}.lay")
+        target_text = data.get(where_key) if where_key else data["negate"]
+        target_path = f"{path}.{where_key or 'negate'}"
+        ref = SlotRef.parse(target_text, state.turn_player)
+        to_uid = None
+        if ref is None:
+            self.bad(target_path, f"expected a slot like B:C3, got {cardmod._show(target_text)}")
+            return
+        if kind != "lay":
+            holder = state.soul_at(ref) if not ref.is_realm else state.realm_at(ref)
+            if holder is None:
+                self.bad(target_path, f"no card stands on {ref}")
+                return
+            to_uid = holder.uid
+        elif ref.is_realm:
+            self.bad(target_path, "a slot effect is laid on a soul slot (13.3.3)")
+            return
+        source = data.get("source")
+        controller = data.get("controller")
+        source_uid, source_rank = None, 0
+        src_ref = SlotRef.parse(source, state.turn_player) if isinstance(source, str) and ":" in source else None
+        if src_ref is not None:
+            holder = state.soul_at(src_ref) if not src_ref.is_realm else state.realm_at(src_ref)
+            if holder is None:
+                self.bad(f"{path}.source", f"no card stands on {src_ref}")
+                return
+            source_uid, source_rank = holder.uid, self.library.get(holder.name).rank
+            controller = controller or src_ref.player
+        elif source is not None:
+            card = self.known(source, f"{path}.source")
+            if card is None:
+                return
+            source_rank = card.rank
+        else:
+            self.bad(f"{path}.source", "missing; a slot like A:L2 or a card name (it decides Unyielding, 13.6.3)")
+            return
+        if controller is not None and controller not in PLAYERS:
+            self.bad(f"{path}.controller", "expected A or B")
+            controller = None
+        started = self.c.integer(data.get("started_turn", state.turn), f"{path}.started_turn", 1) or state.turn
+        state.lasting.append(Lasting(kind=kind, value=value, to=to_uid, on=ref if kind == "lay" else None,
+                                     until=until, controller=controller or state.turn_player, source=str(source),
+                                     source_uid=source_uid, source_rank=source_rank, started_turn=started,
+                                     seq=state.new_uid()))
+
+    def used(self, state: State, item: Any, path: str) -> None:
+        data = self.c.mapping(item, path)
+        if data is None:
+            return
+        self.c.keys(data, ("card", "effect", "this_turn", "this_game"), path)
+        ref = SlotRef.parse(data.get("card"), state.turn_player)
+        if ref is None:
+            self.bad(f"{path}.card", f"expected a slot like A:altar, got {cardmod._show(data.get('card'))}")
+            return
+        holder = state.soul_at(ref) if not ref.is_realm else state.realm_at(ref)
+        if holder is None:
+            self.bad(f"{path}.card", f"no card stands on {ref}")
+            return
+        card = self.library.get(holder.name)
+        effect = data.get("effect")
+        if not isinstance(effect, str) or card.effect(effect) is None:
+            names = ", ".join(e.label for e in card.effects) or "none"
+            self.bad(f"{path}.effect", f"{card.name} has no effect {effect!r}; its effects: {names}")
+            return
+        this_turn = self.c.integer(data.get("this_turn", 0), f"{path}.this_turn", 0) or 0
+        this_game = self.c.integer(data.get("this_game", this_turn), f"{path}.this_game", 0) or 0
+        if this_game < this_turn:
+            self.bad(f"{path}.this_game", "can't be less than this_turn")
+        state.used[(holder.uid, card.effect(effect).label.lower())] = [this_turn, this_game]
+
+    # --- actions
+    # --- consistency of the position as a whole
+    def consistency(self, state: State) -> None:
+        for ref, idx, slot, path in self._pending_setters:
+            soul = state.soul_at(ref)
+            if soul is None:
+                self.bad(path, f"no Soul stands on {ref}")
+            else:
+                slot.ambushes[idx].setter = soul.uid
+        self._pending_setters = []
+        for p in PLAYERS:
+            ps = state.players[p]
+            path = f"state.players.{p}"
+            altar = self.field.root
+            leader = ps.slots[altar].soul
+            if leader is None:
+                self.bad(f"{path}.field.{altar}", "empty; the altar always holds the Leader (glossary/altar)")
+            else:
+                card = self.library.get(leader.name)
+                if not card.leader:
+                    self.bad(f"{path}.field.{altar}", f"{card.name} is not a Leader; the altar holds the Leader "
+                                                      "(glossary/altar, glossary/leader)")
+            for slot, s in ps.slots.items():
+                if s.soul and s.soul.recruited_this_turn and p != state.turn_player:
+                    self.bad(f"{path}.field.{slot}.recruited", f"{p} can't have recruited this turn: it is "
+                                                               f"{state.turn_player}'s turn (10.1.1)")
+            self.spiral(state, p, path)
+        self.hp_check(state)
+
+    def spiral(self, state: State, p: str, path: str) -> None:
+        # interpretation/escalation-spiral: in turn t (< 4) the choice is one slot of rank t-1
+        ps = state.players[p]
+        t = ps.turns_taken
+        if t >= 4 or not ps.proactive:
+            return
+        chosen_now = [s for s in ps.proactive if self.field.rank(s) == t - 1]
+        for s in ps.proactive:
+            if self.field.rank(s) > t - 1:
+                self.bad(f"{path}.proactive", f"{s} is a rank-{self.field.rank(s)} slot; in {p}'s turn {t} "
+                                              f"only a rank-{t - 1} slot can be woken by choice "
+                                              "(glossary/escalation-spiral)" if t else
+                         f"{p} has taken no turn yet, so no slot is woken (glossary/escalation-spiral)")
+        if len(chosen_now) > 1:
+            self.bad(f"{path}.proactive", f"{', '.join(chosen_now)}: only one rank-{t - 1} slot is woken by "
+                                          "choice (glossary/escalation-spiral)")
+
+    def hp_check(self, state: State) -> None:
+        from judge.engine import stats
+
+        for ref in state.soul_refs():
+            view = stats.soul_view(state, ref)
+            if view.hp.total <= 0:
+                soul = state.soul_at(ref)
+                self.bad(f"state.players.{ref.player}.field.{ref.slot}.damage",
+                         f"{soul.name} has {soul.damage} damage and a maximum HP of {view.max_hp.total}; at 0 HP "
+                         "it would have been captured (glossary/capture): add `captured: true` or lower the damage")
+
+
+
+
+def _blank_state(library: Library) -> State:
+    return State(turn_player="A", phase="preparation", turn=9,
+                 players={p: PlayerState.empty() for p in PLAYERS}, library=library)
