@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 JSON_KEYS = {"query", "redirect", "suggestion", "total", "results"}
 RESULT_KEYS = {"id", "kind", "url", "title", "snippet", "text"}
@@ -99,6 +101,7 @@ BAD = [
     "NOT",
     "AND OR NOT",
     "NOT AND (",
+    "\"\" ANDNOT ANDNOT (",
     "foo:bar",
     "kind:nonsense target",
     "chapter:99 soul",
@@ -206,3 +209,11 @@ def test_operators(client):
 def test_unknown_kind_says_which_kinds_exist(client):
     html = client.get("/search", query_string={"q": "kind:card target"}).get_data(as_text=True)
     assert "Unknown kind &#39;card&#39;; kinds are example, glossary, rule, section." in html
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(q=st.text(max_size=80), page=st.text(max_size=4), path=st.sampled_from(["/search", "/search.json",
+                                                                               "/search/suggest"]))
+def test_any_query_string_gets_a_page_not_a_5xx(client, q, page, path):
+    response = client.get(path, query_string={"q": q, "page": page})
+    assert response.status_code in (200, 302, 400)

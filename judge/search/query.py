@@ -172,10 +172,13 @@ def parse(search: str, p: qparser.QueryParser) -> Query | None:
         return None
     try:
         q = p.parse(search).normalize()
-    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
-        # Whoosh's parser trips on some operator tangles ("NOT AND ("): drop the syntax
+    except Exception:  # noqa: BLE001 - Whoosh's parser trips on some operator tangles
+        # ("NOT AND (" raises IndexError, '"" ANDNOT ANDNOT (' an AssertionError): drop the syntax.
         plain = _strip_operators(search)
-        q = p.parse(plain).normalize() if plain.strip() else NullQuery
+        try:
+            q = p.parse(plain).normalize() if plain.strip() else NullQuery
+        except Exception:  # noqa: BLE001 - plain words that still fail find nothing
+            q = NullQuery
     return None if q is NullQuery else q
 
 
