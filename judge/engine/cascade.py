@@ -165,13 +165,18 @@ def activate(g: Game, action: Action) -> None:
                   source_ref=ref, discard=list(action.args.get("discard") or []))
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
     fast = "Fast " if eff.fast else ""
+    cond = ""
+    if eff.condition and not ref.is_realm:
+        cond = (f" Its condition is checked now, as it is used, and holds ({holder.name} stands in line "
+                f"{g.board().line(ref)}).")
     blocked = getattr(g.board().view(ref), "blocked", ())
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
             f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
                     ("13.6.1", "13.6.3"))
     put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
-                             f"{_targets_text(g, entry, picked)}.", ("11.1.2", "glossary/activated-effect"))
+                             f"{_targets_text(g, entry, picked)}.{cond}",
+                   ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))
     flush_pending(g)
 
 

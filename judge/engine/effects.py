@@ -214,8 +214,12 @@ def resolve_entry(g: Game, entry: Entry) -> None:
         g.trace.add("resolve", f"Its Caster, {g.name_at(caster)}, is still active, so {entry.card} resolves (having "
                                "left the Front Line or moved would not matter).", ("10.2.5",))
     if reason is None and entry.effect.condition:
+        now = ""
+        where = g.where(entry.source_uid) if entry.source_uid is not None else None
+        if where is not None and not where.is_realm:
+            now = f" ({g.name_at(where)} now stands in line {g.board().line(where)})"
         g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked again "
-                               "now.", ("11.3.1",))
+                               f"now{now}.", ("11.3.1",))
     if reason is None and entry.kind == "ambush" and not g.is_active_uid(entry.ambusher_uid):
         how = _how(g.left.get(entry.ambusher_uid, "moved"))
         g.trace.add("resolve", f"{entry.card}'s Ambusher is no longer active ({how}), but an Ambush resolves anyway: "

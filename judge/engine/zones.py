@@ -298,12 +298,12 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
     changes = [{"card": moving.name, "from": str(ref), "to": str(dest)}]
     text = f"{moving.name} is teleported from {ref} to {dest} ({source}); it stays on the field and keeps everything."
     if moving.armament is not None:
-        rules = (*rules, "10.3.4c")
+        rules = (*rules, "10.3.4", "10.3.4c")
         text += f" Its Armament {moving.armament.name} moves with it (10.3.4)."
         changes.append({"card": moving.armament.name, "from": str(ref), "to": str(dest)})
     if g.state.slot(ref).ambushes:
         text += " The Ambushes set at its old slot stay there (10.4.4)."
-    g.trace.add("zone", text, (*rules, "glossary/teleport", "10.3.4"), changes)
+    g.trace.add("zone", text, (*rules, "glossary/teleport"), changes)
     return True
 
 
