@@ -206,11 +206,12 @@ def fight(g: Game, b: Battle) -> None:
             dealt_by_attack = dealt
     g.in_fight = False
     # capture step (9.5.8)
-    before_winner = g.state.winner
+    board_now = g.board()
+    if any(v.hp.total <= 0 and not v.captured for v in board_now.souls.values()) or \
+            any(v.hp.total <= 0 and not v.shattered for v in board_now.realms.values()):
+        g.trace.add("battle", "Capture step: what the fight brought to 0 HP is captured now, not before.",
+                    ("9.5.8", "glossary/capture"))
     captured = zones.check_captures(g, step=True)
-    if captured or g.state.winner != before_winner:
-        g.trace.add("battle", "Capture step: Souls at 0 HP are captured now, not before.", ("9.5.8",
-                                                                                             "glossary/capture"))
     # Berserk: only when the attack damage itself brought the target to 0 HP and it was captured in this
     # step, the attacker is still active and is not the target (glossary/berserk)
     if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
