@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judge.desk.library import LIBRARY
+from judge.desk.pages import MAX_STEP_BOARDS
 
 ENTRIES = LIBRARY.entries()
 
@@ -24,7 +25,17 @@ def test_each_library_ruling_renders(client, pid):
     # the trace with a board per step, or the reason the engine can't resolve it today
     assert 'class="trace"' in page or 'class="problems-box"' in page
     if 'class="trace"' in page:
-        assert page.count('<details class="step-board">') >= 1
+        steps = page.count('<li class="step ')
+        assert page.count('<details class="step-board">') == min(steps, MAX_STEP_BOARDS + 1)
         assert "The final board" in page
     twin = client.get(f"/scenarios/{pid}.json")
     assert twin.status_code == 200 and twin.get_json()["id"] == pid
+
+
+def test_a_library_scenario_opens_in_the_desk(client):
+    entry = ENTRIES[0]
+    page = client.get(f"/desk?scenario={entry.pid}")
+    assert page.status_code == 200
+    assert 'id="desk"' in page.get_data(as_text=True)
+    listing = client.get("/scenarios").get_data(as_text=True)
+    assert f'href="/desk?scenario={entry.pid}"' in listing.replace("%2F", "/")

@@ -128,3 +128,18 @@ def test_library_rulings_open_as_pages_and_are_found_by_the_rules_they_cite(clie
         assert library.rulings_citing("glossary/atk") == [
             {"id": "battle/knight", "title": SCENARIO["title"], "url": "/scenarios/battle/knight"}]
         assert library.rulings_citing("13.6.2") == []
+
+
+def test_a_long_ruling_draws_a_bounded_number_of_boards(client, fake_engine):
+    from judge.desk.pages import MAX_STEP_BOARDS
+
+    step = RULING["steps"][0]
+    many = [dict(step, n=i + 1, text=f"step {i + 1}") for i in range(MAX_STEP_BOARDS + 50)]
+    fake_engine["now"] = dict(copy.deepcopy(RULING), steps=many)
+    url = share(client).headers["Location"]
+    page = client.get(url).get_data(as_text=True)
+    assert page.count('<li class="step step-action"') == MAX_STEP_BOARDS + 50
+    assert page.count('<details class="step-board">') == MAX_STEP_BOARDS + 1  # and the last step's
+    data = client.post("/desk/resolve.json", json={"scenario": SCENARIO}).get_json()
+    drawn = [b for b in data["boards"] if "<svg" in b]
+    assert len(data["boards"]) == MAX_STEP_BOARDS + 50 and len(drawn) == MAX_STEP_BOARDS + 1

@@ -125,3 +125,47 @@ def test_the_no_js_form_shows_problems_with_key_paths(client, no_js_form_posts):
     response = client.post("/desk", data=no_js_form_posts)
     assert response.status_code == 400
     assert "state.players.A.field.C9" in response.get_data(as_text=True)
+
+
+def test_loading_into_the_desk_keeps_a_half_built_scenario_and_lists_its_problems(client):
+    body = client.post("/desk/parse.json", json={"yaml": "state: {players: {A: {field: {C9: Noah}}}}\n"}).get_json()
+    assert body["ok"] is True and body["scenario"]["state"]["players"]["A"]["field"] == {"C9": "Noah"}
+    assert "state.players.A.field.C9" in [p["path"] for p in body["problems"]]
+    bad = client.post("/desk/parse.json", json={"yaml": "state: 5\nactions: {}\n"})
+    assert bad.status_code == 400
+    assert [p["path"] for p in bad.get_json()["problems"]] == ["state", "actions"]
+
+
+LOOP = """
+title: Two mirrors fight forever
+cards:
+  - {name: Test Leader, type: soul, rank: 3, leader: true, attribute: light, atk: 5, def: 100, hp: 60}
+  - name: Test Mirror
+    type: soul
+    rank: 2
+    attribute: light
+    atk: 5
+    def: 100
+    hp: 1000
+    effects:
+      - {kind: timing, trigger: after_battle, mandatory: true,
+         do: [{battle: {attacker: self, target: attacker, counts_as_attack: true}}]}
+state:
+  phase: combat
+  players:
+    A: {field: {altar: Test Leader, C3: Test Mirror}}
+    B: {field: {altar: Test Leader, C3: Test Mirror}}
+actions:
+  - {attack: C3, target: "B:C3"}
+"""
+
+
+def test_a_resolution_that_never_ends_stops_at_the_web_step_cap(client):
+    from judge.desk.engine import WEB_STEP_CAP
+    from judge.desk.pages import MAX_STEP_BOARDS
+
+    body = client.post("/desk/resolve.json", json={"yaml": LOOP}).get_json()
+    steps = body["ruling"]["steps"]
+    assert len(steps) <= WEB_STEP_CAP + 1
+    assert steps[-1]["kind"] == "limit"
+    assert sum("<svg" in b for b in body["boards"]) == MAX_STEP_BOARDS + 1

@@ -100,3 +100,16 @@ def test_glossary_recruit_and_attack_lists_match_the_oracle(case):
                 if tline == 1:
                     expected.add((slot, f"B:{target}"))
     assert {(a["attack"], a["target"]) for a in actions if "attack" in a} == expected
+
+
+def test_10_4_5_in_a_response_window_the_priority_holder_may_spring_use_fast_effects_or_pass():
+    from engine_helpers import position
+
+    s = position(phase="combat", A={"field": {"C3": "Warlord"}, "hand": ["Grunt"]},
+                 B={"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}, "R0": "Quick Medic", "R2": "Medic"}})
+    actions = legality.legal_actions(s.state, legality.Window(response=True, priority="B"))
+    verbs = {next(iter(a)) for a in actions}
+    assert verbs == {"spring", "activate", "pass"}
+    assert all(a["by"] == "B" for a in actions)
+    # Medic's Field Dressing is not Fast (11.1.2): not offered in A's turn
+    assert not any(a.get("activate") == "Field Dressing" for a in actions)

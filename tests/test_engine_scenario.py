@@ -165,3 +165,21 @@ def test_actions_parse_with_acting_player_and_refs():
     assert first.ref("value", s.state) == SlotRef("A", "C3")
     assert first.ref("target", s.state) == SlotRef("B", "altar")
     assert second.player(s.state) == "B"
+
+
+def test_a_yaml_alias_bomb_is_refused_not_expanded():
+    levels = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    for i in range(1, 9):
+        levels.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]")
+    problems = _problems("\n".join(levels) + "\nstate: {players: {A: {hand: *a8}}}\n")
+    assert "aliases are expanded" in problems[0]["message"]
+
+
+def test_a_self_referring_yaml_alias_is_refused():
+    problems = _problems("state: &s {players: {A: {field: {altar: *s}}}}\n")
+    assert "refers to itself" in problems[0]["message"]
+
+
+def test_deeply_nested_yaml_is_refused_not_a_crash():
+    problems = _problems("a: " + "[" * 3000 + "]" * 3000)
+    assert "nested too deeply" in problems[0]["message"]

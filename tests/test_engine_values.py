@@ -25,6 +25,8 @@ EXTRA = [
      "effects": [{"kind": "static", "gain": {"def": 5}, "to": "all_own_souls"}]},
     {"name": "Vanguard", "type": "soul", "rank": 1, "attribute": "light", "atk": 10, "def": 0, "hp": 20,
      "effects": [{"kind": "static", "condition": {"front_line": True}, "gain": {"atk": 5}, "to": "self"}]},
+    {"name": "Aegis Keeper", "type": "soul", "rank": 3, "attribute": "light", "atk": 10, "def": 5, "hp": 40,
+     "effects": [{"kind": "static", "grant": "unyielding", "to": "other_own_souls"}]},
     {"name": "Silencer", "type": "soul", "rank": 2, "attribute": "light", "atk": 10, "def": 5, "hp": 30,
      "effects": [{"kind": "static", "negate": "all_opposing_souls"}]},
 ]
@@ -111,6 +113,13 @@ def test_13_6_1_unyielding_ignores_opposing_static_effects_of_its_rank_or_lower(
     assert b.souls[A("C2")].atk.total == 15              # Noah (rank 2) ignores the rank-1 Totem
     assert b.souls[A("C2")].blocked
     assert b.souls[A("C3")].atk.total == 30 - 5           # Warlord is not Unyielding
+
+
+def test_13_2_1_unyielding_granted_by_an_own_aura_protects_against_opposing_statics():
+    b = board(A={"field": {"C3": "Aegis Keeper", "C2": "Knight"}}, B={"field": {"Cm1": "Hex Totem"}})
+    assert b.souls[A("C2")].has("unyielding")
+    assert b.souls[A("C2")].atk.total == 20        # Knight (rank 2) ignores the rank-1 Totem
+    assert b.souls[A("C3")].atk.total == 10 - 5    # Aegis Keeper gives only to its other Souls
 
 
 def test_13_6_3_a_higher_rank_static_effect_reaches_an_unyielding_soul():

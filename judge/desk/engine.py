@@ -8,6 +8,7 @@ malformed YAML) and `load` (mapping → engine scenario, with the engine's key-p
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import Mapping
 from functools import lru_cache
@@ -20,6 +21,7 @@ MAX_ACTIONS = 60
 MAX_CARDS = 60
 MAX_PILE = 120
 MAX_LASTING = 60
+WEB_STEP_CAP = 2000  # steps of one resolution on the web (the engine's own cap is for the CLI)
 
 
 class DeskInputError(ValueError):
@@ -127,9 +129,21 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
     """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false)."""
     scenario = load(data, source)
     try:
-        return _api().resolve(scenario, snapshots=snapshots)
+        return _resolve_capped(scenario, snapshots)
     except NotImplementedError as exc:  # resolution is built apart from the rest of the engine
         raise EngineUnavailable(str(exc)) from None
+
+
+def _resolve_capped(scenario: Any, snapshots: bool) -> dict[str, Any]:
+    """Resolve with the web's step cap where the engine takes one (a loop stops after WEB_STEP_CAP steps,
+    well inside a second), else with the engine's own cap."""
+    try:
+        from judge.engine import resolve as resolution
+    except ImportError:
+        return _api().resolve(scenario, snapshots=snapshots)
+    if "cap" in inspect.signature(resolution.resolve).parameters:
+        return resolution.resolve(scenario, snapshots=snapshots, cap=WEB_STEP_CAP)
+    return _api().resolve(scenario, snapshots=snapshots)
 
 
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:

@@ -16,6 +16,12 @@ from judge.desk.layout import load_field
 
 log = logging.getLogger(__name__)
 
+# A ruling draws the board after each of its first MAX_STEP_BOARDS steps (and after the last): a
+# resolution that loops until the engine's step cap must not cost a picture per step.
+MAX_STEP_BOARDS = 150
+NO_BOARD = Markup(f'<p class="muted no-board">No picture after step {MAX_STEP_BOARDS}; '
+                  "the last step shows the final board.</p>")
+
 BLANK = {
     "state": {
         "turn_player": "A",

@@ -11,7 +11,15 @@ from werkzeug.routing import BuildError
 
 
 def rule_link(rule_id: str) -> Markup:
-    """An <a> to the rule's page whose hover (title) shows the rule's text."""
+    """An <a> to the rule's page whose hover (title) shows the rule's text (built once per rule id)."""
+    links = current_app.extensions.setdefault("desk_rule_links", {})
+    link = links.get(rule_id)
+    if link is None:
+        link = links[rule_id] = _rule_link(str(rule_id))
+    return link
+
+
+def _rule_link(rule_id: str) -> Markup:
     codex_filter = current_app.jinja_env.filters.get("rule_link")
     if codex_filter is not None and codex_filter is not rule_link:
         return Markup(codex_filter(rule_id))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.engine import cascade, effects, zones
+from judge.engine import cascade, effects, legality, zones
 from judge.engine.game import Entry, Game
 from judge.engine.scenario import Action
 from judge.engine.state import SlotRef
@@ -26,6 +26,22 @@ class Battle:
     by_effect: bool = False
 
 
+def explain(value, name: str) -> tuple[str, tuple[str, ...]]:
+    """"DEF 15 (10 printed, +5 Armament Tower Shield)" and the rules behind each part (engine-core's
+    contributions); two bonuses or more stack (13.4.1)."""
+    parts = [c for c in value.contributions if c.kind not in ("damage",)]
+    bonuses = [c for c in parts if c.kind not in ("printed", "floor")]
+    if not bonuses:
+        return f"{name} {value.total}", ()
+    shown = ", ".join(f"{'+' if c.amount >= 0 and i else ''}{c.amount} {c.label}" for i, c in enumerate(parts))
+    rules = tuple(dict.fromkeys(r for c in parts for r in c.rules))
+    if len(bonuses) >= 2:
+        rules = (*rules, "13.4.1")
+    if any(c.kind == "moral" for c in parts):
+        rules = (*rules, "glossary/underling")
+    return f"{name} {value.total} ({shown})", rules
+
+
 def _holder(g: Game, ref: SlotRef):
     return g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
 
@@ -39,9 +55,24 @@ def declare(g: Game, action: Action) -> None:
     soul.attacks_made += 1
     holder = _holder(g, target)
     b = Battle(ref, soul.uid, target, holder.uid, counts_as_attack=True)
+    board = g.board()
+    extra: list[str] = []
+    rules: list[str] = []
+    if not target.is_realm:
+        extra.append(f"{holder.name} stands in the Front Line")
+        rules.append("glossary/front-line")
+        for taunter, ks in legality.taunts_protecting(board, target):
+            if board.unyielding_against(ref, ks.source_rank, ks.controller):
+                extra.append(f"{soul.name} is Unyielding against the Taunt of {g.name_at(taunter)} (rank "
+                             f"{ks.source_rank}) and ignores it")
+                rules += ["13.6.1", "13.6.3"]
+    if board.line(ref) == 2:
+        extra.append(f"{soul.name} attacks from the Second Line with Range")
+        rules += ["glossary/range", "9.1.1"]
+    notes = "".join(f" {e[0].upper()}{e[1:]}." for e in extra)
     g.trace.add("battle", f"{soul.name} ({ref}) attacks {g.name_at(target)} (attack {soul.attacks_made} this Combat "
-                          "Phase). Taunt is checked now, at the declaration, and only now.",
-                ("glossary/attack", "glossary/attack-target", "glossary/taunt",
+                          f"Phase).{notes} Taunt is checked now, at the declaration, and only now.",
+                ("glossary/attack", "glossary/attack-target", "glossary/taunt", *rules,
                  *(("glossary/dual-wielding", "13.4.2") if soul.attacks_made > 1 else ())),
                 [{"slot": str(ref), "attacks_made": [soul.attacks_made - 1, soul.attacks_made]}])
     g.battle = b
@@ -111,21 +142,24 @@ def fight(g: Game, b: Battle) -> None:
     board = g.board()
     att = board.souls[b.attacker]
     tgt = board.view(b.target)
+    _fight_notes(g, b, att, tgt)
     precision = att.has("precision")
     dfn = 0 if precision else tgt.def_.total
     raw = att.atk.total - dfn
     dmg = zones.step5(max(0, raw))
+    atk_text, atk_rules = explain(att.atk, "ATK")
+    def_text, def_rules = explain(tgt.def_, "DEF")
     if precision:
-        arith = f"ATK {att.atk.total}, Precision ignores DEF {tgt.def_.total}"
+        arith = f"{atk_text}, Precision ignores {def_text}"
     else:
-        arith = f"ATK {att.atk.total} − DEF {tgt.def_.total} = {raw}"
+        arith = f"{atk_text} − {def_text} = {raw}"
         if raw < 0:
             arith += ", never below 0"
     if dmg != max(0, raw):
         arith += f", rounded down to {dmg}"
     hits: list[tuple[SlotRef, int, str, tuple[str, ...], str]] = [
-        (b.target, dmg, f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle", R_FIGHT + (("9.4.2", "glossary/precision") if precision else ()),
-         arith)]
+        (b.target, dmg, f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle",
+         R_FIGHT + atk_rules + (("9.4.2", "glossary/precision") if precision else def_rules), arith)]
     # Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)
     defiances = tgt.instances("defiance") if b.counts_as_attack and not b.target.is_realm else []
     stack = ("13.4.1",) if len(defiances) > 1 else ()
@@ -137,15 +171,23 @@ def fight(g: Game, b: Battle) -> None:
                 g.trace.add("instant", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
                                        f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
                                        f"{att.card.rank}, Unyielding).", ("13.6.6", "13.2.2", "13.6.3",
-                                                                          "glossary/defiance"))
+                                                                          "glossary/defiance",
+                                                                          *(("11.2.3",) if ks.kind != "printed"
+                                                                            else ())))
                 continue
             hits.append((b.attacker, ks.keyword.value, (f"{tgt.card.name}'s Defiance (from {src}, rank "
                                                       f"{ks.source_rank})"),
-                         ("9.5.6", "glossary/defiance", "glossary/instant-effect",
-                          *(("13.2.2",) if ks.kind != "printed" else ()), *stack, *mid),
+                         ("9.5.6", "glossary/defiance", "glossary/instant-effect", *ks.rules,
+                          *(("13.2.2", "11.2.3") if ks.kind != "printed" else ()), *stack, *mid),
                          "at the same moment as the attack damage" + (", each instance dealing its own"
                                                                        if stack else "")
                          + (", in the middle of the effect that started the battle" if mid else "")))
+        if board.has_keyword(b.attacker, "unyielding") and b.attacker.player != b.target.player:
+            higher = [ks for ks in defiances if ks.source_rank > att.card.rank]
+            if higher:
+                g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but the "
+                                       f"Defiance from rank {higher[0].source_rank} is of a higher rank, so it reaches "
+                                       "it.", ("13.6.7", "13.6.7e", "13.6.3"))
     # a Realm strikes back (interpretation/realm-counterblow)
     if b.target.is_realm:
         raw_c = tgt.atk.total - att.def_.total
@@ -171,6 +213,11 @@ def fight(g: Game, b: Battle) -> None:
                                                                                              "glossary/capture"))
     # Berserk: only when the attack damage itself brought the target to 0 HP and it was captured in this
     # step, the attacker is still active and is not the target (glossary/berserk)
+    if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
+            and tgt.has("berserk") and not g.state.winner:
+        g.trace.add("battle", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in battle for "
+                              f"{tgt.card.name}, so its Berserk does not trigger.", ("glossary/berserk",
+                                                                                      "glossary/defiance"))
     if g.state.winner or not b.counts_as_attack or b.target.is_realm:
         return
     target_taken = b.target in captured and dealt_by_attack >= b_hp_before and dealt_by_attack > 0
@@ -183,9 +230,38 @@ def fight(g: Game, b: Battle) -> None:
     if not g.is_active_uid(b.attacker_uid):
         if att.has("berserk") or _has_capture_instants(g, att.card):
             g.trace.add("instant", f"{att.card.name} was captured in the same step as its target, so it is no longer "
-                                   "active: its Berserk does not trigger.", ("glossary/berserk", "9.5.8"))
+                                   "active: its Berserk does not trigger.", ("glossary/berserk", "9.5.8", "11.1.5"))
         return
     berserk(g, b, att)
+
+
+def _fight_notes(g: Game, b: Battle, att, tgt) -> None:
+    """What a judge would point out before the damage: battle damage is not an effect (13.6.7b),
+    auras that give nothing here (13.1.2, 13.1.3), negated givers (13.5.2)."""
+    board = g.board()
+    for ref in (b.target, b.attacker) if b.target.is_realm else (b.target,):
+        if not ref.is_realm and board.has_keyword(ref, "unyielding"):
+            g.trace.add("battle", f"{g.name_at(ref)} is Unyielding, but battle damage is not an effect: Unyielding "
+                                  "does not protect against it.", ("13.6.7", "13.6.7b"))
+    if not b.target.is_realm:
+        for eff in tgt.card.effects:
+            if eff.kind == "static" and eff.to == "other_own_souls" and not tgt.negated:
+                g.trace.add("battle", f"{tgt.card.name}'s aura gives to its controller's other Souls, not to "
+                                      f"{tgt.card.name} itself.", ("13.1.2",))
+                break
+    else:
+        views = [*board.souls.items(), *board.realms.items()]
+        givers = [ref for ref, view in views if ref.player == b.target.player and ref != b.target
+                  and not getattr(view, "captured", False) and not getattr(view, "shattered", False)
+                  and any(e.kind == "static" and e.to in ("all_own_souls", "other_own_souls") for e in view.card.effects)]
+        if givers:
+            g.trace.add("battle", f"{', '.join(g.name_at(r) for r in givers)} gives to its controller's Souls; that "
+                                  f"reaches Souls only, not {tgt.card.name}, a Realm.", ("13.1.3",))
+    for ref, view in board.souls.items():
+        if view.negated and not view.captured and ref.player in (b.attacker.player, b.target.player) and \
+                any(e.kind == "static" for e in view.card.effects):
+            g.trace.add("battle", f"{g.name_at(ref)}'s effects are negated by an effect in force, so what it would give "
+                                  "is stopped for as long as that lasts.", ("13.5.2", "13.1.2"))
 
 
 def _has_capture_instants(g: Game, card) -> bool:
@@ -243,9 +319,11 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
         g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own Berserk.",
                     ("glossary/berserk",))
     kind = "it counts as an attack" if counts_as_attack else "it is not an attack, so Defiance does not trigger"
+    defiant = not target.is_realm and board.has_keyword(target, "defiance")
     g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles {g.name_at(target)}. It "
                           f"begins at the fight and uses up no attack; {kind}.",
-                ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect"))
+                ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
+                 *(("glossary/defiance",) if defiant else ())))
     if counts_as_attack and not target.is_realm:
         cascade.triggered(g, "attacked", target, {"attacker": att.uid, "attacked": holder.uid},
                           f"{holder.name} ({target}) is attacked")

@@ -21,6 +21,7 @@ from judge.engine.game import Entry, Game, Pending
 from judge.engine.legality import Offer, Window
 from judge.engine.scenario import Action
 from judge.engine.state import SlotRef
+from judge.engine.stats import failed_conditions
 
 R_WINDOW = ("glossary/response-window", "glossary/priority", "12.2", "interpretation/priority-and-windows")
 R_CASCADE = ("glossary/cascade",)
@@ -37,13 +38,20 @@ def window(g: Game, holder: str | None = None) -> Window:
 
 
 def _moment(g: Game) -> dict[str, Any] | None:
-    """What the top of the Cascade answers, for Ambushes that name a moment (10.4.6)."""
+    """What an Ambush that names a moment may answer now (10.4.6, 12.6.1): the effect on top of the
+    Cascade (its targets are "targeted"), or, in the window after an attack declaration while no
+    effect has been added, the attack (the attacked Soul is "attacked")."""
+    b = g.battle
     if not g.cascade:
-        return None
+        if b is None or b.by_effect or b.target.is_realm:
+            return None
+        return {"trigger": "attacked", "subjects": [b.target], "controller": b.target.player,
+                "attacker": b.attacker_uid, "attacked": b.target_uid, "what": "the attack on " + g.name_at(b.target)}
     top = g.cascade[-1]
     subjects = [t.ref for t in top.targets if t.names_soul and not t.ref.is_realm and t.ref.player != top.controller
                 and g.state.active_soul_at(t.ref) is not None]
-    return {"trigger": "targeted", "subjects": subjects, "controller": top.controller, "entry": top.id}
+    return {"trigger": "targeted", "subjects": subjects, "controller": top.controller, "entry": top.id,
+            "attacker": top.source_uid, "what": top.label}
 
 
 def _offers(g: Game) -> list[Offer]:
@@ -63,6 +71,23 @@ def _choose(g: Game, action: Action, eff: EffectDef, source: targets.Source, sel
     return [effects.make_target(g, ref, spec) for ref, spec in zip(chosen, eff.targets)], picked
 
 
+def target_rules(g: Game, entry: Entry) -> tuple[str, ...]:
+    """11.4: targets are chosen now (11.4.1); a Soul Spot target is the slot (11.4.4), one that
+    names the Soul targets it too (11.4.5); "any line" reaches every line (11.4.2)."""
+    if not entry.targets:
+        return ()
+    rules = ["11.4.1"]
+    for t in entry.targets:
+        if t.what == "spot":
+            rules.append("11.4.5" if t.names_soul else "11.4.4")
+        elif t.what == "soul" and not t.ref.is_realm and g.state.active_soul_at(t.ref) is not None \
+                and not g.board().is_front_line(t.ref):
+            rules.append("11.4.2")
+        if t.captured:
+            rules.append("11.4.3")
+    return tuple(rules)
+
+
 def _targets_text(g: Game, entry: Entry, picked: bool) -> str:
     if not entry.targets:
         return ""
@@ -76,6 +101,7 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
     """The entry goes on top of the Cascade; an Activated or Timing Effect counts towards its limit
     now, even if it later fizzles (11.7.3). Souls it targets may trigger (`targeted`)."""
     g.cascade.append(entry)
+    rules = (*rules, *target_rules(g, entry))
     if entry.kind in ("activated", "timing"):
         effects.count_use(g, entry.source_uid, entry.effect)
         if entry.effect.limit:
@@ -103,13 +129,21 @@ def cast(g: Game, action: Action) -> None:
     g.state.event_slot = card.name
     soul = g.state.soul_at(caster)
     picked_caster = "" if "caster" in action.args else " (no Caster was given, so the first legal one is taken)"
+    caster_rules: tuple[str, ...] = ()
+    if g.board().has_keyword(caster, "frozen"):
+        picked_caster += f"; {soul.name} is Frozen, but a Frozen Soul may still cast Events"
+        caster_rules = ("glossary/frozen",)
+    if card.caster:
+        picked_caster += f"; {soul.name} meets the Caster requirement"
+        caster_rules = (*caster_rules, "10.2.2", "11.2.2")
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
                   source_ref=caster, discard=list(action.args.get("discard") or []))
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank), None)
     g.touch()
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) as its "
                              f"Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the event slot. Its "
-                             "cost, if any, is paid only when it resolves.", ("10.2.1", "10.2.3", "10.2.4", "11.5.1"))
+                             "cost, if any, is paid only when it resolves.", ("10.2.1", "10.2.3", "10.2.4", "11.5.1",
+                                                                             *caster_rules))
     flush_pending(g)
 
 
@@ -131,6 +165,11 @@ def activate(g: Game, action: Action) -> None:
                   source_ref=ref, discard=list(action.args.get("discard") or []))
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
     fast = "Fast " if eff.fast else ""
+    blocked = getattr(g.board().view(ref), "blocked", ())
+    if blocked:
+        g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
+            f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
+                    ("13.6.1", "13.6.3"))
     put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
                              f"{_targets_text(g, entry, picked)}.", ("11.1.2", "glossary/activated-effect"))
     flush_pending(g)
@@ -148,17 +187,26 @@ def spring(g: Game, action: Action) -> None:
     ambusher = g.state.soul_at(ref)
     entry = Entry(g.new_entry_id(), "ambush", card.name, eff, player, card.rank, ambusher_uid=ambusher.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []))
-    rules: tuple[str, ...] = ("10.4.3", "10.4.5")
-    if eff.kind == "timing" and g.cascade:
-        top = g.cascade[-1]
-        entry.context["triggering_entry"] = top.id
-        entry.context["attacker"] = top.source_uid
-        rules = (*rules, "10.4.6", "12.6.1")
+    rules: tuple[str, ...] = ("10.4.3", "10.4.5", "10.4.5b" if g.window_open else "10.4.5a")
+    notes = ""
+    moment = _moment(g) if g.window_open else None
+    if eff.kind == "timing" and moment is not None:
+        entry.context["triggering_entry"] = moment.get("entry")
+        entry.context["attacker"] = moment.get("attacker")
+        entry.context["attacked"] = moment.get("attacked")
+        rules = (*rules, "10.4.6", "12.6.1", "11.8.2")
+    if amb.setter != ambusher.uid:
+        notes += (f" The Ambush belongs to the slot, so {ambusher.name}, now on it, springs it though another Soul set"
+                  " it.")
+        rules = (*rules, "10.4.4")
+    if not g.board().is_proactive(ref):
+        notes += " Springing is not limited by the Escalation Spiral."
+        rules = (*rules, "10.4.9")
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
-    answer = f" in answer to {g.cascade[-1].label}" if "triggering_entry" in entry.context else ""
+    answer = f" in answer to {moment['what']}" if moment is not None and eff.kind == "timing" else ""
     g.touch()
     put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is turned face up; "
-                             f"{ambusher.name} is its Ambusher{_targets_text(g, entry, picked)}.", rules)
+                             f"{ambusher.name} is its Ambusher{_targets_text(g, entry, picked)}.{notes}", rules)
     flush_pending(g)
 
 
@@ -204,14 +252,14 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
     for eff in _timing_effects(card):
         if eff.trigger != event:
             continue
+        cond_rules: tuple[str, ...] = ()
         if eff.condition and not ref.is_realm:
-            from judge.engine.stats import failed_conditions
-
             failed = failed_conditions(board, ref, eff.condition)
             if failed:
                 g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): its condition is not "
                                        f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
                 continue
+            cond_rules = ("11.3.3", "11.3.1")
         used_up = effects.limit_used_up(g, holder.uid, eff)
         if used_up:
             g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.", ("11.7.4",))
@@ -228,7 +276,7 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         extra = ("glossary/reinforcement",) if any(k.name == "reinforcement" and k.value is eff
                                                    for k in card.keywords) else ()
         g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: {text}.{wait}",
-                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra,
+                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *cond_rules,
                      *(("12.2",) if wait else ())))
 
 

@@ -101,8 +101,18 @@ def _teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
     return SlotRef(ref.player, to)
 
 
+GROUP_SIDES = {"all_own_souls": "own", "other_own_souls": "own", "all_opposing_souls": "opposing"}
+
+
 def _refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: bool = False) -> list[SlotRef]:
     found = resolve_ref(g, entry, name, allow_captured=allow_captured)
+    if name in GROUP_SIDES:
+        player = entry.controller if GROUP_SIDES[name] == "own" else g.other(entry.controller)
+        passed = [r for r in g.state.soul_refs(player, active=False) if g.state.soul_at(r).captured]
+        if passed:
+            g.trace.add("effect", f"{entry.label} acts only on active cards: "
+                                  f"{', '.join(g.name_at(r) for r in passed)} (captured) "
+                                  f"{'is' if len(passed) == 1 else 'are'} not reached.", ("11.6.2",))
     if not found:
         g.trace.add("effect", f"{entry.label}: nothing is left for “{verb} {name}” to act on, so that part is "
                               "skipped; the rest still happens.", ("11.6.3", "11.4.8"))
@@ -125,16 +135,18 @@ def _unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> No
     rank = g.card(soul.name).rank
     if entry.controller == ref.player:
         why = "Unyielding does not protect against its own controller's effects"
+        item = "13.6.7a"
     elif entry.source_rank > rank:
         why = (f"the source of {entry.label} has rank {entry.source_rank}, higher than {soul.name}'s rank {rank}, "
                "so Unyielding does not protect it")
-        g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.3", "13.6.7"))
+        g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.3", "13.6.7", "13.6.7e"))
         return
     elif not targeted:
         why = ("the effect neither targets it nor is Static or Instant, so Unyielding does not protect against it")
+        item = "13.6.7c"
     else:
         return
-    g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7",))
+    g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7", item))
 
 
 # --- fizzling and costs -----------------------------------------------------------------------------
@@ -179,7 +191,7 @@ def _payer(entry: Entry, by: str) -> int | None:
 
 def pay_costs(g: Game, entry: Entry) -> None:
     g.trace.add("cost", f"{entry.label}'s cost is paid now, just before it resolves, in full; a paid cost stays paid "
-                        "even if the effect then has nothing to do.", ("11.5.1", "11.5.2", "11.5.4"))
+                        "even if the effect then has nothing to do.", ("11.5.1", "11.5.2", "11.5.4", "11.2.1"))
     for c in entry.effect.cost:
         if c.get("discard"):
             zones.discard(g, entry.controller, c["discard"], entry.discard, f"the cost of {entry.label}",
@@ -197,6 +209,10 @@ def resolve_entry(g: Game, entry: Entry) -> None:
     """11.6.1: check whether the effect can still resolve; pay its cost (11.5.1); do what it says."""
     g.trace.add("resolve", f"{entry.label} ({entry.controller}) begins to resolve.", ("glossary/cascade",))
     reason = fizzle_reason(g, entry)
+    if reason is None and entry.kind == "event":
+        caster = g.where(entry.caster_uid)
+        g.trace.add("resolve", f"Its Caster, {g.name_at(caster)}, is still active, so {entry.card} resolves (having "
+                               "left the Front Line or moved would not matter).", ("10.2.5",))
     if reason is None and entry.effect.condition:
         g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked again "
                                "now.", ("11.3.1",))
@@ -207,7 +223,8 @@ def resolve_entry(g: Game, entry: Entry) -> None:
     if reason is None:
         problem = cost_problem(g, entry)
         if problem is not None:
-            reason = (f"its cost can't be paid: {problem}; nothing is paid", ("11.6.1d", "11.5.2"))
+            reason = (f"its cost, checked now just before it resolves, can't be paid: {problem}; nothing is paid",
+                      ("11.6.1d", "11.5.2", "11.2.1"))
     if reason is not None:
         text, rules = reason
         g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
@@ -332,7 +349,7 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
                     g.board().has_keyword(t.ref, "unyielding") and t.ref.player != entry.controller:
                 g.trace.add("effect", f"{g.name_at(t.ref)} is Unyielding, but {entry.label} is laid on its Soul Spot "
                                       "without naming the Soul, so Unyielding does not protect against it.",
-                            ("13.6.7", "11.4.4"))
+                            ("13.6.7", "13.6.7d", "11.4.4"))
             return [t.ref]
         return []
     return [ref for ref, _ in resolve_ref(g, entry, name)]
@@ -352,10 +369,29 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     if kind == "lay":
         text = f"{entry.label} lays “{how}” on the slot {ref} ({span}): every Soul on it has it while it stays there."
         rules = ("13.3.3", "13.3.1")
+        others = [e for e in state.lasting if e.kind == "lay" and e.on == ref and e is not lasting]
+        if others:
+            text += (f" It runs side by side with {', '.join(e.source for e in others)} on that slot; the one that "
+                     "ends later decides how long the slot is affected.")
+            rules = (*rules, "13.3.4")
     else:
         text = f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) from {entry.label}."
         rules = ("13.3.1", "13.3.2") if kind == "gain" else ("13.2.1", "13.3.1")
-    g.trace.add("effect", text, rules, [{"slot": str(ref), kind: how, "until": until}])
+    stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
+        (value if kind == "gain" else None)
+    view = g.board().view(ref) if stats_given else None
+    if view is not None:
+        from judge.engine.battle import explain
+
+        names = {"atk": ("ATK", view.atk), "def": ("DEF", view.def_), "hp": ("max HP", view.max_hp)}
+        shown = []
+        for key in stats_given:
+            label, val = names[key]
+            part, why = explain(val, label)
+            shown.append(part)
+            rules = (*rules, *why)
+        text += f" {g.name_at(ref)} now has {', '.join(shown)}."
+    g.trace.add("effect", text, tuple(dict.fromkeys(rules)), [{"slot": str(ref), kind: how, "until": until}])
 
 
 def _describe_value(kind: str, value: Any) -> str:

@@ -496,7 +496,7 @@ def _check_attack_target(c: _Check, attacker: SlotRef, target: SlotRef) -> None:
         if board.unyielding_against(attacker, ks.source_rank, ks.controller):
             continue
         c.no(f"{c.label(taunter)} has Taunt and stands in the Front Line: {c.label(target)} is in its radius "
-             f"and can't be chosen as Attack Target", "glossary/taunt", "glossary/attack-target")
+             f"and can't be chosen as Attack Target", "glossary/taunt", "glossary/attack-target", *ks.rules)
         return
 
 

@@ -32,6 +32,8 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
         trace.observer = lambda: observe(g)
     looped = False
     try:
+        if not scenario.actions:
+            describe_position(g)
         play(g)
     except StepLimit as exc:
         looped = True
@@ -57,6 +59,39 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
             failures.insert(0, f"the resolution was stopped after {cap} steps (a loop)")
         ruling["expect"] = {"passed": not failures, "failures": failures}
     return ruling
+
+
+def describe_position(g: Game) -> None:
+    """With nothing queued, the ruling is the position itself: one step naming what the rules derive
+    beyond the printed values (Armaments, auras, Moral, lasting and slot effects, granted keywords)."""
+    from judge.engine.battle import explain
+
+    board = g.board()
+    parts: list[str] = []
+    rules: list[str] = ["glossary/line", "glossary/active"]
+    for ref, view in board.souls.items():
+        if view.captured:
+            continue
+        bits = []
+        for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
+            text, why = explain(value, key)
+            if why:
+                bits.append(text)
+                rules += why
+        for ks in view.keywords:
+            if ks.kind != "printed":
+                bits.append(f"{ks.keyword.label()} from {ks.label}")
+                rules += ks.rules
+                if ks.source_uid is not None and ks.source_uid != g.state.soul_at(ref).uid:
+                    rules.append("13.2.2")
+        for blocked in view.blocked:
+            bits.append(f"not {blocked.what} (Unyielding, source rank {blocked.source_rank})")
+            rules += ["13.6.1", "13.6.3"]
+        if bits:
+            parts.append(f"{view.card.name} ({ref}, line {view.line}): {'; '.join(bits)}")
+    text = "Nothing is queued; the position as given. " + (
+        ". ".join(parts) + "." if parts else "Every card has its printed values.")
+    g.trace.add("position", text, tuple(dict.fromkeys(rules)))
 
 
 def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | None]:
@@ -132,8 +167,11 @@ def recruit(g: Game, action: Action, player: str) -> None:
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     zones.place_soul(g, player, ref.slot, card.name)
-    g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once; a "
-                          "card put on the field is a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1"),
+    statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
+    g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
+                          f"{', and its Static Effects apply from now' if statics else ''}; a card put on the field is "
+                          "a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
+                                          *(("11.1.4", "13.1.1") if statics else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
     cascade.triggered(g, "recruited", ref, {}, f"{card.name} ({ref}) is recruited")
     if cascade.flush_pending(g):
@@ -147,8 +185,15 @@ def equip(g: Game, action: Action, player: str) -> None:
     soul = g.state.soul_at(ref)
     soul.armament = Armament(g.state.new_uid(), card.name)
     g.touch()
+    view = g.board().souls[ref]
+    parts, rules = [], []
+    for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
+        text, why = battle.explain(value, key)
+        parts.append(text)
+        rules += why
     g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the Wielder's "
-                          "(equipping is not an effect and can't be answered).", ("10.3.1", "10.3.3"),
+                          f"(equipping is not an effect and can't be answered). {soul.name} now has "
+                          f"{', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
 
 
@@ -167,9 +212,13 @@ def set_ambush(g: Game, action: Action, player: str) -> None:
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     setter = g.state.soul_at(ref)
+    already = len(g.state.slot(ref).ambushes)
     g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
+    two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul there may "
+           "set its own.") if already else ""
     g.trace.add("action", f"{player} sets an Ambush face down at {ref}; {setter.name} is its Setter. Setting is not "
-                          "an effect and can't be answered.", ("10.4.1", "10.4.2", "glossary/setter"),
+                          f"an effect and can't be answered.{two}",
+                ("10.4.1", "10.4.2", "glossary/setter", *(("10.4.4",) if already else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": f"{ref} (face down)"}])
 
 

@@ -91,6 +91,9 @@ def check(argv: list[str]) -> int:
     invalid = False
     for path in files:
         name = path.relative_to(root).as_posix()
+        if not is_scenario_file(path):
+            print(f"SKIP  {name}  (not a scenario: no state: or actions:)")
+            continue
         ok, line, bad_file = check_file(path)
         print(f"{'PASS' if ok else 'FAIL'}  {name}{line}")
         if ok:
@@ -102,6 +105,24 @@ def check(argv: list[str]) -> int:
     if invalid:
         return 2
     return 1 if failed else 0
+
+
+SCENARIO_KEYS = ("state", "actions")
+
+
+def is_scenario_file(path: Path) -> bool:
+    """Data files that live beside the scenarios (a coverage baseline, a list of untestable rules)
+    have neither `state:` nor `actions:` at the top; anything else is checked as a scenario, so a
+    broken scenario is never skipped."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, OSError, UnicodeDecodeError):
+        return True
+    if isinstance(data, list):
+        return False
+    return not isinstance(data, dict) or any(k in data for k in SCENARIO_KEYS) or not data
 
 
 def check_file(path: Path) -> tuple[bool, str, bool]:

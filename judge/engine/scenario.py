@@ -135,9 +135,20 @@ def parse_yaml(text: str | bytes, source: str | None = None) -> Any:
 def load_scenario(data: str | bytes | Mapping[str, Any], source: str | None = None,
                   library: Library | None = None) -> Scenario:
     """A scenario from YAML/JSON text or a mapping; raises ScenarioError listing every problem."""
+    try:
+        return _load(data, source, library)
+    except RecursionError:
+        raise ScenarioError([{"path": "", "message": "the scenario is nested too deeply to read"}], source) from None
+
+
+def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Library | None) -> Scenario:
     if isinstance(data, (str, bytes)):
         data = parse_yaml(data, source)
     problems = Problems()
+    too_big = yamlio.expanded_size_problem(data)
+    if too_big:
+        problems.add("", too_big)
+        problems.raise_if_any(source)
     if not isinstance(data, Mapping):
         problems.add("", "a scenario is a mapping with state:, actions: and so on"
                          f"{'' if data is not None else ' (the file is empty)'}")

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine import tree
-from judge.engine.cards import STAT_KEYS, CardDef, EffectDef, Keyword
+from judge.engine.cards import STAT_KEYS, CardDef, Keyword
+from judge.engine.conditions import _failed, failed_conditions, failed_conditions_realm  # noqa: F401
 from judge.engine.state import PLAYERS, SlotRef, State, opponent
 
 R_ARMAMENT = ("10.3.3", "10.3.5")
@@ -292,10 +293,22 @@ class Board:
         """13.5.2: effects that negate other cards' effects; the newer wins a contradiction and a
         card whose effects are negated negates nothing itself."""
         negators: list[tuple[int, int, set[int]]] = []   # (time, own uid, uids it negates)
+        self.negation_blocked: dict[SlotRef, list[Blocked]] = {}
         for src in self._sources:
             for eff in src.card.effects:
                 if eff.kind == "static" and eff.negate:
-                    targets = {self.state.soul_at(r).uid for r in self._resolve_group(src, eff.negate)}
+                    reached = []
+                    for r in self._resolve_group(src, eff.negate):
+                        soul = self.state.soul_at(r)
+                        card = self._card(soul.name)
+                        # 13.6.1: an Unyielding Soul is unaffected by an opposing Static Effect of its rank or lower
+                        if src.controller != r.player and src.card.rank <= card.rank and \
+                                any(k.name == "unyielding" for k in card.keywords):
+                            self.negation_blocked.setdefault(r, []).append(
+                                Blocked(f"{src.card.name}'s negation", str(src.ref), src.card.rank))
+                            continue
+                        reached.append(r)
+                    targets = {self.state.soul_at(r).uid for r in reached}
                     targets.discard(src.uid)
                     negators.append((src.time, src.uid, targets))
         for eff in self.state.lasting:
@@ -421,30 +434,28 @@ class Board:
                 self._apply(w, payload, kind, label, eff.source, eff.source_uid, eff.source_rank, eff.controller,
                             rules)
 
-        # Unyielding first (own sources only), so opposing statics can be filtered (13.6.1)
-        unyielding = {ref for ref, w in work.items() if any(k.keyword.name == "unyielding" for k in w.keywords)}
         prelim = {ref: sum(c.amount for c in w.parts["hp"]) - state.soul_at(ref).damage for ref, w in work.items()}
 
-        # static effects and auras of active, non-negated cards (13.1, 13.2)
+        # static effects and auras of active, non-negated cards (13.1, 13.2): the controller's own
+        # first, so that Unyielding they give counts against the opponent's (13.6.1)
+        gifts: list[tuple[_Source, dict, str, SlotRef]] = []
         for src in self._sources:
             if src.uid in self.negated:
                 continue
-            grants: list[tuple[EffectDef | None, dict, str | None]] = []
             for eff in src.card.effects:
-                if eff.kind != "static" or eff.negate:
-                    continue
-                if not self._condition_ok(src, eff.condition, prelim):
+                if eff.kind != "static" or eff.negate or not self._condition_ok(src, eff.condition, prelim):
                     continue
                 payload = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
                 to = eff.to if not (src.is_armament and eff.to == "self") else "wielder"
-                grants.append((eff, payload, to))
-            for eff, payload, to in grants:
-                for ref in self._resolve_group(src, to):
-                    if ref not in work:
-                        continue
-                    own = to in ("self", "wielder")
-                    self._give(work[ref], ref, src, payload, "armament" if src.is_armament and own else
-                               ("aura" if not own else "printed"), unyielding)
+                own = to in ("self", "wielder")
+                kind = "armament" if src.is_armament and own else ("printed" if own else "aura")
+                gifts.extend((src, payload, kind, ref) for ref in self._resolve_group(src, to) if ref in work)
+        unyielding: set[SlotRef] | None = None
+        for src, payload, kind, ref in sorted(gifts, key=lambda g: g[0].controller != g[3].player):
+            if src.controller != ref.player and unyielding is None:
+                unyielding = self._unyielding(work)  # once every own gift is in
+            self._give(work[ref], ref, src, payload, kind, unyielding or set())
+        unyielding = self._unyielding(work)
         # Moral: an aura on every Underling (glossary/moral, 5.1.2); Moral Souls' own keyword lists
         for ref, w in list(work.items()):
             soul = state.soul_at(ref)
@@ -464,9 +475,20 @@ class Board:
                             uw.parts[key].append(Contribution(values[key], src_label, "moral", str(ref), R_MORAL))
 
         for ref, w in work.items():
+            w.blocked.extend(self.negation_blocked.get(ref, []))
             self.souls[ref] = self._soul_view(ref, w)
         for ref, w in realm_work.items():
             self.realms[ref] = self._realm_view(ref, w)
+
+    def _unyielding(self, work: dict[SlotRef, _Work]) -> set[SlotRef]:
+        """Souls with Unyielding in force now (not negated, unless laid on the slot)."""
+        out = set()
+        for ref, w in work.items():
+            negated = self.state.soul_at(ref).uid in self.negated
+            if any(k.keyword.name == "unyielding" and (not negated or k.kind in ("slot", "armament"))
+                   for k in w.keywords):
+                out.add(ref)
+        return out
 
     def _give(self, w: _Work, ref: SlotRef, src: _Source, payload: dict, kind: str, unyielding: set) -> None:
         if src.controller != ref.player and ref in unyielding and \
@@ -495,8 +517,9 @@ class Board:
         keywords = tuple(w.keywords)
         if soul.uid in self.negated:
             # 13.5.2 / 13.2.1: granted keywords work as if printed, so they are negated with the card;
-            # what is laid on the slot belongs to the slot (13.3.3) and stays
-            keywords = tuple(k for k in keywords if k.kind == "slot")
+            # what is laid on the slot belongs to the slot (13.3.3) and an Armament's effects are the
+            # Armament's own (10.3.3): those stay
+            keywords = tuple(k for k in keywords if k.kind in ("slot", "armament"))
         return SoulView(
             ref=ref, card=card, captured=soul.captured, line=self.line(ref),
             atk=Value.of(w.parts["atk"]), def_=Value.of(w.parts["def"]), max_hp=(mh := Value.of(w.parts["hp"])),
@@ -520,61 +543,6 @@ def _current_hp(max_hp: Value, damage: int) -> Value:
     if damage:
         parts.append(Contribution(-damage, "damage", "damage", None, ("glossary/damage", "glossary/hp")))
     return Value.of(parts)
-
-
-# --- conditions (11.3, 13.1.1) -----------------------------------------------------------------
-
-def failed_conditions_realm(cond: Mapping[str, Any]) -> list[str]:
-    """Realms have no line, attribute or damage conditions of their own; any such key fails."""
-    return [f"{key}" for key in cond]
-
-
-def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any], prelim: dict | None = None) -> list[str]:
-    state = board.state
-    soul = state.soul_at(ref)
-    if soul is None:
-        return ["no Soul stands there"]
-    card = state.card(soul.name)
-    out = []
-    line = board.line(ref)
-    if "captured" in cond and cond["captured"] != soul.captured:
-        out.append("is captured" if cond["captured"] else "is not captured")
-    if "line" in cond and line is not None:
-        lo, hi = cond["line"].get("min"), cond["line"].get("max")
-        if (hi is not None and line > hi) or (lo is not None and line < lo):
-            out.append(f"stands in line {line}, the condition asks for line "
-                       + (f"{hi} or lower" if hi is not None and lo is None else
-                          f"{lo} or higher" if lo is not None and hi is None else f"{lo}–{hi}"))
-    if "front_line" in cond and (line == 1) != cond["front_line"]:
-        out.append("is not in the Front Line" if cond["front_line"] else "is in the Front Line")
-    if "attribute" in cond and card.attribute != cond["attribute"]:
-        out.append(f"is {card.attribute or 'of no attribute'}, not {cond['attribute']}")
-    if "leader" in cond and card.leader != cond["leader"]:
-        out.append("is not a Leader" if cond["leader"] else "is a Leader")
-    if "rank" in cond:
-        lo, hi = cond["rank"].get("min"), cond["rank"].get("max")
-        if (hi is not None and card.rank > hi) or (lo is not None and card.rank < lo):
-            out.append(f"is rank {card.rank}")
-    if "damaged" in cond and (soul.damage > 0) != cond["damaged"]:
-        out.append("has no damage" if cond["damaged"] else "is damaged")
-    if "hp_at_most_half" in cond:
-        if prelim is not None:
-            hp = prelim.get(ref, 0)
-            max_hp = hp + soul.damage
-        else:
-            view = board.souls[ref]
-            hp, max_hp = view.hp.total, view.max_hp.total
-        if (hp * 2 <= max_hp) != cond["hp_at_most_half"]:
-            out.append(f"has {hp} of {max_hp} HP")
-    if "keyword" in cond and prelim is None and not board.has_keyword(ref, cond["keyword"]):
-        out.append(f"has no {cond['keyword']}")
-    return out
-
-
-def failed_conditions(board: Board, ref: SlotRef, cond: Mapping[str, Any]) -> list[str]:
-    """What of a condition map (contract §3 Conditions) does not hold for the Soul on `ref`, as
-    phrases ("stands in line 3, …"); empty when it holds. Used for 11.3 checks and caster limits."""
-    return _failed(board, ref, cond) if cond else []
 
 
 def derive(state: State) -> Board:

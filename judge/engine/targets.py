@@ -145,7 +145,8 @@ def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None]
             seen.add(ref)
         problem = why_not(board, spec, ref, source, self_ref)
         if problem:
-            out.append(problem)
+            # 11.4.1: each target must be legal at the moment it is chosen
+            out.append(Violation(problem.text, tuple(dict.fromkeys((*problem.rules, *R_CHOSEN)))))
     return out
 
 

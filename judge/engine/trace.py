@@ -32,6 +32,7 @@ KINDS = frozenset({
     "win",         # the duel ends
     "reject",      # a queued action is illegal
     "limit",       # the step cap was hit
+    "position",    # nothing is queued: what the rules derive in the position as given
 })
 
 

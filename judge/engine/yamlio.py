@@ -29,10 +29,45 @@ def safe_load(text: str | bytes) -> Any:
     return yaml.load(text, Loader=Loader)
 
 
-def fix_keys(data: Any) -> Any:
-    """Recursively rename a mapping key True (YAML 1.1's reading of `on`) to "on"."""
+def fix_keys(data: Any, _seen: dict[int, Any] | None = None) -> Any:
+    """Recursively rename a mapping key True (YAML 1.1's reading of `on`) to "on".
+
+    Shared nodes (YAML aliases) are converted once and stay shared, so an alias bomb costs no more
+    than its text, and a node that contains itself stays a cycle (the loader then refuses it)."""
+    seen = {} if _seen is None else _seen
+    if not isinstance(data, (dict, list)):
+        return data
+    if id(data) in seen:
+        return seen[id(data)]
     if isinstance(data, dict):
-        return {("on" if k is True else k): fix_keys(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [fix_keys(v) for v in data]
-    return data
+        out: Any = {}
+        seen[id(data)] = out
+        for k, v in data.items():
+            out["on" if k is True else k] = fix_keys(v, seen)
+        return out
+    out = []
+    seen[id(data)] = out
+    out.extend(fix_keys(v, seen) for v in data)
+    return out
+
+
+MAX_NODES = 50_000
+
+
+def expanded_size_problem(data: Any, limit: int = MAX_NODES) -> str | None:
+    """None when `data`, with YAML aliases expanded, has at most `limit` nodes and no cycle; else
+    what is wrong. The walk stops as soon as the limit is passed, so it is cheap either way."""
+    count = 0
+    stack: list[tuple[Any, tuple[int, ...]]] = [(data, ())]
+    while stack:
+        node, path = stack.pop()
+        count += 1
+        if count > limit:
+            return f"the scenario has more than {limit} values once its YAML aliases are expanded"
+        if isinstance(node, (dict, list)):
+            if id(node) in path:
+                return "the scenario refers to itself (a YAML alias inside its own anchor)"
+            inner = (*path, id(node))
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, inner) for child in children)
+    return None

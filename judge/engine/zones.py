@@ -10,7 +10,7 @@ from judge.engine.state import PLAYERS, Slot, SlotRef, Soul
 R_DAMAGE = ("glossary/damage",)
 R_HEAL = ("glossary/heal", "14.2.1")
 R_CAPTURE = ("glossary/capture", "interpretation/capture-timing")
-R_ARMAMENT_ELYSIUM = ("10.3.4",)
+R_ARMAMENT_ELYSIUM = ("10.3.4", "10.3.4a")
 R_LEADER_STAYS = ("15.4.1", "glossary/leader")
 R_NEW_CARD = ("15.5.1",)
 R_WIN = ("glossary/leader", "glossary/capture")
@@ -59,7 +59,12 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
 def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = ()) -> int:
     """Healing removes at most the damage a card has (14.2.1, 11.6.5)."""
     amount = step5(amount)
-    soul = g.state.active_soul_at(ref)
+    if ref.is_realm:
+        soul = g.state.realm_at(ref)
+        if soul is None or soul.shattered:
+            return 0
+    else:
+        soul = g.state.active_soul_at(ref)
     if soul is None:
         return 0
     name = g.name_at(ref)
@@ -87,7 +92,8 @@ def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
     soul.captured = True
     g.left[soul.uid] = "captured"
     changes = [{"slot": str(ref), "captured": [False, True]}]
-    text = f"{soul.name} ({ref}) is captured {why}: it is turned face down and stays on its slot."
+    text = f"{soul.name} ({ref}) is captured {why}: it is turned face down and stays on its slot (10.1.3)."
+    rules = (*rules, "10.1.3")
     if soul.armament is not None:
         arm = soul.armament
         soul.armament = None
@@ -205,7 +211,7 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
         owner.hand.append(soul.armament.name)
         changes.append({"card": soul.armament.name, "from": str(ref), "to": f"{soul.owner}.hand"})
         text += f" Its Armament {soul.armament.name} goes to the hand too (10.3.4)."
-        rules = (*rules, "10.3.4")
+        rules = (*rules, "10.3.4", "10.3.4b")
     extra, extra_rules = _lost_note(_forget(g, soul.uid, "hand"))
     text += extra
     rules = (*rules, *extra_rules)
@@ -236,7 +242,7 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
         owner.elysium.append(soul.armament.name)
         changes.append({"card": soul.armament.name, "from": str(ref), "to": f"{soul.owner}.elysium"})
         text += f" Its Armament {soul.armament.name} goes to the Elysium (10.3.4)."
-        rules = (*rules, "10.3.4")
+        rules = (*rules, "10.3.4", "10.3.4a")
     extra, extra_rules = _lost_note(_forget(g, soul.uid, "exile"))
     text += extra
     rules = (*rules, *extra_rules)
@@ -292,6 +298,7 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
     changes = [{"card": moving.name, "from": str(ref), "to": str(dest)}]
     text = f"{moving.name} is teleported from {ref} to {dest} ({source}); it stays on the field and keeps everything."
     if moving.armament is not None:
+        rules = (*rules, "10.3.4c")
         text += f" Its Armament {moving.armament.name} moves with it (10.3.4)."
         changes.append({"card": moving.armament.name, "from": str(ref), "to": str(dest)})
     if g.state.slot(ref).ambushes:

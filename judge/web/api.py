@@ -35,6 +35,8 @@ def _scenario() -> Scenario:
     if request.mimetype == "application/json":
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise BadInput("The JSON body is nested too deeply.") from None
         except json.JSONDecodeError as exc:
             raise BadInput("The JSON body is malformed.",
                            [{"path": "", "message": exc.msg, "line": exc.lineno}]) from None

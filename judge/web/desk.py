@@ -38,7 +38,7 @@ bp = Blueprint("desk", __name__)
 @bp.app_context_processor
 def desk_globals() -> dict[str, Any]:
     return {"rulings_citing": rulings_citing, "desk_rule_link": rule_link, "board_figure": pages.board_figure,
-            "action_label": pages.action_label}
+            "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS}
 
 
 def store() -> RulingStore:
@@ -169,9 +169,11 @@ def resolve_json() -> Response:
         raise BadInput("The scenario has problems.", view["problems"])
     ruling = view["ruling"]
     cards = data.get("cards")
+    steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
         s.get("state"), cards, highlight=s.get("changes"), title=f"The board after step {s['n']}"))
-        for s in ruling["steps"]]
+        if i < pages.MAX_STEP_BOARDS or i == len(steps) - 1 else pages.NO_BOARD
+        for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=engine.without_snapshots(ruling), boards=boards,
                    trace=render_template("desk/_trace.html", ruling=ruling, boards=False))
 
@@ -185,8 +187,19 @@ def parse_json() -> Response:
     if isinstance(body, dict) and isinstance(body.get("action"), str):
         return jsonify(ok=True, action=engine.parse_action(body["action"][:4000]))
     data = posted_scenario()
-    engine.load(data)
-    return jsonify(ok=True, scenario=data)
+    shape = []
+    if not isinstance(data.get("state", {}), dict):
+        shape.append({"path": "state", "message": "expected a mapping (turn_player, phase, players, …)"})
+    if not isinstance(data.get("actions", []), list):
+        shape.append({"path": "actions", "message": "expected a list of actions"})
+    if shape:
+        raise BadInput("The desk can't lay out this scenario.", shape)
+    try:  # a scenario still being built may have problems: the desk loads it and lists them
+        engine.load(data)
+        problems = []
+    except engine.DeskInputError as exc:
+        problems = exc.problems
+    return jsonify(ok=True, scenario=data, problems=problems)
 
 
 @bp.get("/desk/cards.json")

@@ -107,7 +107,9 @@ class Desk {
   }
 
   async refresh() {
+    const seq = (this.refreshSeq = (this.refreshSeq || 0) + 1);
     const data = await postJSON(this.urls.board, { scenario: this.scenario });
+    if (seq !== this.refreshSeq) return;  // a newer redraw is on its way: answers may arrive out of order
     if (data.board === undefined) {
       renderProblems($("#board-problems"), data.problems, data.error);
       return;
@@ -121,7 +123,11 @@ class Desk {
   }
 
   showBoard(html) {
+    const old = this.board.querySelector(".board-scroll");
+    const scrolled = old ? old.scrollLeft : null;
     this.board.innerHTML = html;
+    const scroller = this.board.querySelector(".board-scroll");
+    if (scroller) scroller.scrollLeft = scrolled ?? (scroller.scrollWidth - scroller.clientWidth) / 2;
     if (this.selected) {
       const g = this.board.querySelector(`[data-ref="${CSS.escape(this.selected.ref)}"]`);
       if (g) g.classList.add("selected");
@@ -144,6 +150,11 @@ class Desk {
     $("#custom-open").addEventListener("click", () => this.openCustom());
     $("#custom-cancel").addEventListener("click", () => { $("#custom-card").hidden = true; });
     $("#custom-form").addEventListener("submit", (e) => { e.preventDefault(); this.addCustom(); });
+    $("#custom-form").elements.e_cost.addEventListener("change", (e) => {
+      const amount = $("#custom-form").elements.e_cost_n;
+      amount.step = e.target.value === "pay_hp" ? "5" : "1";
+      if (e.target.value === "pay_hp" && Number(amount.value) % 5) amount.value = "5";
+    });
     $("#legal-load").addEventListener("click", () => this.loadLegal());
     $("#legal-add").addEventListener("click", () => this.addLegal());
     $("#manual-add").addEventListener("click", () => this.addManual());
@@ -410,7 +421,7 @@ class Desk {
     }
     const costN = Math.max(0, Number(f.e_cost_n.value) || 0);
     if (f.e_cost.value === "discard") effect.cost = [{ discard: costN }];
-    if (f.e_cost.value === "pay_hp") effect.cost = [{ pay_hp: costN, by: "self" }];
+    if (f.e_cost.value === "pay_hp") effect.cost = [{ pay_hp: costN, by: "self" }];  // HP comes in steps of 5
     const n = Math.max(0, Number(f.e_do_n.value) || 0);
     const to = f.e_do_to.value;
     const verb = f.e_do.value;
@@ -607,8 +618,8 @@ class Desk {
   // -- YAML in and out ---------------------------------------------------------------------
   async loadYaml(text) {
     const data = await postJSON(this.urls.parse, { yaml: text });
-    if (!data.ok) { renderProblems($("#yaml-problems"), data.problems, data.error); return; }
-    renderProblems($("#yaml-problems"), []);
+    renderProblems($("#yaml-problems"), data.problems, data.ok ? null : data.error);
+    if (!data.ok) return;
     this.scenario = data.scenario;
     this.yamlDirty = false;
     this.closeEditor();
@@ -685,6 +696,9 @@ function initRulingPage(page) {
     if (e.key === "ArrowRight") go(current + 1);
   });
 }
+
+// On a narrow screen a board scrolls sideways: start with the middle (the altars) in view.
+for (const scroller of $$(".board-scroll")) scroller.scrollLeft = (scroller.scrollWidth - scroller.clientWidth) / 2;
 
 const deskRoot = document.getElementById("desk");
 if (deskRoot) window.codexDesk = new Desk(deskRoot);

@@ -7,6 +7,7 @@ attacking Harold (DEF 5, HP 30) leaves Harold at 20 of 30 HP.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -23,16 +24,20 @@ def open_slot(page, ref):
 
 
 def redrawn(page):
-    """Edits redraw the board through the server: `with redrawn(page): <edit>` waits for the redraw."""
+    """Edits redraw the board through the server: `with redrawn(page): <edit>` waits for a redraw
+    (callers then wait for what they expect to see, since an earlier redraw may answer first)."""
     return page.expect_response(lambda r: r.url.endswith("/desk/board.json") and r.request.method == "POST")
+
+
+def shows(page, ref, text):
+    page.locator(f'#board [data-ref="{ref}"]', has_text=text).wait_for()
 
 
 def place_library_card(page, ref, name):
     open_slot(page, ref)
     page.fill("#card-q", name)
-    with redrawn(page):
-        page.locator(f'#card-results button[data-card="{name}"]').click()
-    assert name in slot_text(page, ref)
+    page.locator(f'#card-results button[data-card="{name}"]').click()
+    shows(page, ref, name)
 
 
 def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=10, hp=60):
@@ -46,8 +51,8 @@ def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=
     form.locator("input[name=atk]").fill(str(atk))
     form.locator("input[name=def]").fill(str(defence))
     form.locator("input[name=hp]").fill(str(hp))
-    with redrawn(page):
-        form.locator("button[type=submit]").click()
+    form.locator("button[type=submit]").click()
+    shows(page, ref, name[:10])
 
 
 def slot_text(page, ref):
@@ -63,8 +68,8 @@ def build_position(page, live_server):
     place_library_card(page, "B:C3", "Harold")
     place_library_card(page, "B:R2", "Head Nurse Jeanne")
     page.click("#slot-close")
-    with redrawn(page):
-        page.select_option("#s-phase", "combat")
+    page.select_option("#s-phase", "combat")
+    page.locator("#board svg text", has_text="Combat Phase").wait_for()
 
 
 def queue_attack(page):
@@ -144,6 +149,21 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
     assert page.problems == []
 
 
+def test_yaml_out_by_download_and_in_by_upload(page, live_server):
+    page.goto(f"{live_server}/desk")
+    place_library_card(page, "A:C3", "Noah")
+    with page.expect_download() as download:
+        page.click("#yaml-download")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert text == page.input_value("#yaml-text") and "Noah" in text
+    # a fresh desk, then the file back in: Noah stands on A:C3 again
+    page.goto(f"{live_server}/desk")
+    assert "Noah" not in slot_text(page, "A:C3")
+    page.set_input_files("#yaml-file", files=[{"name": "noah.yaml", "mimeType": "text/yaml",
+                                                "buffer": text.encode("utf-8")}])
+    shows(page, "A:C3", "Noah")
+
+
 def test_a_broken_yaml_shows_its_key_path(page, live_server):
     page.goto(f"{live_server}/desk")
     page.fill("#yaml-text", "state:\n  players:\n    A:\n      field: {C9: Noah}\n")
@@ -153,8 +173,22 @@ def test_a_broken_yaml_shows_its_key_path(page, live_server):
     assert "state.players.A.field.C9" in problem.text_content()
     page.fill("#yaml-text", "state: [\n  {\n")
     page.click("#yaml-load")
-    page.wait_for_function("document.querySelector('#yaml-problems').textContent.includes('line')")
+    page.locator("#yaml-problems li", has_text="line").first.wait_for()
     assert page.problems == []  # the 400s of the parse endpoint are answers, not failures
+
+
+def test_an_illegal_hand_written_action_shows_its_reasons_with_rule_links(page, live_server):
+    build_position(page, live_server)
+    page.click("text=Write an action by hand")
+    page.fill("#manual-text", "{attack: C3, target: 'B:altar'}")  # the Leader is not in the Front Line
+    with redrawn(page):
+        page.click("#manual-add")
+    item = page.locator("#queue li.illegal").first
+    item.wait_for()
+    assert "Illegal here" in item.text_content()
+    links = item.locator(".why a")
+    assert links.count() >= 1 and links.first.get_attribute("title")
+    assert page.problems == []
 
 
 def test_a_malicious_card_name_stays_text(page, live_server, shots):
@@ -169,3 +203,29 @@ def test_a_malicious_card_name_stays_text(page, live_server, shots):
     if shots:
         page.set_viewport_size({"width": 390, "height": 844})
         page.screenshot(path=str(shots / "desk-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize("effect", [
+    {"e_kind": "activated", "e_condition": "line_max", "e_target": "soul:opposing:front", "e_cost": "discard",
+     "e_do": "damage"},
+    {"e_kind": "timing", "e_trigger": "recruited", "e_target": "spot:opposing:naming", "e_cost": "pay_hp",
+     "e_do": "heal"},
+    {"e_kind": "static", "e_do": "gain_atk", "e_do_to": "other_own_souls"},
+])
+def test_a_custom_card_with_keywords_and_an_effect_is_one_the_engine_accepts(page, live_server, effect):
+    page.goto(f"{live_server}/desk")
+    open_slot(page, "A:C3")
+    page.click("#custom-open")
+    form = page.locator("#custom-form")
+    form.locator("input[name=name]").fill("Custom Knight")
+    form.locator("input[name=kw][value=precision]").check()
+    form.locator("input[name=defiance]").fill("5")
+    form.locator("input[name=moral_atk]").fill("5")
+    form.locator("input[name=has_effect]").check()
+    for name, value in effect.items():
+        form.locator(f"select[name={name}]").select_option(value)
+    form.locator("button[type=submit]").click()
+    shows(page, "A:C3", "Custom Knight")
+    yaml_text = page.input_value("#yaml-text")
+    assert "Custom Knight" in yaml_text and "effects:" in yaml_text
+    assert "cards[" not in page.locator("#board-problems").text_content()
