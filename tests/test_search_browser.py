@@ -15,7 +15,8 @@ def test_typing_offers_suggestions_and_enter_opens_the_highlighted_one(browser, 
     page.goto(base_url + "/glossary")
     box = page.locator("#site-q")
     assert box.get_attribute("role") == "combobox"
-    box.press_sequentially("shie", delay=30)
+    with page.expect_response(lambda r: "/search/suggest?q=shie" in r.url):   # the last keystroke's answer
+        box.press_sequentially("shie", delay=30)
     options = page.locator("#site-q-list [role=option]")
     options.first.wait_for()
     assert box.get_attribute("aria-expanded") == "true"
@@ -34,7 +35,8 @@ def test_escape_closes_and_enter_without_a_choice_submits_the_form(browser, base
     page = browser.new_page()
     page.goto(base_url + "/rules/11.5.1")
     box = page.locator("#site-q")
-    box.press_sequentially("13.6", delay=30)
+    with page.expect_response(lambda r: "/search/suggest?q=13.6" in r.url):
+        box.press_sequentially("13.6", delay=30)
     page.locator("#site-q-list [role=option]").first.wait_for()
     box.press("Escape")
     assert page.locator("#site-q-list").is_hidden()

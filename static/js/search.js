@@ -24,6 +24,9 @@
   let timer = null;
   let asked = 0;
 
+  // Forget a pending or in-flight request, so an answer arriving late can't reopen the list.
+  const cancel = () => { clearTimeout(timer); asked += 1; };
+
   const close = () => {
     list.hidden = true;
     input.setAttribute("aria-expanded", "false");
@@ -44,6 +47,7 @@
   };
 
   const render = (entries) => {
+    const kept = active >= 0 && items[active] ? items[active].url : null;   // keep the user's choice
     items = entries;
     list.textContent = "";
     entries.forEach((entry, i) => {
@@ -65,6 +69,8 @@
     if (entries.length) {
       list.hidden = false;
       input.setAttribute("aria-expanded", "true");
+      const again = kept ? entries.findIndex((entry) => entry.url === kept) : -1;
+      if (again >= 0) highlight(again);
     } else {
       close();
     }
@@ -103,6 +109,7 @@
         window.location.assign(items[active].url);
       }
     } else if (event.key === "Escape") {
+      cancel();
       if (open) { event.preventDefault(); close(); }
     }
   });
@@ -114,5 +121,6 @@
     event.preventDefault();
     window.location.assign(option.dataset.url);
   });
-  input.addEventListener("blur", () => setTimeout(close, 100));
+  input.addEventListener("blur", () => setTimeout(() => { cancel(); close(); }, 100));
+  if (form) form.addEventListener("submit", () => { cancel(); close(); });
 })();
