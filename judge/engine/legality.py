@@ -178,7 +178,8 @@ class _Check:
             failed = failed_conditions(self.board, ref, eff.condition)
             if failed:
                 self.no(f"the condition of {card.name}'s {eff.label} does not hold: {self.label(ref)} "
-                        f"{' and '.join(failed)}", "11.3.1")
+                        f"{' and '.join(failed)}", "11.3.1",
+                        *(line_rules(self.board.line(ref)) if "line" in eff.condition else ()))
 
     def targets(self, eff: EffectDef | None, source: Source, self_ref: SlotRef | None) -> None:
         if eff is None:
@@ -197,6 +198,11 @@ class _Check:
         if eff.limit.per_game is not None and this_game >= eff.limit.per_game:
             self.no(f"{card.name}'s {eff.label} is {eff.limit.text}: already used {this_game} time"
                     f"{'s' if this_game != 1 else ''} this duel", "11.7.1", "11.7.2", "glossary/limit")
+
+
+def line_rules(line: int | None) -> tuple[str, ...]:
+    """The glossary entries that name a line (glossary/line, /second-line, /third-line)."""
+    return ("glossary/line", *({2: ("glossary/second-line",), 3: ("glossary/third-line",)}.get(line or 0, ())))
 
 
 def _main_effect(card: CardDef) -> EffectDef | None:
@@ -284,7 +290,8 @@ def _check_caster(c: _Check, ref: SlotRef, card: CardDef) -> None:
     if not c.own_active_soul(ref, "Caster", r):
         return
     if not c.board.is_front_line(ref):
-        c.no(f"{c.label(ref)} stands in line {c.board.line(ref)}; the Caster must stand in the Front Line", *r)
+        c.no(f"{c.label(ref)} stands in line {c.board.line(ref)}; the Caster must stand in the Front Line", *r,
+             *line_rules(c.board.line(ref)), *(("glossary/range",) if c.board.has_keyword(ref, "range") else ()))
     c.proactive(ref, "Caster", r)
     c.slot_rank(ref, card, "Caster", r)
     c.requirement(ref, card, card.caster, "Caster", ("10.2.2", "11.2.2"))
@@ -495,8 +502,12 @@ def _check_attack_target(c: _Check, attacker: SlotRef, target: SlotRef) -> None:
         # glossary/taunt: an attacker Unyielding against the Taunt's source ignores it
         if board.unyielding_against(attacker, ks.source_rank, ks.controller):
             continue
+        radius = ("glossary/direct-superior",) if ks.keyword.value in (None, "same_direct_superior") else ()
+        # 13.6.1: an Unyielding attacker is stopped only by a Taunt whose source outranks it
+        higher = ("13.6.1", "13.6.3") if board.has_keyword(attacker, "unyielding") else ()
         c.no(f"{c.label(taunter)} has Taunt and stands in the Front Line: {c.label(target)} is in its radius "
-             f"and can't be chosen as Attack Target", "glossary/taunt", "glossary/attack-target", *ks.rules)
+             f"and can't be chosen as Attack Target", "glossary/taunt", "glossary/attack-target", *ks.rules,
+             *radius, *higher)
         return
 
 
