@@ -329,9 +329,13 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
                           f"begins at the fight and uses up no attack; {kind}.",
                 ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
                  *(("glossary/defiance",) if defiant else ())))
-    if counts_as_attack and not target.is_realm:
-        cascade.triggered(g, "attacked", target, {"attacker": att.uid, "attacked": holder.uid},
-                          f"{holder.name} ({target}) is attacked")
+    if counts_as_attack:
+        context = {"attacker": att.uid, "attacked": holder.uid}
+        cascade.triggered(g, "attacks", attacker, context, f"{att.name} ({attacker}) attacks")
+        if not target.is_realm and target != attacker:
+            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
+        elif target == attacker:
+            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked (by itself)")
     outer = g.battle
     g.battle = b
     try:
