@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from judge.desk.library import Library, cites_rule
@@ -69,6 +71,6 @@ def test_warming_resolves_the_library_once_off_the_request_path(library, monkeyp
     monkeypatch.setattr(library, "cites", lambda entry: seen.append(entry.pid) or ())
     library.warm_in_background()
     library.warm_in_background()  # a second call starts nothing
-    for thread in [t for t in __import__("threading").enumerate() if t.name == "library-cites"]:
+    for thread in [t for t in threading.enumerate() if t.name == "library-cites"]:
         thread.join(timeout=10)
     assert sorted(seen) == ["battle", "targeting/noah"]
