@@ -195,3 +195,12 @@ def test_the_no_js_form_resolves_pasted_yaml_into_a_ruling_with_boards(client):
     # battle damage is ATK minus the target's DEF (glossary ATK): 20 - 5 = 15 of the Knight's 30 HP
     final = client.post("/desk/resolve.json", json={"yaml": ATTACK}).get_json()["ruling"]["final"]
     assert final["players"]["B"]["field"]["C3"]["damage"] == 15
+
+
+@pytest.mark.parametrize("path", ["/desk/resolve.json", "/desk/legal.json"])
+def test_a_malformed_scenario_posted_to_resolve_is_a_400_with_key_paths(client, path):
+    response = client.post(path, json={"yaml": "state: {players: {A: {field: {C9: Noah}}}}\n"})
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["ok"] is False and body["status"] == 400
+    assert "state.players.A.field.C9" in [p["path"] for p in body["problems"]]
