@@ -137,3 +137,11 @@ def test_10_1_1_legal_actions_after_a_recruit_offer_no_second_recruit():
 def test_api_position_deeply_nested_json_is_a_400(client):
     r = client.post("/api/position", data="[" * 50000 + "]" * 50000, content_type="application/json")
     assert r.status_code == 400 and r.get_json()["ok"] is False
+
+
+def test_cli_position_legal_lists_the_legal_actions(tmp_path, capsys):
+    path = tmp_path / "p.yaml"
+    path.write_text(_scenario_yaml(A={"hand": ["Grunt"], "field": {"C3": "Knight"}}), encoding="utf-8")
+    assert main(["position", str(path), "--json", "--legal"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"recruit": "Grunt", "to": "L2", "by": "A"} in data["legal_actions"]

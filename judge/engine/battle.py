@@ -319,9 +319,11 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
         g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own Berserk.",
                     ("glossary/berserk",))
     kind = "it counts as an attack" if counts_as_attack else "it is not an attack, so Defiance does not trigger"
+    defiant = not target.is_realm and board.has_keyword(target, "defiance")
     g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles {g.name_at(target)}. It "
                           f"begins at the fight and uses up no attack; {kind}.",
-                ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect"))
+                ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
+                 *(("glossary/defiance",) if defiant else ())))
     if counts_as_attack and not target.is_realm:
         cascade.triggered(g, "attacked", target, {"attacker": att.uid, "attacked": holder.uid},
                           f"{holder.name} ({target}) is attacked")

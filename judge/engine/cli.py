@@ -17,6 +17,8 @@ def position(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="judge position", description=__doc__)
     parser.add_argument("file", help="a scenario file (YAML)")
     parser.add_argument("--json", action="store_true", help="print the §6 JSON instead of a readable board")
+    parser.add_argument("--legal", action="store_true",
+                        help="also list every legal action of the player who may act in the starting position")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -30,6 +32,8 @@ def position(argv: list[str]) -> int:
         print(exc.describe(), file=sys.stderr)
         return 2
     result = api.position(scenario)
+    if args.legal:
+        result["legal_actions"] = api.legal_actions(scenario, after=0)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
@@ -84,6 +88,11 @@ def render(result: dict[str, Any], players: dict | None = None) -> str:
             for blocked in data.get("unyielding_blocks", []):
                 lines.append(f"           Unyielding: unaffected by {blocked['what']} from {blocked['source']} "
                              f"(rank {blocked['source_rank']}, 13.6.1)")
+        lines.append("")
+    if "legal_actions" in result:
+        lines.append(f"Legal actions now ({len(result['legal_actions'])})")
+        for action in result["legal_actions"]:
+            lines.append("  {" + ", ".join(f"{k}: {v}" for k, v in action.items()) + "}")
         lines.append("")
     if result["checks"]:
         lines.append("Checks (each action against the starting position)")

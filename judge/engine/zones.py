@@ -59,7 +59,12 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
 def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = ()) -> int:
     """Healing removes at most the damage a card has (14.2.1, 11.6.5)."""
     amount = step5(amount)
-    soul = g.state.active_soul_at(ref)
+    if ref.is_realm:
+        soul = g.state.realm_at(ref)
+        if soul is None or soul.shattered:
+            return 0
+    else:
+        soul = g.state.active_soul_at(ref)
     if soul is None:
         return 0
     name = g.name_at(ref)
