@@ -146,6 +146,17 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
         assert "attack C3" in other.locator("#queue li").first.text_content()
     finally:
         fresh.close()
+    # reading needs no JavaScript: the same trace, and each step's board opens by itself
+    plain = context.browser.new_context(java_script_enabled=False)
+    try:
+        reader = plain.new_page()
+        reader.goto(url)
+        assert step_texts(reader, ".ruling-trace") == steps
+        last = reader.locator(".ruling-trace .step").last
+        last.locator("summary").click()
+        assert "HP 20/30" in last.locator('[data-ref="B:C3"]').text_content()
+    finally:
+        plain.close()
     assert page.problems == []
 
 
