@@ -240,3 +240,16 @@ def test_a_custom_card_with_keywords_and_an_effect_is_one_the_engine_accepts(pag
     yaml_text = page.input_value("#yaml-text")
     assert "Custom Knight" in yaml_text and "effects:" in yaml_text
     assert "cards[" not in page.locator("#board-problems").text_content()
+
+
+def test_piles_take_names_counts_and_unnamed_extras(page, live_server):
+    page.goto(f"{live_server}/desk")
+    hand = page.locator('.player-settings[data-player="A"] input[data-pile="hand"]')
+    hand.fill("Noah, Harold, +2")
+    hand.dispatch_event("change")
+    page.locator(".zones-A dd", has_text="Noah, Harold +2").wait_for()
+    deck = page.locator('.player-settings[data-player="B"] input[data-pile="deck"]')
+    deck.fill("7")
+    deck.dispatch_event("change")
+    page.locator(".zones-B dd", has_text="7").first.wait_for()
+    assert "players.A.hand" not in page.locator("#board-problems").text_content()
