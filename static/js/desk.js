@@ -167,6 +167,7 @@ class Desk {
       if (li && !e.target.closest("a") && this.boards.length) this.goStep(Number(li.dataset.step));
     });
     document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && this.selected) { this.closeEditor(); return; }
       if (this.step === null || typingIn(document.activeElement) || e.altKey || e.ctrlKey || e.metaKey) return;
       if (e.key === "ArrowLeft") { e.preventDefault(); this.goStep(this.step - 1); }
       if (e.key === "ArrowRight") { e.preventDefault(); this.goStep(this.step + 1); }
