@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from judge.desk.library import Library, cites_rule
@@ -62,3 +64,13 @@ def test_citing_lists_the_rulings_that_cite_a_rule_or_its_parts(library, monkeyp
 ])
 def test_cites_rule(cited, rule, expected):
     assert cites_rule(cited, rule) is expected
+
+
+def test_warming_resolves_the_library_once_off_the_request_path(library, monkeypatch):
+    seen = []
+    monkeypatch.setattr(library, "cites", lambda entry: seen.append(entry.pid) or ())
+    library.warm_in_background()
+    library.warm_in_background()  # a second call starts nothing
+    for thread in [t for t in threading.enumerate() if t.name == "library-cites"]:
+        thread.join(timeout=10)
+    assert sorted(seen) == ["battle", "targeting/noah"]

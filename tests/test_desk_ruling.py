@@ -143,3 +143,12 @@ def test_a_long_ruling_draws_a_bounded_number_of_boards(client, fake_engine):
     data = client.post("/desk/resolve.json", json={"scenario": SCENARIO}).get_json()
     drawn = [b for b in data["boards"] if "<svg" in b]
     assert len(data["boards"]) == MAX_STEP_BOARDS + 50 and len(drawn) == MAX_STEP_BOARDS + 1
+
+
+def test_rewording_the_engine_explanations_is_not_a_changed_outcome(client, fake_engine):
+    fake_engine["now"]["derived"] = {"B:C3": {"card": "Harold", "hp": 20, "contributions": {"hp": ["printed 30"]}}}
+    url = share(client, dict(SCENARIO, title="Reworded")).headers["Location"]  # a link of its own
+    fake_engine["now"]["derived"]["B:C3"]["contributions"] = {"hp": ["30, as printed"]}
+    assert client.get(url + ".json").get_json()["changed"] is False
+    fake_engine["now"]["derived"]["B:C3"]["hp"] = 15
+    assert client.get(url + ".json").get_json()["changed"] is True

@@ -169,3 +169,38 @@ def test_a_resolution_that_never_ends_stops_at_the_web_step_cap(client):
     assert len(steps) <= WEB_STEP_CAP + 1
     assert steps[-1]["kind"] == "limit"
     assert sum("<svg" in b for b in body["boards"]) == MAX_STEP_BOARDS + 1
+
+
+ATTACK = """
+title: A plain attack
+cards:
+  - {name: Test Leader, type: soul, rank: 3, leader: true, attribute: light, atk: 20, def: 10, hp: 60}
+  - {name: Test Knight, type: soul, rank: 2, attribute: light, atk: 20, def: 5, hp: 30}
+state:
+  phase: combat
+  players:
+    A: {field: {altar: Test Leader, C3: Test Knight}}
+    B: {field: {altar: Test Leader, C3: Test Knight}}
+actions:
+  - {attack: C3, target: "B:C3"}
+"""
+
+
+def test_the_no_js_form_resolves_pasted_yaml_into_a_ruling_with_boards(client):
+    response = client.post("/desk", data={"yaml": ATTACK})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'class="trace"' in page and "step-damage" in page
+    assert page.count('<details class="step-board">') >= 2
+    # battle damage is ATK minus the target's DEF (glossary ATK): 20 - 5 = 15 of the Knight's 30 HP
+    final = client.post("/desk/resolve.json", json={"yaml": ATTACK}).get_json()["ruling"]["final"]
+    assert final["players"]["B"]["field"]["C3"]["damage"] == 15
+
+
+@pytest.mark.parametrize("path", ["/desk/resolve.json", "/desk/legal.json"])
+def test_a_malformed_scenario_posted_to_resolve_is_a_400_with_key_paths(client, path):
+    response = client.post(path, json={"yaml": "state: {players: {A: {field: {C9: Noah}}}}\n"})
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["ok"] is False and body["status"] == 400
+    assert "state.players.A.field.C9" in [p["path"] for p in body["problems"]]

@@ -75,6 +75,14 @@ def test_filters(client):
     body = client.get("/search.json", query_string={"q": "kind:glossary target"}).get_json()
     assert body["results"] and all(r["kind"] == "glossary" for r in body["results"])
 
+@pytest.mark.parametrize("page", ["\u00b2", "\u0663", "-1", "1.5", "x"])
+def test_a_page_that_is_not_an_ascii_number_is_a_400(client, page):
+    # "²" and "٣" are digits to str.isdigit() but not to int(): found by the Hypothesis test
+    response = client.get("/search.json", query_string={"q": "soul", "page": page})
+    assert response.status_code == 400
+    assert "not a page number" in response.get_json()["error"]
+
+
 
 def test_examples_appear_under_their_rule_unless_asked_for(client):
     ids = [r["id"] for r in client.get("/search.json?q=cyber-wormhole").get_json()["results"]]

@@ -152,7 +152,7 @@ class BoardPainter:
             "xmlns": "http://www.w3.org/2000/svg",
             "viewBox": f"0 0 {self.width} {self.height}",
             "class": "board-svg",
-            "role": "img",
+            "role": "group",
             "aria-label": title,
         }, *parts)
         return Markup(svg)

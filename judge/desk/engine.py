@@ -200,6 +200,11 @@ def to_yaml(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
 
 
+# The derived values an outcome promises (§5); the engine's explanations of them may be reworded freely.
+OUTCOME_VALUES = ("card", "line", "atk", "def", "hp", "max_hp", "damage", "keywords", "proactive", "captured",
+                  "shattered")
+
+
 def outcome(ruling: Mapping[str, Any]) -> dict[str, Any]:
     """What a saved ruling promises: the winner, the rejected action, and the final board."""
     rejected = ruling.get("rejected")
@@ -207,7 +212,8 @@ def outcome(ruling: Mapping[str, Any]) -> dict[str, Any]:
         "winner": ruling.get("winner"),
         "rejected": None if not rejected else {"action": rejected.get("action"), "rules": rejected.get("rules", [])},
         "final": ruling.get("final"),
-        "derived": ruling.get("derived"),
+        "derived": {ref: {k: v for k, v in values.items() if k in OUTCOME_VALUES}
+                    for ref, values in (ruling.get("derived") or {}).items() if isinstance(values, Mapping)},
     }
 
 

@@ -46,6 +46,7 @@ class Library:
         self._stamp: tuple | None = None
         self._entries: dict[str, Entry] = {}
         self._cites: dict[str, tuple[str, ...]] = {}
+        self._warming = False
 
     def _files(self) -> list[Path]:
         if not self.root.is_dir():
@@ -116,6 +117,16 @@ class Library:
             else:
                 found.append(entry)
         return found
+
+    def warm_in_background(self) -> None:
+        """Resolve the whole library once, off the request path, so the first rule page that lists its
+        rulings does not wait for it (about two seconds for 250 scenarios)."""
+        with self._lock:
+            if self._warming:
+                return
+            self._warming = True
+        threading.Thread(target=lambda: [self.cites(e) for e in self.entries()], name="library-cites",
+                         daemon=True).start()
 
     def citing(self, rule_id: str) -> list[Entry]:
         return [e for e in self.entries() if any(cites_rule(r, rule_id) for r in self.cites(e))]

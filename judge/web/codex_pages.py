@@ -11,6 +11,7 @@ from judge.codex import load_codex
 from judge.codex import pages as ctx
 from judge.codex.linkify import link
 from judge.codex.linkify import linkify as _linkify
+from judge.desk.library import rulings_citing
 from judge.web.twin import twin
 
 bp = Blueprint("codex", __name__)
@@ -27,11 +28,13 @@ def rule(rule_id: str):
     if rule_id in codex.rules:
         page = ctx.rule_page(codex, rule_id)
         page["url"] = url_for("codex.rule", rule_id=rule_id)
+        page["rulings"] = rulings_citing(rule_id)
         kind = page["rule"]["kind"]
         return ("codex/chapter.html" if kind == "chapter" else "codex/rule.html"), page
     if codex.knows(rule_id) and "/" not in rule_id:
         page = ctx.absent_page(codex, rule_id)
         page["url"] = url_for("codex.rule", rule_id=rule_id)
+        page["rulings"] = rulings_citing(rule_id)
         return "codex/absent.html", page
     abort(404, description=f"No rule {rule_id!r} in the Codex: rule ids look like 11.5.1, 11.6.1b, 13.6 or 10.")
 
@@ -54,6 +57,7 @@ def glossary_entry(slug: str):
         return redirect(url_for(endpoint, slug=entry.slug), 302)
     page = ctx.entry_page(codex, entry)
     page["url"] = url_for("codex.glossary_entry", slug=slug)
+    page["rulings"] = rulings_citing(f"glossary/{slug}")
     return "codex/entry.html", page
 
 

@@ -41,6 +41,12 @@ def desk_globals() -> dict[str, Any]:
             "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS}
 
 
+@bp.before_app_request
+def warm_library() -> None:
+    if not current_app.testing:
+        LIBRARY.warm_in_background()
+
+
 def store() -> RulingStore:
     return RulingStore(current_app.config["DATABASE"])
 

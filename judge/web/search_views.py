@@ -69,7 +69,7 @@ def doc_url(kind: str, doc_id: str, stored: str) -> str:
 
 def _page_number() -> int:
     raw = request.args.get("page", "1").strip() or "1"
-    if not raw.isdigit() or len(raw) > 6:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:  # "²".isdigit() is True
         raise BadInput(f"page={raw[:40]!r} is not a page number; use page=1, page=2, …")
     return max(1, int(raw))
 

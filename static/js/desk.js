@@ -167,6 +167,7 @@ class Desk {
       if (li && !e.target.closest("a") && this.boards.length) this.goStep(Number(li.dataset.step));
     });
     document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && this.selected) { this.closeEditor(); return; }
       if (this.step === null || typingIn(document.activeElement) || e.altKey || e.ctrlKey || e.metaKey) return;
       if (e.key === "ArrowLeft") { e.preventDefault(); this.goStep(this.step - 1); }
       if (e.key === "ArrowRight") { e.preventDefault(); this.goStep(this.step + 1); }
@@ -453,7 +454,10 @@ class Desk {
       const pstate = this.player(box.dataset.player);
       for (const input of $$("input", box)) {
         const value = pstate[input.dataset.pile];
-        input.value = Array.isArray(value) ? value.map((v) => v.card || v).join(", ") : value ?? "";
+        if (Array.isArray(value)) input.value = value.map((v) => v.card || v).join(", ");
+        else if (value && typeof value === "object") {  // {cards: [...], unnamed: N}
+          input.value = [...(value.cards || []), ...(value.unnamed ? [`+${value.unnamed}`] : [])].join(", ");
+        } else input.value = value ?? "";
       }
     }
   }
@@ -464,7 +468,13 @@ class Desk {
     const text = input.value.trim();
     if (pile === "turns_taken") pstate.turns_taken = Math.max(0, Number(text) || 0);
     else if (/^\d+$/.test(text)) pstate[pile] = Number(text);
-    else pstate[pile] = text ? text.split(",").map((s) => s.trim()).filter(Boolean) : [];
+    else {
+      // names, comma-separated; "+N" adds N unnamed cards
+      const items = text ? text.split(",").map((s) => s.trim()).filter(Boolean) : [];
+      const unnamed = items.filter((s) => /^\+\d+$/.test(s)).reduce((n, s) => n + Number(s.slice(1)), 0);
+      const cards = items.filter((s) => !/^\+\d+$/.test(s));
+      pstate[pile] = unnamed ? { cards, unnamed } : cards;
+    }
     this.changed();
   }
 

@@ -146,6 +146,17 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
         assert "attack C3" in other.locator("#queue li").first.text_content()
     finally:
         fresh.close()
+    # reading needs no JavaScript: the same trace, and each step's board opens by itself
+    plain = context.browser.new_context(java_script_enabled=False)
+    try:
+        reader = plain.new_page()
+        reader.goto(url)
+        assert step_texts(reader, ".ruling-trace") == steps
+        last = reader.locator(".ruling-trace .step").last
+        last.locator("summary").click()
+        assert "HP 20/30" in last.locator('[data-ref="B:C3"]').text_content()
+    finally:
+        plain.close()
     assert page.problems == []
 
 
@@ -229,3 +240,16 @@ def test_a_custom_card_with_keywords_and_an_effect_is_one_the_engine_accepts(pag
     yaml_text = page.input_value("#yaml-text")
     assert "Custom Knight" in yaml_text and "effects:" in yaml_text
     assert "cards[" not in page.locator("#board-problems").text_content()
+
+
+def test_piles_take_names_counts_and_unnamed_extras(page, live_server):
+    page.goto(f"{live_server}/desk")
+    hand = page.locator('.player-settings[data-player="A"] input[data-pile="hand"]')
+    hand.fill("Noah, Harold, +2")
+    hand.dispatch_event("change")
+    page.locator(".zones-A dd", has_text="Noah, Harold +2").wait_for()
+    deck = page.locator('.player-settings[data-player="B"] input[data-pile="deck"]')
+    deck.fill("7")
+    deck.dispatch_event("change")
+    page.locator(".zones-B dd", has_text="7").first.wait_for()
+    assert "players.A.hand" not in page.locator("#board-problems").text_content()
