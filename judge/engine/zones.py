@@ -104,6 +104,7 @@ def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
     g.touch()
     g.trace.add("capture", text, (*rules, "glossary/capture"), changes)
     aura_note(g, soul.name, ref)
+    captured_trigger_note(g, soul.name, ref)
 
 
 def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) -> list[SlotRef]:
@@ -391,6 +392,18 @@ def discard(g: Game, player: str, count: int, chosen: list[str], why: str, rules
 
 def hand_count(g: Game, player: str) -> int:
     return g.state.players[player].hand_count
+
+
+def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
+    """A Soul's own "when this Soul is captured" effect: only active cards' effects trigger (11.8.1),
+    a mandatory Timing Effect whose card is no longer active before it goes on the Cascade is lost
+    (11.8.3), and an Instant Effect of a card no longer active does nothing (11.1.5)."""
+    for eff in g.card(name).effects:
+        if eff.trigger == "captured" and eff.kind in ("timing", "instant"):
+            why = ("an Instant Effect whose card is no longer active does nothing" if eff.kind == "instant" else
+                   "a Timing Effect whose card is no longer active before it goes on the Cascade is lost")
+            g.trace.add("trigger", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then {name} is "
+                                   f"no longer active: {why}.", ("11.8.1", "11.8.3", "11.1.5"))
 
 
 def aura_note(g: Game, name: str, ref: SlotRef) -> None:
