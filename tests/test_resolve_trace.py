@@ -86,6 +86,20 @@ def test_a_loop_hits_the_step_cap_and_is_reported():
     assert len(ruling["steps"]) == 301
 
 
+def test_instant_effects_triggering_each_other_are_stopped_as_a_loop_not_a_crash():
+    # 12.5.1: an Instant Effect resolves at once, even in the middle of another one; two Souls whose
+    # Instant Effect answers "attacked" with a battle that counts as an attack would nest for ever.
+    mirror = {"name": "Mirror", "type": "soul", "rank": 2, "attribute": "light", "atk": 5, "def": 100, "hp": 1000,
+              "effects": [{"kind": "instant", "trigger": "attacked",
+                           "do": [{"battle": {"attacker": "self", "target": "attacker", "counts_as_attack": True}}]}]}
+    s = scenario(combat({"C3": "Mirror"}, {"C3": "Mirror"}), [{"attack": "C3", "target": "B:C3"}], [mirror])
+    ruling = resolve(s)
+    assert ruling["ok"] is False and ruling["loop"] is True
+    assert not any(step["kind"] == "error" for step in ruling["steps"])
+    last = ruling["steps"][-1]
+    assert last["kind"] == "limit" and "Mirror" in last["text"] and "loop" in last["text"]
+
+
 def test_a_loop_fails_its_expectations():
     echo = {"name": "Echo", "type": "soul", "rank": 2, "attribute": "light", "atk": 0, "def": 5, "hp": 30,
             "effects": [{"name": "Again", "kind": "timing", "trigger": "after_battle", "mandatory": True,

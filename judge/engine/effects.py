@@ -11,6 +11,7 @@ from judge.engine import stats, tree, zones
 from judge.engine.cards import Keyword
 from judge.engine.game import Entry, Game, Target
 from judge.engine.state import Lasting, SlotRef
+from judge.engine.trace import StepLimit
 
 R_FIZZLE = "11.6.1"
 
@@ -465,6 +466,9 @@ def enlist(g: Game, entry: Entry, spec: Mapping[str, Any]) -> None:
 
 # --- Instant Effects ----------------------------------------------------------------------------------
 
+MAX_INSTANT_DEPTH = 50
+
+
 def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
     """An Instant Effect resolves at once, even mid-effect, and can't be answered (12.5.1). Souls at
     0 HP are captured first (except in a fight); if its card is no longer active it does nothing.
@@ -474,10 +478,19 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
         g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {entry.card} is no longer active, "
                                "so it does nothing.", ("glossary/instant-effect", "11.1.5"))
         return
+    if g.instant_depth >= MAX_INSTANT_DEPTH:
+        # Instant Effects that trigger each other without end never come back to the step cap's loop
+        # check; stop them here, naming the effect that keeps triggering.
+        raise StepLimit(f"{entry.label} ({trigger_text}) would be the Instant Effect number "
+                        f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering each other")
     count_use(g, entry.source_uid, entry.effect)
     g.trace.add("instant", f"{entry.label} resolves at once ({trigger_text}); it can't be answered.",
                 ("glossary/instant-effect", "12.5.1", "11.1.5", *(("11.7.3",) if entry.effect.limit else ())))
-    run_do(g, entry, entry.effect.do)
+    g.instant_depth += 1
+    try:
+        run_do(g, entry, entry.effect.do)
+    finally:
+        g.instant_depth -= 1
 
 
 def limit_used_up(g: Game, uid: int | None, effect) -> str | None:

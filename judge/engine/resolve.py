@@ -40,8 +40,8 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
         looped = True
         g.stopped = True
         where = f" at action {g.pos - 1}" if g.pos else ""
-        trace.force("limit", f"Stopped after {cap} steps{where}: the resolution does not end (a loop). The last step "
-                             f"was: {exc}")
+        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: the resolution does not end (a loop): "
+                             f"{exc}")
     except Exception as exc:  # noqa: BLE001 - a bug in the engine must show in the ruling, not as a crash
         failed = f"{type(exc).__name__}: {exc}"
         g.stopped = True

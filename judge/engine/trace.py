@@ -76,7 +76,7 @@ class Trace:
         if kind not in KINDS:
             raise ValueError(f"unknown step kind {kind!r}")
         if len(self.steps) >= self.cap:
-            raise StepLimit(text)
+            raise StepLimit(f"the cap of {self.cap} steps was reached; the last step was: {text}")
         step = Step(len(self.steps) + 1, kind, text, _unique(rules), tuple(changes))
         self.steps.append(step)
         if self.snapshot is not None:
