@@ -15,7 +15,6 @@ later as more sources: `register(MySource())`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,11 +31,6 @@ class Source(Protocol):
     def documents(self) -> Iterable[dict[str, Any]]: ...
 
     def synonyms(self) -> dict[str, list[str]]: ...
-
-
-def slugify(term: str) -> str:
-    """The contract's slug: lower-case, every run of characters other than a-z and 0-9 -> "-"."""
-    return re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
 
 
 def rule_url(rule_id: str) -> str:
