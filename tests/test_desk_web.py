@@ -54,6 +54,38 @@ def test_malformed_yaml_is_a_400_naming_the_line(client):
     assert body["problems"][0]["line"] >= 2
 
 
+def alias_bomb(levels: int) -> str:
+    """A few hundred bytes of YAML whose aliases expand to 10**levels values."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, levels + 1)]
+    return "\n".join([*lines, f"state: {{turn_player: A, junk: *a{levels}}}", ""])
+
+
+@pytest.mark.parametrize("url", ["/desk/parse.json", "/desk/board.json", "/desk"])
+def test_yaml_aliases_that_expand_past_the_engines_limit_are_a_400(client, url):
+    response = client.post(url, data={"yaml": alias_bomb(6)})
+    assert response.status_code == 400
+    assert "aliases" in response.get_data(as_text=True)
+
+
+def test_the_contracts_on_key_stays_on_not_the_boolean_true(client):
+    # contract §3: `{lay: frozen, on: target}`; YAML 1.1 would read the key `on` as True
+    action = client.post("/desk/parse.json", json={"action": "{lay: frozen, on: target}"}).get_json()
+    assert action["action"] == {"lay": "frozen", "on": "target"}
+    body = client.post("/desk/parse.json", json={"yaml": "state: {}\ncards: [{on: x, n: no}]\n"}).get_json()
+    assert body["scenario"]["cards"] == [{"on": "x", "n": "no"}]
+
+
+def test_a_library_scenario_downloads_with_its_on_keys(client):
+    from judge.desk.library import LIBRARY
+
+    on_key = re.compile(r"(?:^\s*(?:- )?|[{,]\s*)on: ", re.MULTILINE)
+    with_on = [e for e in LIBRARY.entries() if on_key.search(e.path.read_text(encoding="utf-8"))]
+    assert with_on, "the library has a scenario using the contract's `on:` key"
+    text = client.get(f"/scenarios/{with_on[0].pid}.yaml").get_data(as_text=True)
+    assert "'on': " in text and not re.search(r"^\s*(?:- )?true: ", text, re.MULTILINE)
+
+
 def test_a_scenario_that_is_not_a_mapping_is_a_400(client):
     response = client.post("/desk/parse.json", json={"yaml": "- just\n- a list\n"})
     assert response.status_code == 400

@@ -52,10 +52,24 @@ def engine_available() -> bool:
     return True
 
 
+def read_yaml(text: str) -> Any:
+    """YAML text as the engine reads it: YAML 1.2 booleans (the contract's `on:` stays the key "on"),
+    and aliases refused once they expand past the engine's node limit (a small post can't become a
+    billion nodes). Raises yaml.YAMLError or DeskInputError."""
+    from judge.engine import yamlio
+
+    data = yamlio.safe_load(text)
+    too_big = yamlio.expanded_size_problem(data)
+    if too_big:
+        raise DeskInputError("The scenario is too large once its YAML aliases are expanded.",
+                             [{"path": "", "message": too_big}])
+    return yamlio.fix_keys(data)
+
+
 def parse(text: str) -> dict[str, Any]:
     """YAML (JSON is YAML too) → a mapping; malformed input names its line."""
     try:
-        data = yaml.safe_load(text)
+        data = read_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -74,7 +88,7 @@ def parse(text: str) -> dict[str, Any]:
 def parse_action(text: str) -> dict[str, Any]:
     """One queued action written by hand (§4), e.g. `{attack: C2, target: "B:L1"}`."""
     try:
-        data = yaml.safe_load(text)
+        data = read_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""

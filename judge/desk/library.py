@@ -65,8 +65,8 @@ class Library:
 
     def _read(self, path: Path) -> Entry | None:
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+            data = engine.read_yaml(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError, engine.DeskInputError):
             return None
         if not isinstance(data, dict) or "state" not in data:
             return None
