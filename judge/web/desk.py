@@ -25,10 +25,10 @@ from flask import (
 from judge.desk import cards as card_index
 from judge.desk import engine, pages
 from judge.desk.layout import load_field
-from judge.desk.library import LIBRARY, rulings_citing, titles
+from judge.desk.library import LIBRARY, Entry, rulings_citing, titles
 from judge.desk.rules import rule_link
-from judge.desk.store import RulingStore
-from judge.web.errors import BadInput
+from judge.desk.store import RulingStore, Saved
+from judge.web.errors import BadInput, error_response
 from judge.web.security import check_csrf
 from judge.web.twin import twin
 
@@ -59,6 +59,20 @@ def store() -> RulingStore:
     return RulingStore(current_app.config["DATABASE"])
 
 
+def saved_or_404(rid: str) -> Saved:
+    record = store().get(rid)
+    if record is None:
+        abort(404, description=f"No saved ruling has the id {rid!r}.")
+    return record
+
+
+def library_entry_or_404(pid: str) -> Entry:
+    entry = LIBRARY.get(pid)
+    if entry is None:
+        abort(404, description=f"No library scenario is called {pid!r}.")
+    return entry
+
+
 # -- input ------------------------------------------------------------------------------------------
 def posted_scenario() -> dict[str, Any]:
     """The scenario in this request: a form field `yaml`, or a JSON body {scenario} / {yaml}."""
@@ -83,15 +97,11 @@ def posted_scenario() -> dict[str, Any]:
 
 @bp.errorhandler(engine.DeskInputError)
 def desk_input_error(exc: engine.DeskInputError) -> Response:
-    from judge.web.errors import error_response
-
     return error_response(400, str(exc), exc.problems)
 
 
 @bp.errorhandler(engine.EngineUnavailable)
 def engine_missing(exc: engine.EngineUnavailable) -> Response:
-    from judge.web.errors import error_response
-
     return error_response(503, str(exc))
 
 
@@ -118,15 +128,9 @@ def desk() -> str:
 
 def initial_scenario() -> dict[str, Any]:
     if rid := request.args.get("r"):
-        saved = store().get(rid)
-        if saved is None:
-            abort(404, description=f"No saved ruling has the id {rid!r}.")
-        return saved.scenario
+        return saved_or_404(rid).scenario
     if pid := request.args.get("scenario"):
-        entry = LIBRARY.get(pid)
-        if entry is None:
-            abort(404, description=f"No library scenario is called {pid!r}.")
-        return entry.data
+        return library_entry_or_404(pid).data
     return json.loads(json.dumps(pages.BLANK))
 
 
@@ -239,9 +243,7 @@ def share() -> Response:
 # -- rulings anyone can open ------------------------------------------------------------------------
 @twin(bp, "/r/<rid>")
 def saved(rid: str) -> tuple[str, dict[str, Any]]:
-    record = store().get(rid)
-    if record is None:
-        abort(404, description=f"No saved ruling has the id {rid!r}.")
+    record = saved_or_404(rid)
     context = pages.ruling_context(record.scenario, f"r/{rid}")
     pages.compare_saved(context, record.outcome)
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
@@ -253,9 +255,7 @@ def saved(rid: str) -> tuple[str, dict[str, Any]]:
 
 @bp.get("/r/<rid>.yaml")
 def saved_yaml(rid: str) -> Response:
-    record = store().get(rid)
-    if record is None:
-        abort(404, description=f"No saved ruling has the id {rid!r}.")
+    record = saved_or_404(rid)
     return yaml_response(record.scenario, f"{rid}.yaml")
 
 
@@ -268,9 +268,7 @@ def scenarios() -> tuple[str, dict[str, Any]]:
 
 @twin(bp, "/scenarios/<path:pid>")
 def scenario(pid: str) -> tuple[str, dict[str, Any]]:
-    entry = LIBRARY.get(pid)
-    if entry is None:
-        abort(404, description=f"No library scenario is called {pid!r}.")
+    entry = library_entry_or_404(pid)
     context = pages.ruling_context(entry.data, entry.path.name)
     context.update(id=pid, kind="library", yaml_url=url_for("desk.scenario_yaml", pid=pid),
                    json_url=url_for("desk.scenario_json", pid=pid), page_url=url_for("desk.scenario", pid=pid),
@@ -280,9 +278,7 @@ def scenario(pid: str) -> tuple[str, dict[str, Any]]:
 
 @bp.get("/scenarios/<path:pid>.yaml")
 def scenario_yaml(pid: str) -> Response:
-    entry = LIBRARY.get(pid)
-    if entry is None:
-        abort(404, description=f"No library scenario is called {pid!r}.")
+    entry = library_entry_or_404(pid)
     return yaml_response(entry.data, entry.path.name)
 
 
