@@ -27,10 +27,8 @@ from typing import Any
 
 import yaml
 
-from judge import CODEX_DIR
+from judge import ROOT, SCENARIOS_DIR
 
-ROOT = CODEX_DIR.parent
-SCENARIOS_DIR = ROOT / "scenarios"
 UNTESTABLE_FILE = SCENARIOS_DIR / "untestable.yaml"
 BASELINE_FILE = SCENARIOS_DIR / "coverage-baseline.yaml"
 CHAPTERS = (10, 11, 13)

@@ -16,12 +16,11 @@ from typing import Any
 
 import yaml
 
-from judge import ROOT
+from judge import SCENARIOS_DIR
+from judge.coverage import NOT_RULINGS as NOT_SCENARIOS
 from judge.desk import engine
 
 log = logging.getLogger(__name__)
-SCENARIO_DIR = ROOT / "scenarios"
-NOT_SCENARIOS = frozenset({"untestable.yaml", "coverage-baseline.yaml"})
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class Entry:
 
 
 class Library:
-    def __init__(self, root: Path = SCENARIO_DIR) -> None:
+    def __init__(self, root: Path = SCENARIOS_DIR) -> None:
         self.root = root
         self._lock = threading.Lock()
         self._stamp: tuple | None = None
