@@ -30,9 +30,7 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
             if as_json:
                 return make_response(jsonify(context), status)
             response = make_response(render_template(template, **context), status)
-            json_url = url_for(f"{bp.name}.{endpoint}_json", **kwargs, **request.args)
-            response.headers["Link"] = f'<{json_url}>; rel="alternate"; type="application/json"'
-            return response
+            return announce_json(response, url_for(f"{bp.name}.{endpoint}_json", **kwargs, **request.args))
 
         @wraps(view)
         def html_view(**kwargs: Any) -> Response:
@@ -47,6 +45,12 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
         return html_view
 
     return decorator
+
+
+def announce_json(response: Response, json_url: str) -> Response:
+    """Point an HTML page at its JSON twin: `Link: <json_url>; rel="alternate"`."""
+    response.headers["Link"] = f'<{json_url}>; rel="alternate"; type="application/json"'
+    return response
 
 
 def wants_json() -> bool:
