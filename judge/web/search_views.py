@@ -26,6 +26,7 @@ from werkzeug.routing import BuildError
 from judge import search as searching
 from judge.search.query import MAX_QUERY, QueryError
 from judge.web.errors import BadInput
+from judge.web.twin import announce_json
 
 log = logging.getLogger(__name__)
 
@@ -74,25 +75,34 @@ def _page_number() -> int:
     return max(1, int(raw))
 
 
+def _no_results(q: str) -> dict[str, Any]:
+    return {"query": q[:MAX_QUERY], "redirect": None, "suggestion": None, "total": 0, "results": []}
+
+
+def _refused(q: str, exc: QueryError | BadInput, as_json: bool) -> Response:
+    """A query that can't run: a 400 in the one error shape for JSON; for HTML the search page with
+    the message (a 200 for an empty search box, which is no mistake)."""
+    message = str(exc) if isinstance(exc, QueryError) else exc.description
+    if as_json:
+        raise BadInput(message) from None
+    empty = isinstance(exc, QueryError) and not q.strip()
+    html = render_template("search/results.html", search_query=q[:MAX_QUERY], error=message,
+                           empty=empty, **_no_results(q), page=1, pages=0, notices=[])
+    return make_response(html, 200 if empty else 400)
+
+
 def _run(as_json: bool) -> Response:
     q = request.args.get("q", "")
-    base = {"query": q[:MAX_QUERY], "redirect": None, "suggestion": None, "total": 0, "results": []}
     try:
         page = _page_number()
         result = _engine().search(q, page=page)
     except (QueryError, BadInput) as exc:
-        message = str(exc) if isinstance(exc, QueryError) else exc.description
-        empty = isinstance(exc, QueryError) and not q.strip()
-        if as_json:
-            raise BadInput(message) from None
-        html = render_template("search/results.html", search_query=q[:MAX_QUERY], error=message,
-                               empty=empty, **base, page=1, pages=0, notices=[])
-        return make_response(html, 200 if empty else 400)
+        return _refused(q, exc, as_json)
 
     if result.redirect:
         target = url_for("codex.rule", rule_id=result.redirect)
         if as_json:
-            return jsonify({**base, "query": result.query, "redirect": target})
+            return jsonify({**_no_results(q), "query": result.query, "redirect": target})
         return redirect(target, 302)
 
     results = [{"id": hit.id, "kind": hit.kind, "url": doc_url(hit.kind, hit.id, hit.url),
@@ -105,10 +115,7 @@ def _run(as_json: bool) -> Response:
     html = render_template("search/results.html", search_query=result.query, **body,
                            searched=result.searched, notices=list(result.notices), sections=sections,
                            kind_labels=KIND_LABELS, pager=_pager(result), error=None, empty=False)
-    response = make_response(html)
-    json_url = url_for("search.search_json", **request.args)
-    response.headers["Link"] = f'<{json_url}>; rel="alternate"; type="application/json"'
-    return response
+    return announce_json(make_response(html), url_for("search.search_json", **request.args))
 
 
 def _pager(result: searching.SearchResult) -> dict[str, str | None]:
