@@ -27,16 +27,14 @@ def rule(rule_id: str):
     codex = load_codex()
     if rule_id in codex.rules:
         page = ctx.rule_page(codex, rule_id)
-        page["url"] = url_for("codex.rule", rule_id=rule_id)
-        page["rulings"] = rulings_citing(rule_id)
-        kind = page["rule"]["kind"]
-        return ("codex/chapter.html" if kind == "chapter" else "codex/rule.html"), page
-    if codex.knows(rule_id) and "/" not in rule_id:
-        page = ctx.absent_page(codex, rule_id)
-        page["url"] = url_for("codex.rule", rule_id=rule_id)
-        page["rulings"] = rulings_citing(rule_id)
-        return "codex/absent.html", page
-    abort(404, description=f"No rule {rule_id!r} in the Codex: rule ids look like 11.5.1, 11.6.1b, 13.6 or 10.")
+        template = "codex/chapter.html" if page["rule"]["kind"] == "chapter" else "codex/rule.html"
+    elif codex.knows(rule_id) and "/" not in rule_id:
+        page, template = ctx.absent_page(codex, rule_id), "codex/absent.html"
+    else:
+        abort(404, description=f"No rule {rule_id!r} in the Codex: rule ids look like 11.5.1, 11.6.1b, 13.6 or 10.")
+    page["url"] = url_for("codex.rule", rule_id=rule_id)
+    page["rulings"] = rulings_citing(rule_id)
+    return template, page
 
 
 @twin(bp, "/glossary")
