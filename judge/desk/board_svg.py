@@ -263,12 +263,7 @@ class BoardPainter:
                                      "class": "ambush-card"}))
             body.append(_text(BOX_W - 14, 99, len(ambushes), "ambush-count", text_anchor="middle"))
             lines.append("Ambushes set here (face down): " + ", ".join(ambushes))
-        body.insert(0, _el("title", {}, str(escape("\n".join(lines)))))
-        return _el("g", {
-            "class": " ".join(classes), "transform": f"translate({x:g},{y:g})",
-            "data-ref": ref, "data-kind": "soul", "tabindex": "0", "role": "button",
-            "aria-label": "; ".join(lines),
-        }, *body)
+        return _slot_group(x, y, ref, "soul", classes, lines, body)
 
     def _realm_slot(self, player: str, index: int, slot: str, rank: int, entry: Any,
                     values: Mapping[str, Any] | None, changed: bool) -> str:
@@ -305,12 +300,17 @@ class BoardPainter:
                 body.append(_text(6, 47, f"damage {damage}", "stats"))
         else:
             body.append(_text(BOX_W / 2, 60, "realm slot", "empty-label", text_anchor="middle"))
-        body.insert(0, _el("title", {}, str(escape("\n".join(lines)))))
-        return _el("g", {
-            "class": " ".join(classes), "transform": f"translate({x:g},{y:g})",
-            "data-ref": ref, "data-kind": "realm", "tabindex": "0", "role": "button",
-            "aria-label": "; ".join(lines),
-        }, *body)
+        return _slot_group(x, y, ref, "realm", classes, lines, body)
+
+
+def _slot_group(x: float, y: float, ref: str, kind: str, classes: list[str], lines: list[str],
+                body: list[str]) -> str:
+    """One slot's <g>: focusable, its hover text (<title>) and aria-label the same `lines`."""
+    return _el("g", {
+        "class": " ".join(classes), "transform": f"translate({x:g},{y:g})",
+        "data-ref": ref, "data-kind": kind, "tabindex": "0", "role": "button",
+        "aria-label": "; ".join(lines),
+    }, _el("title", {}, str(escape("\n".join(lines)))), *body)
 
 
 def zones(state: Mapping[str, Any]) -> list[dict[str, Any]]:
