@@ -8,7 +8,6 @@ malformed YAML) and `load` (mapping → engine scenario, with the engine's key-p
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 from collections.abc import Mapping
 from functools import lru_cache
@@ -42,14 +41,6 @@ def _api():
     except ImportError as exc:  # pragma: no cover - only before the engine lands
         raise EngineUnavailable("the rules engine is not available in this build") from exc
     return api
-
-
-def engine_available() -> bool:
-    try:
-        _api()
-    except EngineUnavailable:
-        return False
-    return True
 
 
 def read_yaml(text: str) -> Any:
@@ -149,15 +140,11 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
 
 
 def _resolve_capped(scenario: Any, snapshots: bool) -> dict[str, Any]:
-    """Resolve with the web's step cap where the engine takes one (a loop stops after WEB_STEP_CAP steps,
-    well inside a second), else with the engine's own cap."""
-    try:
-        from judge.engine import resolve as resolution
-    except ImportError:
-        return _api().resolve(scenario, snapshots=snapshots)
-    if "cap" in inspect.signature(resolution.resolve).parameters:
-        return resolution.resolve(scenario, snapshots=snapshots, cap=WEB_STEP_CAP)
-    return _api().resolve(scenario, snapshots=snapshots)
+    """Resolve with the web's step cap: a loop stops after WEB_STEP_CAP steps, well inside a second
+    (`judge.engine.api.resolve` has no cap argument; the engine's own cap is for the CLI)."""
+    from judge.engine import resolve as resolution
+
+    return resolution.resolve(scenario, snapshots=snapshots, cap=WEB_STEP_CAP)
 
 
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:

@@ -78,8 +78,3 @@ class RulingStore:
         if row is None:
             return None
         return Saved(row[0], json.loads(row[1]), row[2], json.loads(row[3]), json.loads(row[4]), row[5])
-
-    def update_outcome(self, rid: str, outcome: Mapping[str, Any]) -> None:
-        """Only for tests and migrations: pretend the saved outcome was different."""
-        with closing(self._connect()) as db, db:
-            db.execute("UPDATE rulings SET outcome = ? WHERE id = ?", (canonical_json(outcome), rid))
