@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from judge import ROOT, SCENARIOS_DIR
+from judge.codex.refs import chapter_of, is_rule_id
 
 UNTESTABLE_FILE = SCENARIOS_DIR / "untestable.yaml"
 BASELINE_FILE = SCENARIOS_DIR / "coverage-baseline.yaml"
@@ -78,7 +79,7 @@ class Coverage:
         return [rid for rid, paths in self.rules.items() if not paths and rid not in self.untestable]
 
     def chapter(self, number: int) -> dict[str, Any]:
-        ids = [rid for rid in self.rules if _chapter_of(rid) == number]
+        ids = [rid for rid in self.rules if is_rule_id(rid) and chapter_of(rid) == number]
         untestable = [rid for rid in ids if rid in self.untestable]
         testable = [rid for rid in ids if rid not in self.untestable]
         covered = [rid for rid in testable if self.rules[rid]]
@@ -100,11 +101,6 @@ class Coverage:
             "unconfirmed": {r.path: r.unconfirmed() for r in self.rulings if r.unconfirmed()},
             "unknown": self.unknown,
         }
-
-
-def _chapter_of(rule_id: str) -> int | None:
-    head = rule_id.split(".", 1)[0]
-    return int(head) if head.isdigit() else None
 
 
 def chapter_rule_ids(codex: Any, chapters: Iterable[int] = CHAPTERS) -> list[str]:
