@@ -199,3 +199,10 @@ def test_linkify_only_adds_links_never_changes_or_unescapes_text(app, text):
         out = str(app.jinja_env.filters["linkify"](text))
     assert "<" not in re.sub(r"</?a\b[^>]*>", "", out)
     assert html.unescape(re.sub(r"</?a\b[^>]*>", "", out)) == text
+
+
+def test_glossary_precision_is_listed_among_the_entries_mentioning_def(client):
+    # glossary "Precision": "…is not reduced by the target's DEF"; an entry never lists itself
+    mentioned_by = client.get("/glossary/def.json").get_json()["mentioned_by"]
+    assert "precision" in mentioned_by and "def" not in mentioned_by
+    assert load_codex().mentioned_by("def") == mentioned_by

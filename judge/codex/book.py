@@ -157,6 +157,19 @@ class Codex:
         """Rule ids whose text uses the entry's term or one of its aliases (whole word, any case)."""
         return list(self._usage.get(slug, []))
 
+    @cached_property
+    def _mentions(self) -> dict[str, list[str]]:
+        mentions: dict[str, list[str]] = defaultdict(list)
+        for entry in self.glossary.values():
+            for slug in self.matcher.slugs_in(entry.all_text()):
+                if slug != entry.slug:
+                    mentions[slug].append(entry.slug)
+        return mentions
+
+    def mentioned_by(self, slug: str) -> list[str]:
+        """Slugs of the other glossary entries whose text uses the entry's term or an alias, in glossary order."""
+        return list(self._mentions.get(slug, []))
+
     def subject_entries(self, rule_id: str) -> dict[str, list[str]]:
         """For a cited-but-absent rule: glossary entries on the same subject, as slugs.
         "cite": entries whose Rules list or text cites it; "named": entries named in the citing

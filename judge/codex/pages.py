@@ -119,8 +119,7 @@ def entry_page(codex: Codex, entry: GlossaryEntry) -> dict[str, Any]:
         "see_also": see_also,
         "rules": [{"id": r, "present": r in codex.rules, "short": codex.short(r)} for r in entry.rules],
         "used_in": [{"id": r, "short": codex.short(r)} for r in codex.used_in(entry.slug)],
-        "mentioned_by": [e.slug for e in codex.glossary.values()
-                         if e.slug != entry.slug and entry.slug in codex.matcher.slugs_in(e.all_text())],
+        "mentioned_by": codex.mentioned_by(entry.slug),
     }
 
 
