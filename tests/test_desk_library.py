@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -56,6 +57,16 @@ def test_citing_lists_the_rulings_that_cite_a_rule_or_its_parts(library, monkeyp
     assert [e.pid for e in library.citing("13.6.2")] == ["targeting/noah"]
     assert [e.pid for e in library.citing("13.6")] == ["targeting/noah"]
     assert library.citing("13.6.3") == []
+
+
+def test_citing_follows_a_changed_scenario_file(library, tmp_path, monkeypatch):
+    monkeypatch.setattr(library, "cites", lambda entry: entry.expected_cites)
+    assert [e.pid for e in library.citing("13.6.2")] == ["targeting/noah"]
+    battle = tmp_path / "battle.yaml"
+    before = battle.stat().st_mtime_ns
+    battle.write_text(TWO.replace("glossary/defiance", "13.6.2"))
+    os.utime(battle, ns=(before + 10**9, before + 10**9))  # a later edit, even on a coarse-clock file system
+    assert [e.pid for e in library.citing("13.6.2")] == ["battle", "targeting/noah"]
 
 
 @pytest.mark.parametrize("cited, rule, expected", [

@@ -45,6 +45,7 @@ class Library:
         self._stamp: tuple | None = None
         self._entries: dict[str, Entry] = {}
         self._cites: dict[str, tuple[str, ...]] = {}
+        self._citing: dict[str, list[Entry]] = {}
         self._warming = False
 
     def _files(self) -> list[Path]:
@@ -53,14 +54,19 @@ class Library:
         return sorted(p for p in self.root.rglob("*.yaml") if p.name not in NOT_SCENARIOS and p.is_file())
 
     def entries(self) -> list[Entry]:
+        return list(self._current()[0].values())
+
+    def _current(self) -> tuple[dict[str, Entry], dict[str, list[Entry]]]:
+        """The entries and the `citing` answers for the files as they are now (re-read when one changed)."""
         files = self._files()
         stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files)
         with self._lock:
             if stamp != self._stamp:
                 self._entries = {e.pid: e for e in (self._read(p) for p in files) if e is not None}
                 self._cites = {}
+                self._citing = {}
                 self._stamp = stamp
-            return list(self._entries.values())
+            return self._entries, self._citing
 
     def _read(self, path: Path) -> Entry | None:
         try:
@@ -74,8 +80,7 @@ class Library:
                      str(data.get("question") or "").strip(), data)
 
     def get(self, pid: str) -> Entry | None:
-        self.entries()
-        return self._entries.get(pid)
+        return self._current()[0].get(pid)
 
     def cites(self, entry: Entry) -> tuple[str, ...]:
         """The rule ids the scenario's ruling cites (its expected cites included)."""
@@ -128,7 +133,14 @@ class Library:
                          daemon=True).start()
 
     def citing(self, rule_id: str) -> list[Entry]:
-        return [e for e in self.entries() if any(cites_rule(r, rule_id) for r in self.cites(e))]
+        """The entries whose ruling cites `rule_id` or a rule under it; worked out once per rule id
+        (every rule page asks) until a scenario file changes."""
+        entries, answers = self._current()
+        found = answers.get(rule_id)
+        if found is None:
+            found = answers[rule_id] = [e for e in entries.values()
+                                        if any(cites_rule(r, rule_id) for r in self.cites(e))]
+        return list(found)
 
 
 def cites_rule(cited: str, rule_id: str) -> bool:
