@@ -68,6 +68,23 @@ def test_yaml_aliases_that_expand_past_the_engines_limit_are_a_400(client, url):
     assert "aliases" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("depth", [900, 5000])
+@pytest.mark.parametrize("url", ["/desk/parse.json", "/desk/board.json", "/desk/resolve.json", "/desk"])
+def test_deeply_nested_yaml_is_a_400_not_a_crash(client, url, depth):
+    response = client.post(url, data={"yaml": "state: " + "[" * depth + "]" * depth + "\n"})
+    assert response.status_code == 400
+    assert "nested" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("depth", [900, 5000])
+def test_deeply_nested_json_and_actions_are_a_400_not_a_crash(client, depth):
+    body = '{"scenario": {"state": ' + "[" * depth + "]" * depth + "}}"
+    response = client.post("/desk/board.json", data=body, content_type="application/json")
+    assert response.status_code == 400 and "nested" in response.get_json()["error"]
+    action = client.post("/desk/parse.json", json={"action": "{pass: " + "[" * depth + "]" * depth + "}"})
+    assert action.status_code == 400 and "nested" in action.get_json()["error"]
+
+
 def test_the_contracts_on_key_stays_on_not_the_boolean_true(client):
     # contract §3: `{lay: frozen, on: target}`; YAML 1.1 would read the key `on` as True
     action = client.post("/desk/parse.json", json={"action": "{lay: frozen, on: target}"}).get_json()

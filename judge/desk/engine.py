@@ -20,6 +20,7 @@ MAX_ACTIONS = 60
 MAX_CARDS = 60
 MAX_PILE = 120
 MAX_LASTING = 60
+MAX_DEPTH = 40  # levels of nesting; a scenario needs about ten, and the desk's JSON walks recurse
 WEB_STEP_CAP = 2000  # steps of one resolution on the web (the engine's own cap is for the CLI)
 
 
@@ -49,11 +50,16 @@ def read_yaml(text: str) -> Any:
     billion nodes). Raises yaml.YAMLError or DeskInputError."""
     from judge.engine import yamlio
 
-    data = yamlio.safe_load(text)
+    try:
+        data = yamlio.safe_load(text)
+    except RecursionError:
+        raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}]) from None
     too_big = yamlio.expanded_size_problem(data)
     if too_big:
         raise DeskInputError("The scenario is too large once its YAML aliases are expanded.",
                              [{"path": "", "message": too_big}])
+    if nesting_depth(data) > MAX_DEPTH:
+        raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}])
     return yamlio.fix_keys(data)
 
 
@@ -91,7 +97,25 @@ def parse_action(text: str) -> dict[str, Any]:
     return data
 
 
+_TOO_DEEP = f"the scenario is nested more than {MAX_DEPTH} levels deep"
+
+
+def nesting_depth(data: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply mappings and lists nest in `data` (a scalar is 0), counting no further than `limit` + 1;
+    without recursion, so no input is too deep to measure."""
+    deepest = 0
+    stack = [(data, 0)]
+    while stack and deepest <= limit:
+        node, depth = stack.pop()
+        if isinstance(node, Mapping | list | tuple):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, Mapping) else node))
+    return deepest
+
+
 def check_limits(data: Mapping[str, Any]) -> None:
+    if nesting_depth(data) > MAX_DEPTH:
+        raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}])
     problems = []
     actions = data.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:

@@ -74,10 +74,20 @@ def library_entry_or_404(pid: str) -> Entry:
 
 
 # -- input ------------------------------------------------------------------------------------------
+def json_body() -> Any:
+    """The request's JSON body, None when it is not JSON or is malformed; too deep to parse is a 400."""
+    if not request.is_json:
+        return None
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        raise BadInput("The JSON body is nested too deeply.") from None
+
+
 def posted_scenario() -> dict[str, Any]:
     """The scenario in this request: a form field `yaml`, or a JSON body {scenario} / {yaml}."""
     if request.is_json:
-        body = request.get_json(silent=True)
+        body = json_body()
         if not isinstance(body, dict):
             raise BadInput("Send a JSON object: {\"scenario\": {...}} or {\"yaml\": \"...\"}.")
         if isinstance(body.get("scenario"), dict):
@@ -173,7 +183,7 @@ def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, A
 @bp.post("/desk/legal.json")
 def legal_json() -> Response:
     data = posted_scenario()
-    after = request.get_json(silent=True).get("after") if request.is_json else None
+    after = json_body().get("after") if request.is_json else None
     if after is not None and (not isinstance(after, int) or after < 0):
         raise BadInput("`after` is the number of queued actions to play first (0 or more).")
     return jsonify(ok=True, after=after, actions=engine.legal_actions(data, after))
@@ -201,7 +211,7 @@ def parse_json() -> Response:
     """YAML pasted or uploaded → the scenario mapping, after the engine has checked it.
 
     With `{"action": "..."}`: one hand-written action → its mapping (its legality shows on the board)."""
-    body = request.get_json(silent=True) if request.is_json else None
+    body = json_body()
     if isinstance(body, dict) and isinstance(body.get("action"), str):
         return jsonify(ok=True, action=engine.parse_action(body["action"][:4000]))
     data = posted_scenario()
