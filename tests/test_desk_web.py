@@ -85,6 +85,30 @@ def test_deeply_nested_json_and_actions_are_a_400_not_a_crash(client, depth):
     assert action.status_code == 400 and "nested" in action.get_json()["error"]
 
 
+MISSHAPEN = [  # (state, a key path the problems must name): a half-built scenario may hold anything
+    (5, "state"),
+    ({"players": 5}, "state.players"),
+    ({"players": [1]}, "state.players"),
+    ({"players": {"A": 5}}, "state.players.A"),
+    ({"players": {"A": {"field": [1, 2]}}}, "state.players.A.field"),
+    ({"players": {"A": {"field": {"C2": {"card": "Noah", "damage": "x"}}}}}, "state.players.A.field.C2.damage"),
+    ({"players": {"A": {"field": {}, "proactive": 3}}}, "state.players.A.proactive"),
+]
+
+
+@pytest.mark.parametrize("state, path", MISSHAPEN)
+def test_a_misshapen_state_is_reported_by_key_path_and_never_crashes_the_board(client, state, path):
+    board = client.post("/desk/board.json", json={"scenario": {"state": state}})
+    assert board.status_code == 200 and board.get_json()["ok"] is False
+    assert path in [p["path"] for p in board.get_json()["problems"]]
+    assert 'class="board-svg"' in board.get_json()["board"]
+    for url in ("/desk/resolve.json", "/desk/legal.json"):
+        response = client.post(url, json={"scenario": {"state": state}})
+        assert response.status_code == 400 and path in [p["path"] for p in response.get_json()["problems"]]
+    page = client.post("/desk", data={"yaml": yaml.safe_dump({"state": state})})
+    assert page.status_code == 400 and path in page.get_data(as_text=True)
+
+
 def test_the_contracts_on_key_stays_on_not_the_boolean_true(client):
     # contract §3: `{lay: frozen, on: target}`; YAML 1.1 would read the key `on` as True
     action = client.post("/desk/parse.json", json={"action": "{lay: frozen, on: target}"}).get_json()

@@ -82,6 +82,19 @@ def keywords_in_force(values: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(keyword_label(k) for k in values.get("keywords") or []))
 
 
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a mapping, else {}: a scenario still being built may hold anything anywhere,
+    and its board is drawn while its problems are listed."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _whole(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
 def _entry(entry: Any) -> Mapping[str, Any]:
     if isinstance(entry, Mapping):
         return entry
@@ -130,20 +143,21 @@ class BoardPainter:
     # -- drawing --------------------------------------------------------------------------
     def render(self, state: Mapping[str, Any], derived: Mapping[str, Any] | None = None,
                highlight: Iterable[str] = (), title: str = "The board") -> Markup:
-        derived = derived or {}
+        state, derived = _mapping(state), derived or {}
         marked = set(highlight)
-        players = state.get("players") or {}
+        players = _mapping(state.get("players"))
         parts: list[str] = [_el("title", {}, str(escape(title)))]
         parts.append(self._bands(state))
         for player in PLAYERS:
-            pstate = players.get(player) or {}
-            field = self._normalized(pstate.get("field") or {})
-            proactive = {self.field.normalize(str(s)) for s in pstate.get("proactive") or []}
+            pstate = _mapping(players.get(player))
+            field = self._normalized(_mapping(pstate.get("field")))
+            listed = pstate.get("proactive")
+            proactive = {self.field.normalize(str(s)) for s in (listed if isinstance(listed, list) else [])}
             for spec in self.field.soul_slots:
                 ref = f"{player}:{spec.name}"
                 parts.append(self._soul_slot(player, spec.name, spec.rank, field.get(spec.name),
                                              derived.get(ref), spec.name in proactive, ref in marked))
-            realms = self._normalized(pstate.get("realms") or {})
+            realms = self._normalized(_mapping(pstate.get("realms")))
             for index, spec in enumerate(self.field.realm_slots):
                 ref = f"{player}:{spec.name}"
                 parts.append(self._realm_slot(player, index, spec.name, spec.rank, realms.get(spec.name),
@@ -161,13 +175,13 @@ class BoardPainter:
         return {self.field.normalize(str(name)): entry for name, entry in slots.items()}
 
     def _bands(self, state: Mapping[str, Any]) -> str:
-        players = state.get("players") or {}
+        players = _mapping(state.get("players"))
         turn_player = state.get("turn_player", "A")
         phase = str(state.get("phase", "preparation")).capitalize()
         mid_y = BAND_H + self.half_h
         out = []
         for player, y in (("B", 0), ("A", 2 * BAND_H + 2 * self.half_h)):
-            taken = (players.get(player) or {}).get("turns_taken", 5)
+            taken = _mapping(players.get(player)).get("turns_taken", 5)
             active = " (turn player)" if player == turn_player else ""
             out.append(_text(8, y + 22, f"Player {player}{active} · turns taken {taken}",
                              "band-label" + (" turn-player" if active else "")))
@@ -216,7 +230,7 @@ class BoardPainter:
             lines.append("proactive")
         ambushes = _ambush_names(data)
         if name:
-            damage = int(data.get("damage") or values.get("damage") or 0)
+            damage = _whole(data.get("damage") or values.get("damage"))
             body.append(_text(6, 31, _clip(name, 15), "card-name"))
             lines.append(name + (" — captured (face down)" if captured else ""))
             if captured:
@@ -284,7 +298,7 @@ class BoardPainter:
             _text(BOX_W - 6, 14, f"r{rank}", "slot-rank", text_anchor="end"),
         ]
         if name:
-            damage = int(data.get("damage") or values.get("damage") or 0)
+            damage = _whole(data.get("damage") or values.get("damage"))
             body.append(_text(6, 31, _clip(name, 15), "card-name"))
             lines.append(name)
             if shattered:
@@ -316,9 +330,10 @@ def _slot_group(x: float, y: float, ref: str, kind: str, classes: list[str], lin
 def zones(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Hand, deck, Elysium, Exile and turn counts per player (B first, as drawn), for the HTML beside the SVG."""
     out = []
-    players = state.get("players") or {}
+    state = _mapping(state)
+    players = _mapping(state.get("players"))
     for player in PLAYERS:
-        pstate = players.get(player) or {}
+        pstate = _mapping(players.get(player))
         out.append({
             "player": player,
             "turn_player": state.get("turn_player", "A") == player,

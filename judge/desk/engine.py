@@ -128,7 +128,8 @@ def check_limits(data: Mapping[str, Any]) -> None:
         lasting = state.get("lasting")
         if isinstance(lasting, list) and len(lasting) > MAX_LASTING:
             problems.append({"path": "state.lasting", "message": f"at most {MAX_LASTING} lasting effects"})
-        for player, pstate in (state.get("players") or {}).items():
+        players = state.get("players")
+        for player, pstate in (players.items() if isinstance(players, Mapping) else ()):
             if not isinstance(pstate, Mapping):
                 continue
             for pile in ("hand", "deck", "elysium", "exile"):
