@@ -93,6 +93,8 @@ MISSHAPEN = [  # (state, a key path the problems must name): a half-built scenar
     ({"players": {"A": {"field": [1, 2]}}}, "state.players.A.field"),
     ({"players": {"A": {"field": {"C2": {"card": "Noah", "damage": "x"}}}}}, "state.players.A.field.C2.damage"),
     ({"players": {"A": {"field": {}, "proactive": 3}}}, "state.players.A.proactive"),
+    ({"players": {"A": {"hand": {"cards": 5, "unnamed": "x"}}}}, "state.players.A.hand.cards"),
+    ({"players": {"A": {"field": {"C2": {"card": "Noah", "ambushes": 5}}}}}, "state.players.A.field.C2.ambushes"),
 ]
 
 

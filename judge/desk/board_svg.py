@@ -88,6 +88,10 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _whole(value: Any) -> int:
     try:
         return int(value or 0)
@@ -105,7 +109,7 @@ def _entry(entry: Any) -> Mapping[str, Any]:
 
 def _ambush_names(entry: Mapping[str, Any]) -> list[str]:
     names = []
-    for ambush in entry.get("ambushes") or []:
+    for ambush in _list(entry.get("ambushes")):
         name = card_name(ambush)
         if name:
             names.append(name)
@@ -151,8 +155,7 @@ class BoardPainter:
         for player in PLAYERS:
             pstate = _mapping(players.get(player))
             field = self._normalized(_mapping(pstate.get("field")))
-            listed = pstate.get("proactive")
-            proactive = {self.field.normalize(str(s)) for s in (listed if isinstance(listed, list) else [])}
+            proactive = {self.field.normalize(str(s)) for s in _list(pstate.get("proactive"))}
             for spec in self.field.soul_slots:
                 ref = f"{player}:{spec.name}"
                 parts.append(self._soul_slot(player, spec.name, spec.rank, field.get(spec.name),
@@ -359,7 +362,7 @@ def _pile(value: Any) -> dict[str, Any]:
         names = [card_name(v) or "?" for v in value]
         return {"count": len(names), "names": names}
     if isinstance(value, Mapping):  # {cards: [...], unnamed: N}: named cards and a count of others
-        names = [card_name(v) or "?" for v in value.get("cards") or []]
+        names = [card_name(v) or "?" for v in _list(value.get("cards"))]
         unnamed = value.get("unnamed") if isinstance(value.get("unnamed"), int) else 0
         return {"count": len(names) + unnamed, "names": names}
     return {"count": 0, "names": [str(value)]}
