@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 
 from judge import CODEX_DIR
+from judge.codex.loader import read_yaml
 from judge.codex.model import CodexError
 
 
@@ -82,11 +83,12 @@ def import_codex(argv: list[str]) -> int:
 
 
 def known_cards() -> list[str]:
+    """The card names codex/codex.yaml lists (`cards_named`); none when it can't be read."""
     try:
-        with open(CODEX_DIR / "codex.yaml", encoding="utf-8") as handle:
-            return list((yaml.safe_load(handle) or {}).get("cards_named") or [])
-    except (OSError, yaml.YAMLError):
+        data = read_yaml(CODEX_DIR / "codex.yaml")
+    except (OSError, CodexError):
         return []
+    return list((data if isinstance(data, dict) else {}).get("cards_named") or [])
 
 
 def dump(data: dict) -> str:
