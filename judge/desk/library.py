@@ -8,6 +8,7 @@ untestable, coverage baselines) is passed over. A scenario's path id is its path
 from __future__ import annotations
 
 import logging
+import stat
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -48,10 +49,22 @@ class Library:
         self._citing: dict[str, list[Entry]] = {}
         self._warming = False
 
-    def _files(self) -> list[Path]:
+    def _files(self) -> list[tuple[Path, int]]:
+        """The scenario files under the root in path order, each with its modification time: one stat
+        a file, since every rule page asks whether the library changed."""
         if not self.root.is_dir():
             return []
-        return sorted(p for p in self.root.rglob("*.yaml") if p.name not in NOT_SCENARIOS and p.is_file())
+        found = []
+        for path in self.root.rglob("*.yaml"):
+            if path.name in NOT_SCENARIOS:
+                continue
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                found.append((path, info.st_mtime_ns))
+        return sorted(found, key=lambda item: item[0].parts)
 
     def entries(self) -> list[Entry]:
         return list(self._current()[0].values())
@@ -59,10 +72,10 @@ class Library:
     def _current(self) -> tuple[dict[str, Entry], dict[str, list[Entry]]]:
         """The entries and the `citing` answers for the files as they are now (re-read when one changed)."""
         files = self._files()
-        stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files)
+        stamp = tuple((str(path), mtime) for path, mtime in files)
         with self._lock:
             if stamp != self._stamp:
-                self._entries = {e.pid: e for e in (self._read(p) for p in files) if e is not None}
+                self._entries = {e.pid: e for e in (self._read(path) for path, _ in files) if e is not None}
                 self._cites = {}
                 self._citing = {}
                 self._stamp = stamp
