@@ -35,3 +35,21 @@ def test_cli_lists_its_commands(capsys):
     for name in ("codex-check", "import-codex", "index", "position", "resolve", "check", "coverage"):
         assert name in out
     assert main(["no-such-command"]) == 2
+
+
+@pytest.mark.parametrize("path, json_url", [
+    ("/rules/11.5.1?rule_id=13.6", "/rules/11.5.1.json"),               # the route's own value: no clash
+    ("/rules/11.5.1?_method=POST&_anchor=x", "/rules/11.5.1.json"),      # url_for's options are not ours
+    ("/interpretations?_external=1&_scheme=javascript", "/interpretations.json"),
+    ("/scenarios?q=frozen&_method=x", "/scenarios.json?q=frozen"),
+    ("/search?q=captured&page=1&_method=x", "/search.json?q=captured&page=1"),
+])
+def test_odd_query_arguments_never_break_the_json_twin_link(client, path, json_url):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["Link"] == f'<{json_url}>; rel="alternate"; type="application/json"'
+
+
+def test_search_pages_link_on_without_url_for_options(client):
+    page = client.get("/search?q=soul&_method=x&_external=1").get_data(as_text=True)
+    assert "page=2" in page and "_method" not in page and "http://" not in page

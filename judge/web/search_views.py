@@ -26,7 +26,7 @@ from werkzeug.routing import BuildError
 from judge import search as searching
 from judge.search.query import MAX_QUERY, QueryError
 from judge.web.errors import BadInput
-from judge.web.twin import announce_json
+from judge.web.twin import announce_json, query_args
 
 log = logging.getLogger(__name__)
 
@@ -115,11 +115,11 @@ def _run(as_json: bool) -> Response:
     html = render_template("search/results.html", search_query=result.query, **body,
                            searched=result.searched, notices=list(result.notices), sections=sections,
                            kind_labels=KIND_LABELS, pager=_pager(result), error=None, empty=False)
-    return announce_json(make_response(html), url_for("search.search_json", **request.args))
+    return announce_json(make_response(html), url_for("search.search_json", **query_args()))
 
 
 def _pager(result: searching.SearchResult) -> dict[str, str | None]:
-    args = {k: v for k, v in request.args.items() if k != "page"}
+    args = query_args("page")
 
     def at(n: int) -> str:
         return url_for("search.search", **args, page=n)
