@@ -53,3 +53,16 @@ def test_odd_query_arguments_never_break_the_json_twin_link(client, path, json_u
 def test_search_pages_link_on_without_url_for_options(client):
     page = client.get("/search?q=soul&_method=x&_external=1").get_data(as_text=True)
     assert "page=2" in page and "_method" not in page and "http://" not in page
+
+
+def test_the_session_key_is_random_per_instance_and_shared_by_its_workers(tmp_path, monkeypatch):
+    from judge.web import create_app
+
+    monkeypatch.delenv("JUDGE_SECRET_KEY", raising=False)
+    monkeypatch.setenv("JUDGE_INSTANCE", str(tmp_path / "one"))
+    first, second = create_app().secret_key, create_app().secret_key   # two workers, one instance folder
+    assert first == second and len(first) >= 32
+    monkeypatch.setenv("JUDGE_INSTANCE", str(tmp_path / "two"))
+    assert create_app().secret_key != first
+    monkeypatch.setenv("JUDGE_SECRET_KEY", "set-by-the-operator")
+    assert create_app().secret_key == "set-by-the-operator"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +33,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         instance_path=str(instance.resolve()),
         instance_relative_config=False,
     )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.update(
-        SECRET_KEY=os.environ.get("JUDGE_SECRET_KEY", "codex-judge-dev-key"),
+        SECRET_KEY=os.environ.get("JUDGE_SECRET_KEY") or _instance_secret(Path(app.instance_path)),
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         DATABASE=os.environ.get("JUDGE_DB", str(Path(app.instance_path) / "rulings.sqlite3")),
         INDEX_DIR=os.environ.get("JUDGE_INDEX", str(Path(app.instance_path) / "index")),
@@ -40,7 +43,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     from judge.web import errors, security
 
@@ -50,3 +52,25 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         module_name, attr = target.split(":")
         app.register_blueprint(getattr(importlib.import_module(module_name), attr))
     return app
+
+
+def _instance_secret(instance: Path) -> str:
+    """The key that signs sessions (and so the CSRF token): `JUDGE_SECRET_KEY`, or a random key kept in
+    the instance folder, made once and shared by every worker, so no key is ever public."""
+    path = instance / "secret_key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text(encoding="ascii").strip()
+        if key:
+            return key
+        # another worker is writing it this very moment: fall through to read it again below
+    else:
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(secrets.token_hex(32))
+    for _ in range(50):
+        key = path.read_text(encoding="ascii").strip()
+        if key:
+            return key
+        time.sleep(0.01)
+    raise RuntimeError(f"{path} is empty; delete it or set JUDGE_SECRET_KEY")
