@@ -23,7 +23,12 @@ from judge.engine.scenario import Action
 from judge.engine.state import SlotRef
 from judge.engine.stats import failed_conditions
 
-R_WINDOW = ("glossary/response-window", "glossary/priority", "12.2", "interpretation/priority-and-windows")
+# a window opens after an attack declaration, a new Cascade entry or triggered Timing Effects (12.2,
+# glossary Response window), the turn player holding priority first (glossary Priority)
+R_WINDOW = ("glossary/response-window", "glossary/priority", "12.2")
+# passing and closing: both pass in a row, or one pass after a response (glossary Priority); who holds
+# priority after a response and passing for a player are ours (interpretation/priority-and-windows)
+R_PASS = ("glossary/priority", "interpretation/priority-and-windows")
 R_CASCADE = ("glossary/cascade",)
 RESPONSE_VERBS = ("spring", "activate", "use")
 
@@ -367,7 +372,7 @@ def _one_window(g: Game, opened_by: str) -> None:
                 if not violations:
                     g.take()
                     if notes:
-                        g.trace.add("window", _sentence(notes) + ".", R_WINDOW)
+                        g.trace.add("window", _sentence(notes) + ".", R_PASS)
                         notes = []
                     RESPOND[nxt.verb](g, nxt)
                     if g.stopped or g.state.winner:
@@ -390,7 +395,7 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.priority = None
     g.offered.clear()
     why = "one pass after a response closes it" if responded else "both players passed in a row"
-    g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", R_WINDOW)
+    g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", R_PASS)
     resolve_cascade(g)
 
 

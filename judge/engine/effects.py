@@ -208,7 +208,7 @@ def pay_costs(g: Game, entry: Entry) -> None:
 
 def resolve_entry(g: Game, entry: Entry) -> None:
     """11.6.1: check whether the effect can still resolve; pay its cost (11.5.1); do what it says."""
-    g.trace.add("resolve", f"{entry.label} ({entry.controller}) begins to resolve.", ("glossary/cascade",))
+    g.trace.add("resolve", f"{entry.label} ({entry.controller}), on top of the Cascade, begins to resolve.", ("glossary/cascade",))
     reason = fizzle_reason(g, entry)
     if reason is None and entry.kind == "event":
         caster = g.where(entry.caster_uid)
@@ -460,7 +460,7 @@ def enlist(g: Game, entry: Entry, spec: Mapping[str, Any]) -> None:
                             "shuffled.", ("15.6.2", "glossary/enlist"),
                     [{"card": card.name, "from": f"{entry.controller}.deck", "to": f"{entry.controller}.hand"}])
         return
-    g.trace.add("zone", f"{entry.label}: nothing in {entry.controller}'s deck matches, so nothing is taken; the deck "
+    g.trace.add("zone", f"{entry.label} enlists: nothing in {entry.controller}'s deck matches, so nothing is taken; the deck "
                         "is still shuffled.", ("15.6.2", "glossary/enlist"))
 
 
@@ -484,7 +484,7 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
         raise StepLimit(f"{entry.label} ({trigger_text}) would be the Instant Effect number "
                         f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering each other")
     count_use(g, entry.source_uid, entry.effect)
-    g.trace.add("instant", f"{entry.label} resolves at once ({trigger_text}); it can't be answered.",
+    g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it can't be answered.",
                 ("glossary/instant-effect", "12.5.1", "11.1.5", *(("11.7.3",) if entry.effect.limit else ())))
     g.instant_depth += 1
     try:

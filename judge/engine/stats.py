@@ -25,7 +25,7 @@ from judge.engine.state import PLAYERS, SlotRef, State, opponent
 R_ARMAMENT = ("10.3.3", "10.3.5")
 R_MORAL = ("glossary/moral", "5.1.2", "13.1.2")
 R_STATIC = ("13.1.1",)
-R_AURA = ("13.1.1", "13.1.2", "13.1.3")
+R_AURA = ("13.1.1", "13.1.2")  # 13.1.3 is cited where a Realm is left out (battle, position)
 R_GRANTED = ("13.2.1",)
 R_LASTING = ("13.3.1", "13.3.2")
 R_LASTING_OPPOSING = (*R_LASTING, "interpretation/lasting-effects-and-unyielding")

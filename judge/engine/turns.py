@@ -9,6 +9,7 @@ from judge.engine import zones
 from judge.engine.game import Game
 from judge.engine.state import PHASES, PLAYERS, SlotRef
 
+# the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
 R_PHASES = ("glossary/preparation-phase", "glossary/combat-phase", "glossary/emplacement-phase")
 SPIRAL_TURNS = 4
 DECKED_OUT_TURNS = 3
@@ -21,7 +22,7 @@ def end_phase(g: Game) -> None:
         new = PHASES[index + 1]
         state.phase = new
         g.trace.add("turn", f"{state.turn_player} ends the {PHASES[index].capitalize()} Phase; the "
-                            f"{new.capitalize()} Phase begins.", R_PHASES,
+                            f"{new.capitalize()} Phase begins.", (R_PHASES[index], R_PHASES[index + 1]),
                     [{"phase": [PHASES[index], new]}])
         return
     end_turn(g)
@@ -81,7 +82,8 @@ def begin_turn(g: Game) -> None:
     ps = state.players[nxt]
     ps.turns_taken += 1
     g.touch()
-    g.trace.add("turn", f"Turn {state.turn} begins: {nxt}'s turn {ps.turns_taken}, Preparation Phase.",
+    g.trace.add("turn", f"Turn {state.turn} begins: {nxt} is the turn player (their turn {ps.turns_taken}); the Preparation "
+                f"Phase begins.",
                 ("glossary/turn-player", "glossary/preparation-phase"),
                 [{"turn": [state.turn - 1, state.turn], "turn_player": nxt}])
     wake(g, nxt)
@@ -117,7 +119,8 @@ def wake(g: Game, player: str) -> None:
     chosen = options[0]
     ps.proactive.add(chosen)
     g.touch()
-    g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)} (no choice "
-                        f"was given, so the first rank-{rank} slot is taken); every slot of a lower rank is awake.",
+    g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)}, which becomes "
+                        f"proactive (no choice was given, so the first rank-{rank} slot is taken); every slot of a "
+                        "lower rank is awake.",
                 ("glossary/escalation-spiral", "glossary/proactive", "interpretation/escalation-spiral"),
                 [{"slot": str(SlotRef(player, chosen)), "proactive": [False, True]}])

@@ -123,12 +123,14 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
         for ref in souls:
             view = board.souls[ref]
             soul = g.state.soul_at(ref)
-            rules: tuple[str, ...] = R_CAPTURE
+            # a battle's capture step is the Codex's own moment (9.5.8, glossary Capture); every other
+            # moment of "after every step of play" is ours (interpretation/capture-timing)
+            rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
             why = f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})"
             if max_hp_fell or soul.damage > view.max_hp.total or captured:
                 why = (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
                        f"({soul.damage})")
-                rules = ("14.4.3", "glossary/hp", *R_CAPTURE)
+                rules = ("14.4.3", "glossary/hp", *rules)
             capture(g, ref, why, rules)
             captured.append(ref)
         for ref in realms:
@@ -343,7 +345,7 @@ def draw(g: Game, player: str, count: int, why: str, rules: tuple[str, ...]) -> 
             ps.hand_hidden += 1
             names.append("an unnamed card")
         else:
-            g.trace.add("zone", f"{player}'s deck is empty: drawing does nothing.", (*rules, "glossary/draw"))
+            g.trace.add("zone", f"{player}'s deck is empty: {why}, drawing, does nothing.", (*rules, "glossary/draw"))
             break
         drawn += 1
     if drawn:
