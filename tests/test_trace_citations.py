@@ -211,3 +211,24 @@ def test_every_cited_glossary_entry_is_named_in_the_step():
 @pytest.mark.parametrize("rid", sorted(NAMED_BY_DEED))
 def test_named_by_deed_entries_exist(rid):
     assert rid in _glossary_names()
+
+
+def test_11_6_5_and_14_2_1_are_cited_where_the_hp_or_damage_limit_decides_something():
+    """11.6.5: effect damage reaches only a Soul that still has HP; healing removes at most the damage."""
+    seen = 0
+    for path, step in all_steps():
+        if step["kind"] == "damage" and "11.6.5" in step["rules"]:
+            seen += 1
+            assert "no HP left" in step["text"], where(path, step)
+        if step["kind"] == "heal" and "14.2.1" in step["rules"]:
+            seen += 1
+            assert "has no damage" in step["text"] or "it had only" in step["text"], where(path, step)
+    assert seen  # the library has both limits (damage-and-healing-limits, healing-removes-at-most-the-damage)
+
+
+def test_a_return_to_hand_cites_15_5_1_only_where_something_is_lost_with_the_card():
+    returns = [(p, s) for p, s in all_steps() if s["kind"] == "zone" and "returns to" in s["text"]]
+    assert returns
+    for path, step in returns:
+        if "15.5.1" in step["rules"]:
+            assert "is lost" in step["text"] and "13.3.2" in step["rules"], where(path, step)

@@ -275,7 +275,7 @@ def do_one(g: Game, entry: Entry, action: Mapping[str, Any]) -> None:
     src = entry.label
     if "damage" in action:
         for ref in _refs_for(g, entry, action["to"], "damage"):
-            zones.deal_damage(g, ref, action["damage"], src, ("11.6.5",))
+            zones.deal_damage(g, ref, action["damage"], src)
     elif "heal" in action:
         for ref in _refs_for(g, entry, action["to"], "heal"):
             zones.heal(g, ref, action["heal"], src)

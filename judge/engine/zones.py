@@ -8,7 +8,11 @@ from judge.engine.game import Game
 from judge.engine.state import PLAYERS, Slot, SlotRef, Soul
 
 R_DAMAGE = ("glossary/damage",)
-R_HEAL = ("glossary/heal", "14.2.1")
+R_HEAL = ("glossary/heal",)
+# cited only where they decide something: damage from an effect reaches only a Soul that still has HP,
+# healing removes at most the damage a card has
+R_EFFECT_DAMAGE_HP = ("14.1.4", "11.6.5")
+R_HEAL_AT_MOST = ("14.2.1", "11.6.5")
 R_CAPTURE = ("glossary/capture", "interpretation/capture-timing")
 R_ARMAMENT_ELYSIUM = ("10.3.4", "10.3.4a")
 R_LEADER_STAYS = ("15.4.1", "glossary/leader")
@@ -44,7 +48,7 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
         g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind} from {source} does not reach it "
-                              "(14.1.4).", (*rules, "14.1.4", "11.6.5"))
+                              "(14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP))
         return 0
     dealt = min(amount, hp)
     before = card.damage
@@ -71,14 +75,15 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
     healed = min(amount, soul.damage)
     if healed == 0:
         g.trace.add("heal", f"{name} has no damage, so healing {amount} from {source} does nothing (14.2.1).",
-                    (*rules, *R_HEAL, "11.6.5"))
+                    (*rules, *R_HEAL, *R_HEAL_AT_MOST))
         return 0
     before = soul.damage
     soul.damage -= healed
     g.touch()
     extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
     g.trace.add("heal", f"{source} heals {healed} damage from {name}{extra}: damage {before} → {soul.damage}.",
-                (*rules, *R_HEAL, "11.6.5"), [{"slot": str(ref), "damage": [before, soul.damage]}])
+                (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ())),
+                [{"slot": str(ref), "damage": [before, soul.damage]}])
     return healed
 
 
@@ -219,7 +224,9 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     text += extra
     rules = (*rules, *extra_rules)
     g.touch()
-    g.trace.add("zone", text, (*rules, "10.1.3", *R_NEW_CARD), changes)
+    # 15.5.1 (a card that leaves and comes back is a new card) is cited where it decides something:
+    # what lasted on the card is lost with it (13.3.2)
+    g.trace.add("zone", text, (*rules, "10.1.3", *(R_NEW_CARD if extra_rules else ())), changes)
     aura_note(g, soul.name, ref)
     return True
 
