@@ -232,3 +232,16 @@ def test_a_return_to_hand_cites_15_5_1_only_where_something_is_lost_with_the_car
     for path, step in returns:
         if "15.5.1" in step["rules"]:
             assert "is lost" in step["text"] and "13.3.2" in step["rules"], where(path, step)
+
+
+def test_durations_cite_the_rule_of_their_own_span():
+    """13.3.1 is "this turn" / "until the end of your opponent's next turn"; 13.3.2 is "permanently";
+    13.3.4 is two effects laid on one slot."""
+    for path, step in all_steps():
+        rules, text = set(step["rules"]), step["text"]
+        if "13.3.2" in rules:
+            assert "permanently" in text or "is lost" in text, where(path, step)
+        if "13.3.1" in rules:
+            assert "this turn" in text or "next turn" in text or "Turn" in text, where(path, step)
+        if "13.3.4" in rules:
+            assert "side by side" in text, where(path, step)

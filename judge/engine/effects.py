@@ -370,10 +370,10 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     state.lasting.append(lasting)
     g.touch()
     how = _describe_value(kind, value)
-    span = until.replace("_", " ").replace("opponents", "opponent's")
+    span = stats.SPANS.get(until, until.replace("_", " "))  # the Codex's words (13.3.1, 13.3.2)
     if kind == "lay":
         text = f"{entry.label} lays “{how}” on the slot {ref} ({span}): every Soul on it has it while it stays there."
-        rules = ("13.3.3", "13.3.1")
+        rules = ("13.3.3", *(("13.3.1",) if until != "permanently" else ()))
         others = [e for e in state.lasting if e.kind == "lay" and e.on == ref and e is not lasting]
         if others:
             text += (f" It runs side by side with {', '.join(e.source for e in others)} on that slot; the one that "
@@ -381,7 +381,7 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
             rules = (*rules, "13.3.4")
     else:
         text = f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) from {entry.label}."
-        rules = ("13.3.1", "13.3.2") if kind == "gain" else ("13.2.1", "13.3.1")
+        rules = (*(("13.2.1",) if kind == "grant" else ()), *stats.lasting_rules(until))
     stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
         (value if kind == "gain" else None)
     view = g.board().view(ref) if stats_given else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from judge.engine import zones
 from judge.engine.game import Game
 from judge.engine.state import PHASES, PLAYERS, SlotRef
+from judge.engine.stats import SPANS
 
 # the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
 R_PHASES = ("glossary/preparation-phase", "glossary/combat-phase", "glossary/emplacement-phase")
@@ -50,7 +51,7 @@ def end_turn(g: Game) -> None:
         for e in ending:
             where = str(e.on) if e.on is not None else (str(g.where(e.to)) if g.where(e.to) else "a card that left")
             g.trace.add("turn", f"Turn {state.turn} ends: {e.source}'s effect on {where} "
-                                f"({e.until.replace('_', ' ').replace('opponents', 'opponent’s')}) ends.",
+                                f"({SPANS.get(e.until, e.until.replace('_', ' '))}) ends.",
                         ("13.3.1", "interpretation/lasting-effect-ends"),
                         [{"lasting": e.kind, "on": where, "ended": True}])
         zones.check_captures(g, max_hp_fell=True)
