@@ -245,3 +245,44 @@ def test_durations_cite_the_rule_of_their_own_span():
             assert "this turn" in text or "next turn" in text or "Turn" in text, where(path, step)
         if "13.3.4" in rules:
             assert "side by side" in text, where(path, step)
+
+
+def test_10_3_5_is_cited_only_where_maximum_hp_is_shown():
+    """10.3.5 is about the Wielder's maximum HP; an Armament's DEF or Taunt rests on 10.3.3 alone."""
+    for path, step in all_steps():
+        if "10.3.5" in step["rules"]:
+            assert "HP" in step["text"], where(path, step)
+
+
+def test_13_6_2_is_cited_only_where_unyielding_is_in_play():
+    for path, step in all_steps():
+        if "13.6.2" in step["rules"]:
+            assert "Unyielding" in step["text"], where(path, step)
+
+
+def test_a_timing_effect_that_is_lost_cites_11_8_3_and_an_instant_effect_11_1_5():
+    seen = 0
+    for path, step in all_steps():
+        if step["kind"] == "trigger" and "waits for" in step["text"] and "no longer active" in step["text"]:
+            seen += 1
+            if "Timing Effect" in step["text"]:
+                assert "11.8.3" in step["rules"] and "11.1.5" not in step["rules"], where(path, step)
+            else:
+                assert "11.1.5" in step["rules"] and "11.8.3" not in step["rules"], where(path, step)
+    assert seen
+
+
+def test_a_pass_over_a_queued_action_cites_why_it_is_not_legal():
+    seen = 0
+    for path, step in all_steps():
+        if step["kind"] == "window" and "is not legal now" in step["text"]:
+            seen += 1
+            assert set(step["rules"]) - {"glossary/priority", "interpretation/priority-and-windows"}, \
+                where(path, step)
+    assert seen
+
+
+def test_a_refused_spring_is_not_worded_as_a_permission():
+    """"A may spring Hidden Snare: no Fast effects are possible …" read as a permission; say "can't"."""
+    for path, step in all_steps():
+        assert not re.search(r"\bmay spring [^:;()]+: ", step["text"]), where(path, step)

@@ -251,7 +251,8 @@ def fight(g: Game, b: Battle) -> None:
     if not g.is_active_uid(b.attacker_uid):
         if att.has("berserk") or _has_capture_instants(g, att.card):
             g.trace.add("instant", f"{att.card.name} was captured in the same step as its target, so it is no longer "
-                                   "active: its Berserk does not trigger.", ("glossary/berserk", "9.5.8", "11.1.5"))
+                                   "active: its Berserk does not trigger (only active cards' effects trigger).",
+                            ("glossary/berserk", "9.5.8", "11.8.1"))
         return
     berserk(g, b, att)
 

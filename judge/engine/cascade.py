@@ -270,6 +270,7 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
                                        f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
                 continue
             cond_rules = ("11.3.3", "11.3.1")
+            text += "; its condition holds now, at the trigger"
         used_up = effects.limit_used_up(g, holder.uid, eff)
         if used_up:
             g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.", ("11.7.4",))
@@ -282,12 +283,11 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         g.pending.append(Pending(holder.uid, card.name, eff, ref.player, card.rank, eff.mandatory, dict(context),
                                  text))
         kind = "mandatory" if eff.mandatory else "optional"
-        wait = " It waits until the Cascade has resolved (12.2)." if g.resolving else ""
+        wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
         extra = ("glossary/reinforcement",) if any(k.name == "reinforcement" and k.value is eff
                                                    for k in card.keywords) else ()
         g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: {text}.{wait}",
-                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *cond_rules,
-                     *(("12.2",) if wait else ())))
+                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *cond_rules))
 
 
 def flush_pending(g: Game) -> bool:
@@ -355,6 +355,7 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.trace.add("window", f"A response window opens after {opened_by}; {holder}, the turn player, holds priority "
                           "first.", R_WINDOW)
     notes: list[str] = []
+    why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
     while True:
         g.priority = holder
         nxt = g.peek()
@@ -372,8 +373,8 @@ def _one_window(g: Game, opened_by: str) -> None:
                 if not violations:
                     g.take()
                     if notes:
-                        g.trace.add("window", _sentence(notes) + ".", R_PASS)
-                        notes = []
+                        g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not))
+                        notes, why_not = [], []
                     RESPOND[nxt.verb](g, nxt)
                     if g.stopped or g.state.winner:
                         break
@@ -383,6 +384,7 @@ def _one_window(g: Game, opened_by: str) -> None:
                     continue
                 notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal now: "
                              f"{'; '.join(v.text for v in violations)})")
+                why_not += [r for v in violations for r in v.rules]
                 passes += 1
                 acted = True
         if not acted:
@@ -395,7 +397,7 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.priority = None
     g.offered.clear()
     why = "one pass after a response closes it" if responded else "both players passed in a row"
-    g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", R_PASS)
+    g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not))
     resolve_cascade(g)
 
 

@@ -159,7 +159,11 @@ def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
     if entry.kind in ("activated", "timing") and entry.source_uid is not None \
             and not g.is_active_uid(entry.source_uid):
         how = g.left.get(entry.source_uid, "no longer active")
-        return (f"{entry.card} is no longer active ({_how(how)})", ("11.6.1a", "15.5.1"))
+        # 15.5.1: a card that left the field and came back is a new card (a new uid): name it where it applies
+        back = how in ("hand", "exile") and any(
+            (s := g.state.soul_at(r)) is not None and s.name == entry.card for r in g.state.soul_refs(entry.controller))
+        note = "; the one on the field now came back and is a new card" if back else ""
+        return (f"{entry.card} is no longer active ({_how(how)}{note})", ("11.6.1a", *(("15.5.1",) if back else ())))
     if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
         how = g.left.get(entry.caster_uid, "no longer active")
         return f"its Caster is no longer active ({_how(how)})", ("11.6.1b", "10.2.5")

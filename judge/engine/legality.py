@@ -379,7 +379,7 @@ def verify_spring(c: _Check) -> None:
         c.no(f"the {amb.name} at {ref} is {amb.owner}'s; only its controller springs it", *r)
         return
     card = c.state.card(amb.name)
-    c.fast_timing(f"{c.player} may spring {amb.name}", ("10.4.5", "glossary/fast"))
+    c.fast_timing(f"{c.player} can't spring {amb.name} now", ("10.4.5", "glossary/fast"))
     if not c.own_active_soul(ref, "Ambusher", ("10.4.3", "glossary/ambusher")):
         return
     if not c.board.is_front_line(ref):
@@ -524,7 +524,9 @@ def _check_attack_target(c: _Check, attacker: SlotRef, target: SlotRef) -> None:
             att_card = state.card(state.soul_at(attacker).name)
             why = (f"; {c.label(attacker)} is Unyielding, but the Taunt's source (rank {ks.source_rank}) outranks "
                    f"it (rank {att_card.rank}), so it does not ignore the Taunt")
-        c.no(f"{c.label(taunter)} has Taunt and stands in the Front Line: {c.label(target)} is in its radius{shared} "
+        given = f" (from {ks.label})" if ks.kind != "printed" else ""
+        c.no(f"{c.label(taunter)} has Taunt{given} and stands in the Front Line: {c.label(target)} is in its "
+             f"radius{shared} "
              f"and can't be chosen as Attack Target{why}", "glossary/taunt", "glossary/attack-target", *ks.rules,
              *radius, *higher)
         return

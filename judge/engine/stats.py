@@ -22,7 +22,8 @@ from judge.engine.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.conditions import _failed, failed_conditions, failed_conditions_realm  # noqa: F401
 from judge.engine.state import PLAYERS, SlotRef, State, opponent
 
-R_ARMAMENT = ("10.3.3", "10.3.5")
+R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
+R_ARMAMENT_HP = ("10.3.3", "10.3.5")  # the Wielder's maximum HP includes the Armament's HP
 R_MORAL = ("glossary/moral", "5.1.2", "13.1.2")
 R_STATIC = ("13.1.1",)
 R_AURA = ("13.1.1", "13.1.2")  # 13.1.3 is cited where a Realm is left out (battle, position)
@@ -403,7 +404,7 @@ class Board:
                 for key in STAT_KEYS:
                     if arm.stat(key):
                         w.parts[key].append(Contribution(arm.stat(key), f"Armament {arm.name}", "armament",
-                                                         arm.name, R_ARMAMENT))
+                                                         arm.name, R_ARMAMENT_HP if key == "hp" else R_ARMAMENT))
                 if soul.armament.uid not in self.negated:
                     for kw in arm.keywords:
                         w.keywords.append(KeywordSource(kw, f"{arm.name} (Armament)", "armament", arm.name,

@@ -412,7 +412,8 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
             why = ("an Instant Effect whose card is no longer active does nothing" if eff.kind == "instant" else
                    "a Timing Effect whose card is no longer active before it goes on the Cascade is lost")
             g.trace.add("trigger", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then {name} is "
-                                   f"no longer active: {why}.", ("11.8.1", "11.8.3", "11.1.5"))
+                                   f"no longer active: {why}.",
+                        ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))
 
 
 def aura_note(g: Game, name: str, ref: SlotRef) -> None:
