@@ -286,3 +286,27 @@ def test_a_refused_spring_is_not_worded_as_a_permission():
     """"A may spring Hidden Snare: no Fast effects are possible …" read as a permission; say "can't"."""
     for path, step in all_steps():
         assert not re.search(r"\bmay spring [^:;()]+: ", step["text"]), where(path, step)
+
+
+def test_an_ambush_sprung_in_answer_to_an_attack_cites_our_reading():
+    """10.4.6 speaks of an effect on top of the Cascade; answering an attack is ours
+    (interpretation/ambush-answers-an-attack), and the step must say so."""
+    seen = 0
+    for path, step in all_steps():
+        if step["kind"] == "cascade" and "in answer to the attack on" in step["text"]:
+            seen += 1
+            assert "interpretation/ambush-answers-an-attack" in step["rules"], where(path, step)
+        elif "interpretation/ambush-answers-an-attack" in step["rules"]:
+            raise AssertionError(f"cited without an attack being answered: {where(path, step)}")
+    assert seen
+
+
+def test_a_position_names_a_granted_keyword_as_the_granters_without_13_2_2():
+    from judge.engine.scenario import load_scenario
+
+    ruling = resolve(load_scenario({"state": {"phase": "combat", "players": {
+        "A": {"field": {"altar": "Queen Sol", "L2": "Harold", "C3": "Storm Titan"}},
+        "B": {"field": {"altar": "King Umbra", "L2": "Dusk Lancer"}}}}}, source="test"))
+    (step,) = ruling["steps"]
+    assert step["kind"] == "position" and "from Harold" in step["text"]
+    assert {"13.1.2", "13.2.1", "11.2.3"} <= set(step["rules"]) and "13.2.2" not in step["rules"]

@@ -204,7 +204,8 @@ def spring(g: Game, action: Action) -> None:
         entry.context["triggering_entry"] = moment.get("entry")
         entry.context["attacker"] = moment.get("attacker")
         entry.context["attacked"] = moment.get("attacked")
-        rules = (*rules, "10.4.6", "12.6.1", "11.8.2")
+        rules = (*rules, "10.4.6", "12.6.1", "11.8.2",
+                 *(("interpretation/ambush-answers-an-attack",) if moment["trigger"] == "attacked" else ()))
     if amb.setter != ambusher.uid:
         notes += (f" The Ambush belongs to the slot, so {ambusher.name}, now on it, springs it though another Soul set"
                   " it.")
