@@ -310,3 +310,23 @@ def test_a_position_names_a_granted_keyword_as_the_granters_without_13_2_2():
     (step,) = ruling["steps"]
     assert step["kind"] == "position" and "from Harold" in step["text"]
     assert {"13.1.2", "13.2.1", "11.2.3"} <= set(step["rules"]) and "13.2.2" not in step["rules"]
+
+
+def test_a_skipped_part_says_what_is_gone_in_words_and_cites_11_4_8_only_for_a_target():
+    seen = 0
+    for path, step in all_steps():
+        if "nothing is left for" in step["text"]:
+            seen += 1
+            assert "“" not in step["text"], where(path, step)  # no raw effect keys such as “damage target”
+            assert ("11.4.8" in step["rules"]) == ("its target" in step["text"]), where(path, step)
+    assert seen
+
+
+def test_the_end_of_a_turn_names_the_phase_ended_and_the_cards_whose_effects_end():
+    ends = [(p, s) for p, s in all_steps() if s["kind"] == "turn" and "and with it turn" in s["text"]]
+    assert ends
+    for path, step in ends:
+        assert "Emplacement Phase" in step["text"] and "glossary/emplacement-phase" in step["rules"], where(path, step)
+    for path, step in all_steps():
+        if step["kind"] == "turn" and "ends with turn" in step["text"]:
+            assert not re.match(r"[AB]:\w+'s", step["text"]), where(path, step)  # a card, not a bare slot

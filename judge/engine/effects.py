@@ -115,8 +115,12 @@ def _refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: bo
                                   f"{', '.join(g.name_at(r) for r in passed)} (captured) "
                                   f"{'is' if len(passed) == 1 else 'are'} not reached.", ("11.6.2",))
     if not found:
-        g.trace.add("effect", f"{entry.label}: nothing is left for “{verb} {name}” to act on, so that part is "
-                              "skipped; the rest still happens.", ("11.6.3", "11.4.8"))
+        # 11.4.8 for a target that is gone; 11.6.3 for any part with nothing left to act on
+        is_target = name.startswith("target")
+        which = (f"its target{' ' + name[6:] if name[6:] else ''} is no longer there" if is_target
+                 else "no active card it names is there")
+        g.trace.add("effect", f"{entry.label}: nothing is left for its {verb} to act on ({which}), so that part is "
+                              "skipped; the rest still happens.", ("11.6.3", *(("11.4.8",) if is_target else ())))
         return []
     out = []
     for ref, targeted in found:

@@ -44,16 +44,22 @@ def _ends(g: Game, lasting) -> bool:
 
 def end_turn(g: Game) -> None:
     state = g.state
+    g.trace.add("turn", f"{state.turn_player} ends the Emplacement Phase, and with it turn {state.turn}.",
+                ("glossary/emplacement-phase", "interpretation/lasting-effect-ends"))
     ending = [e for e in state.lasting if _ends(g, e)]
     if ending:
         state.lasting = [e for e in state.lasting if e not in ending]
         g.touch()
         for e in ending:
-            where = str(e.on) if e.on is not None else (str(g.where(e.to)) if g.where(e.to) else "a card that left")
-            g.trace.add("turn", f"Turn {state.turn} ends: {e.source}'s effect on {where} "
-                                f"({SPANS.get(e.until, e.until.replace('_', ' '))}) ends.",
+            on_card = g.where(e.to) if e.on is None else None
+            where = (f"the slot {e.on}" if e.on is not None
+                     else g.name_at(on_card) if on_card is not None else "a card that left")
+            src_ref = SlotRef.parse(e.source, None, g.state.field) if ":" in str(e.source) else None
+            source = g.name_at(src_ref) if src_ref is not None and g.state.soul_at(src_ref) else e.source
+            g.trace.add("turn", f"{source}'s effect on {where} ({SPANS.get(e.until, e.until.replace('_', ' '))}) "
+                                f"ends with turn {state.turn}.",
                         ("13.3.1", "interpretation/lasting-effect-ends"),
-                        [{"lasting": e.kind, "on": where, "ended": True}])
+                        [{"lasting": e.kind, "on": str(e.on or on_card or "a card that left"), "ended": True}])
         zones.check_captures(g, max_hp_fell=True)
         if state.winner:
             return
@@ -64,7 +70,6 @@ def end_turn(g: Game) -> None:
         g.trace.add("win", f"{tp} has been Decked Out for {ps.decked_out_turns} of their turns and loses at the end "
                            f"of this one: {state.winner} wins the duel.", ("glossary/decked-out",))
         return
-    g.trace.add("turn", f"Turn {state.turn} ({tp}) ends.", ("interpretation/lasting-effect-ends",))
 
 
 def begin_turn(g: Game) -> None:
