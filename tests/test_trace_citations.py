@@ -330,3 +330,20 @@ def test_the_end_of_a_turn_names_the_phase_ended_and_the_cards_whose_effects_end
     for path, step in all_steps():
         if step["kind"] == "turn" and "ends with turn" in step["text"]:
             assert not re.match(r"[AB]:\w+'s", step["text"]), where(path, step)  # a card, not a bare slot
+
+
+def test_souls_brought_to_0_hp_together_are_captured_at_0_hp_not_for_a_fallen_maximum():
+    """Two Souls at 0 HP in the same capture step (attack and Defiance at the same moment, 9.5.6) are
+    both captured at 0 HP (glossary Capture); 14.4.3 is for a maximum HP that fell to the damage."""
+    steps = ruling_of("berserk-attacker-captured-same-step")["steps"]
+    captures = [s for s in steps if s["kind"] == "capture"]
+    assert len(captures) == 2
+    for step in captures:
+        assert "captured at 0 HP" in step["text"] and "14.4.3" not in step["rules"], step
+
+
+def test_a_soul_battling_itself_is_told_after_the_battle_is_started():
+    steps = ruling_of("confusion-with-defiance-and-berserk")["steps"]
+    start = next(i for i, s in enumerate(steps) if "starts a battle" in s["text"])
+    itself = next(i for i, s in enumerate(steps) if "battles itself" in s["text"])
+    assert start < itself

@@ -342,9 +342,6 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
                                                     "interpretation/battle-by-effect"))
             return
     b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
-    if attacker == target and board.souls[attacker].has("berserk"):
-        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own Berserk.",
-                    ("glossary/berserk",))
     defiant = not target.is_realm and board.has_keyword(target, "defiance")
     kind = ("it counts as an attack" + (f", so {holder.name}'s Defiance triggers" if defiant else "")
             if counts_as_attack else "it is not an attack" + (", so Defiance does not trigger" if defiant else ""))
@@ -352,6 +349,10 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
                           f"begins at the fight and uses up no attack; {kind}.",
                 ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
                  *(("glossary/defiance",) if defiant else ())))
+    if attacker == target and board.souls[attacker].has("berserk"):
+        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own Berserk.",
+                    ("glossary/berserk",))
+
     if counts_as_attack:
         context = {"attacker": att.uid, "attacked": holder.uid}
         cascade.triggered(g, "attacks", attacker, context, f"{att.name} ({attacker}) attacks")

@@ -121,6 +121,9 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
     captured: list[SlotRef] = []
     while True:
         board = g.board()
+        # Souls found in a later round reached 0 HP because earlier captures lowered their maximum HP
+        # (an aura ended); those found in the same round were at 0 HP together
+        earlier = bool(captured)
         souls = [ref for ref, view in board.souls.items() if not view.captured and view.hp.total <= 0]
         realms = [ref for ref, view in board.realms.items() if not view.shattered and view.hp.total <= 0]
         if not souls and not realms:
@@ -132,7 +135,7 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             # moment of "after every step of play" is ours (interpretation/capture-timing)
             rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
             why = f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})"
-            if max_hp_fell or soul.damage > view.max_hp.total or captured:
+            if max_hp_fell or soul.damage > view.max_hp.total or earlier:
                 why = (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
                        f"({soul.damage})")
                 rules = ("14.4.3", "glossary/hp", *rules)
