@@ -347,3 +347,18 @@ def test_a_soul_battling_itself_is_told_after_the_battle_is_started():
     start = next(i for i, s in enumerate(steps) if "starts a battle" in s["text"])
     itself = next(i for i, s in enumerate(steps) if "battles itself" in s["text"])
     assert start < itself
+
+
+def test_13_4_1_is_cited_only_where_an_effect_applies_twice():
+    """13.4.1: the same effect twice applies twice (two +5 DEF bonuses, Defiance twice). An Armament's
+    values are not an effect (10.3.3), so an Armament plus one bonus is no stacking."""
+    seen = 0
+    for path, step in all_steps():
+        if "13.4.1" not in step["rules"]:
+            continue
+        seen += 1
+        effect_bonuses = re.findall(r"\+\d+ (?!Armament)", step["text"])
+        assert "each instance" in step["text"] or len(effect_bonuses) >= 2, where(path, step)
+    assert seen
+    equip = next(s for s in ruling_of("moral-reaches-whole-branch")["steps"] if "equips" in s["text"])
+    assert "13.4.1" not in equip["rules"]
