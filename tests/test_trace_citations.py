@@ -362,3 +362,13 @@ def test_13_4_1_is_cited_only_where_an_effect_applies_twice():
     assert seen
     equip = next(s for s in ruling_of("moral-reaches-whole-branch")["steps"] if "equips" in s["text"])
     assert "13.4.1" not in equip["rules"]
+
+
+def test_a_mandatory_timing_effect_is_worded_as_used_by_the_game_and_cites_11_8_3_for_its_targets():
+    seen = 0
+    for path, step in all_steps():
+        if step["kind"] == "cascade" and "mandatory Timing Effect" in step["text"]:
+            seen += 1
+            assert "put there" not in step["text"] and "by the game" in step["text"], where(path, step)
+            assert ("11.8.3" in step["rules"]) == ("targets chosen now" in step["text"]), where(path, step)
+    assert seen

@@ -318,11 +318,14 @@ def flush_pending(g: Game) -> bool:
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
                           source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
             entry.targets = [effects.make_target(g, r, s) for r, s in zip(chosen, p.effect.targets)]
-            rules: tuple[str, ...] = ("11.8.2", "11.8.3", "11.1.3")
+            # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
+            rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
             if len(items) > 1:
                 rules = (*rules, "interpretation/trigger-order")
-            put_on_cascade(g, entry, f"{p.card}'s mandatory {p.effect.label} ({ref}, {p.controller}) is put there by the "
-                                     f"game ({p.trigger_text}){_targets_text(g, entry, bool(chosen))}.",
+            put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used for "
+                                     f"{p.controller} by the game ({p.trigger_text})"
+                                     f"{', its targets chosen now' if p.effect.targets else ''}"
+                                     f"{_targets_text(g, entry, bool(chosen))}.",
                            rules)
         else:
             g.offered.append(p)
