@@ -372,3 +372,27 @@ def test_a_mandatory_timing_effect_is_worded_as_used_by_the_game_and_cites_11_8_
             assert "put there" not in step["text"] and "by the game" in step["text"], where(path, step)
             assert ("11.8.3" in step["rules"]) == ("targets chosen now" in step["text"]), where(path, step)
     assert seen
+
+
+def test_berserk_does_not_trigger_in_a_battle_that_is_not_an_attack_and_the_trace_says_why():
+    """Berserk triggers when the Soul captures the Soul it *attacked* (glossary Berserk); a battle started
+    by an effect is an attack only if the effect says so (glossary Attack): ours to connect the two."""
+    from judge.engine.scenario import load_scenario
+
+    cards = [
+        {"name": "Brawler", "type": "soul", "rank": 2, "attribute": "dark", "atk": 30, "def": 5, "hp": 40,
+         "keywords": [{"berserk": [{"gain": {"atk": 10}, "to": "self", "until": "permanently"}]}],
+         "effects": [{"name": "Brawl", "kind": "activated", "fast": True, "targets": [{"soul": "opposing"}],
+                      "do": [{"battle": {"attacker": "self", "target": "target"}}]}]},
+        {"name": "Weakling", "type": "soul", "rank": 1, "attribute": "light", "atk": 5, "def": 0, "hp": 10},
+    ]
+    scenario = load_scenario({"cards": cards, "state": {"phase": "combat", "turn_player": "B", "players": {
+        "A": {"field": {"altar": "Queen Sol", "C3": "Weakling"}},
+        "B": {"field": {"altar": "King Umbra", "C3": "Brawler"}}}},
+        "actions": [{"activate": "Brawl", "card": "C3", "targets": ["A:C3"]}]}, source="test")
+    ruling = resolve(scenario)
+    assert ruling["final"]["players"]["A"]["field"]["C3"]["captured"] is True
+    step = next(s for s in ruling["steps"] if "Berserk does not trigger" in s["text"])
+    assert "not an attack" in step["text"]
+    assert {"glossary/berserk", "interpretation/battle-by-effect"} <= set(step["rules"])
+    assert not any("Berserk, an Instant Effect, resolves" in s["text"] for s in ruling["steps"])

@@ -240,6 +240,12 @@ def fight(g: Game, b: Battle) -> None:
         g.trace.add("battle", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in battle for "
                               f"{tgt.card.name}, so its Berserk does not trigger.", ("glossary/berserk",
                                                                                       "glossary/defiance"))
+    if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
+            and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has("berserk"):
+        # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
+        # the Soul attacked nothing (interpretation/battle-by-effect)
+        g.trace.add("battle", f"{att.card.name}'s battle was not an attack, so it captured no Soul it attacked: its "
+                              "Berserk does not trigger.", ("glossary/berserk", "interpretation/battle-by-effect"))
     if g.state.winner or not b.counts_as_attack or b.target.is_realm:
         return
     target_taken = b.target in captured and dealt_by_attack >= b_hp_before and dealt_by_attack > 0
@@ -338,9 +344,9 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
         if view.has("frozen") or view.has("cannot_attack"):
             frozen = view.has("frozen")
             why = "Frozen, a restriction" if frozen else "restricted from attacking"
+            # the glossary says it (Restriction: "stops battles started by effects that count as attacks")
             g.trace.add("battle", f"{att.name} ({attacker}) is {why}, so it does not battle in a battle that counts "
-                                  "as an attack.", (*(("glossary/frozen",) if frozen else ()), "glossary/restriction",
-                                                    "interpretation/battle-by-effect"))
+                                  "as an attack.", (*(("glossary/frozen",) if frozen else ()), "glossary/restriction"))
             return
     b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
     defiant = not target.is_realm and board.has_keyword(target, "defiance")

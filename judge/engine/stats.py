@@ -32,7 +32,7 @@ R_GRANTED = ("13.2.1",)
 R_SLOT = ("13.3.3",)  # 13.3.4 (two on one slot) is cited by the step that lays a second one
 R_STACK = ("13.4.1",)
 R_NEGATION = ("13.5.2", "interpretation/negation-order")
-R_UNYIELDING = ("13.6.1", "13.6.3", "13.2.2")
+R_UNYIELDING = ("13.6.1", "13.6.3")  # an opposing Static Effect blocked by rank (its own card's rank)
 R_HP = ("glossary/hp",)
 SPANS = {"end_of_turn": "this turn", "end_of_opponents_next_turn": "until the end of the opponent's next turn",
          "permanently": "permanently"}
