@@ -215,8 +215,9 @@ def fight(g: Game, b: Battle) -> None:
         hits.append((b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",
                      ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
                      f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}" + (", never below 0" if raw_c < 0 else "")
-                     + ", at the same moment as the attack damage (the amount and its being battle damage are our "
-                     "reading: 9.4.4 is absent)", True))
+                     + ", at the same moment as "
+                     + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
+                     + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True))
     g.in_fight = True
     b_hp_before = board.view(b.target).hp.total
     dealt_by_attack = 0
@@ -289,8 +290,8 @@ def _fight_notes(g: Game, b: Battle, att, tgt) -> None:
     for ref, view in board.souls.items():
         if view.negated and not view.captured and ref.player in (b.attacker.player, b.target.player) and \
                 any(e.kind == "static" for e in view.card.effects):
-            g.trace.add("battle", f"{g.name_at(ref)}'s effects are negated by an effect in force, so what it would give "
-                                  "is stopped for as long as that lasts.", ("13.5.2", "13.1.2"))
+            g.trace.add("battle", f"The effects of {g.name_at(ref)} are negated by an effect in force, so what it would "
+                                  "give is stopped for as long as that lasts.", ("13.5.2", "13.1.2"))
 
 
 def _has_capture_instants(g: Game, card) -> bool:
