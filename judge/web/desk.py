@@ -41,6 +41,14 @@ def desk_globals() -> dict[str, Any]:
             "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS}
 
 
+@bp.record_once
+def warm_library_at_start(state) -> None:
+    """Resolve the library in the background as the app starts (each gunicorn worker builds its own
+    app), so the first rule page listing its rulings does not wait about two seconds for it."""
+    if not state.app.testing:
+        LIBRARY.warm_in_background()
+
+
 @bp.before_app_request
 def warm_library() -> None:
     if not current_app.testing:
