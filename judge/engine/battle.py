@@ -28,14 +28,15 @@ class Battle:
 
 def explain(value, name: str) -> tuple[str, tuple[str, ...]]:
     """"DEF 15 (10 printed, +5 Armament Tower Shield)" and the rules behind each part (engine-core's
-    contributions); two bonuses or more stack (13.4.1)."""
+    contributions); two bonuses from effects or more stack (13.4.1)."""
     parts = [c for c in value.contributions if c.kind not in ("damage",)]
     bonuses = [c for c in parts if c.kind not in ("printed", "floor")]
     if not bonuses:
         return f"{name} {value.total}", ()
     shown = ", ".join(f"{'+' if c.amount >= 0 and i else ''}{c.amount} {c.label}" for i, c in enumerate(parts))
     rules = tuple(dict.fromkeys(r for c in parts for r in c.rules))
-    if len(bonuses) >= 2:
+    # 13.4.1 is about effects applying twice; an Armament's values are not an effect (10.3.3)
+    if len([c for c in bonuses if c.kind != "armament"]) >= 2:
         rules = (*rules, "13.4.1")
     if any(c.kind == "moral" for c in parts):
         rules = (*rules, "glossary/underling")
@@ -69,11 +70,19 @@ def declare(g: Game, action: Action) -> None:
     if board.line(ref) == 2:
         extra.append(f"{soul.name} attacks from the Second Line with Range")
         rules += ["glossary/range", "9.1.1"]
+    # Taunt is checked at the declaration only (glossary Attack Target); say so where a Taunt is in force
+    if any(board.has_keyword(r, "taunt") for r in g.state.soul_refs(target.player)):
+        extra.append("Taunt is checked now, at the declaration, and only now")
+        rules += ["glossary/taunt"]
     notes = "".join(f" {e[0].upper()}{e[1:]}." for e in extra)
+    instances = len(board.souls[ref].instances("dual_wielding"))
+    dual = (", allowed by Dual Wielding" + ("; two instances still allow two" if instances > 1 else "")
+            if soul.attacks_made > 1 else "")
     g.trace.add("battle", f"{soul.name} ({ref}) attacks {g.name_at(target)} (attack {soul.attacks_made} this Combat "
-                          f"Phase).{notes} Taunt is checked now, at the declaration, and only now.",
-                ("glossary/attack", "glossary/attack-target", "glossary/taunt", *rules,
-                 *(("glossary/dual-wielding", "13.4.2") if soul.attacks_made > 1 else ())),
+                          f"Phase{dual}).{notes}",
+                ("glossary/attack", "glossary/attack-target", *rules,
+                 *(("glossary/dual-wielding",) if soul.attacks_made > 1 else ()),
+                 *(("13.4.2",) if soul.attacks_made > 1 and instances > 1 else ())),
                 [{"slot": str(ref), "attacks_made": [soul.attacks_made - 1, soul.attacks_made]}])
     g.battle = b
     try:
@@ -91,8 +100,11 @@ def declare(g: Game, action: Action) -> None:
             if soul_now is not None and soul_now.attacks_made > 0:
                 soul_now.attacks_made -= 1
             text, extra = problem
+            # "A cancelled attack does not count (9.5.3)": of the texts we have, only the glossary's Dual
+            # Wielding entry says it (9.5.3 is absent), so that entry is cited for it, for every attacker
             g.trace.add("battle", f"The attack of {soul.name} is cancelled before the fight: {text}. A cancelled "
-                                  "attack does not count.", (*R_CHECK, *extra, "glossary/dual-wielding"))
+                                  "attack does not count (the glossary says so under Dual Wielding).",
+                        (*R_CHECK, *extra, "glossary/dual-wielding"))
             return
         g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.", R_CHECK)
         fight(g, b)
@@ -157,51 +169,61 @@ def fight(g: Game, b: Battle) -> None:
             arith += ", never below 0"
     if dmg != max(0, raw):
         arith += f", rounded down to {dmg}"
-    hits: list[tuple[SlotRef, int, str, tuple[str, ...], str]] = [
+    # (slot, amount, source, rules, arithmetic, battle damage?): the attack damage and a Realm's
+    # counterblow are battle damage; Defiance is an Instant Effect (11.1.5), so its damage is effect
+    # damage dealt at the same moment (9.5.6), not battle damage (13.6.6 vs 13.6.7)
+    hits: list[tuple[SlotRef, int, str, tuple[str, ...], str, bool]] = [
         (b.target, dmg, f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle",
-         R_FIGHT + atk_rules + (("9.4.2", "glossary/precision") if precision else def_rules), arith)]
+         R_FIGHT + atk_rules + (("9.4.2", "glossary/precision") if precision else def_rules), arith, True)]
     # Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)
     defiances = tgt.instances("defiance") if b.counts_as_attack and not b.target.is_realm else []
     stack = ("13.4.1",) if len(defiances) > 1 else ()
     mid = ("12.5.1", "11.1.5") if b.by_effect else ()
-    if defiances:
-        for ks in defiances:
-            src = ks.label if ks.kind != "printed" else tgt.card.name
-            if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
-                g.trace.add("instant", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
-                                       f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
-                                       f"{att.card.rank}, Unyielding).", ("13.6.6", "13.2.2", "13.6.3",
-                                                                          "glossary/defiance",
-                                                                          *(("11.2.3",) if ks.kind != "printed"
-                                                                            else ())))
-                continue
-            hits.append((b.attacker, ks.keyword.value, (f"{tgt.card.name}'s Defiance (from {src}, rank "
-                                                      f"{ks.source_rank})"),
-                         ("9.5.6", "glossary/defiance", "glossary/instant-effect", *ks.rules,
-                          *(("13.2.2", "11.2.3") if ks.kind != "printed" else ()), *stack, *mid),
-                         "at the same moment as the attack damage" + (", each instance dealing its own"
-                                                                       if stack else "")
-                         + (", in the middle of the effect that started the battle" if mid else "")))
-        if board.has_keyword(b.attacker, "unyielding") and b.attacker.player != b.target.player:
-            higher = [ks for ks in defiances if ks.source_rank > att.card.rank]
-            if higher:
-                g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but the "
-                                       f"Defiance from rank {higher[0].source_rank} is of a higher rank, so it reaches "
-                                       "it.", ("13.6.7", "13.6.7e", "13.6.3"))
+    attacker_unyielding = board.has_keyword(b.attacker, "unyielding") and b.attacker.player != b.target.player
+    for ks in defiances:
+        granted = ks.kind != "printed"
+        src = ks.label if granted else tgt.card.name
+        # 11.2.3: a granted Defiance comes from the card that grants it; its rank matters only against an
+        # Unyielding attacker (13.2.2), cited on the step that says whether Unyielding stops it
+        source_rules = (*(("11.2.3",) if granted else ()), *(("13.2.2",) if granted and attacker_unyielding else ()))
+        if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
+            g.trace.add("instant", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
+                                   f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
+                                   f"{att.card.rank}, Unyielding).",
+                        ("13.6.6", "13.6.3", "glossary/defiance", *source_rules))
+            continue
+        hits.append((b.attacker, ks.keyword.value,
+                     f"{tgt.card.name}'s Defiance (from {src}, rank {ks.source_rank}), an Instant Effect",
+                     ("9.5.6", "glossary/defiance", "glossary/instant-effect", "11.1.5", *ks.rules,
+                      *(("11.2.3",) if granted else ()), *stack, *mid),
+                     "effect damage, not battle damage, dealt at the same moment as the attack damage"
+                     + (", each instance dealing its own" if stack else "")
+                     + (", in the middle of the effect that started the battle" if mid else ""), False))
+    if defiances and attacker_unyielding:
+        higher = [ks for ks in defiances if ks.source_rank > att.card.rank]
+        if higher:
+            g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but the "
+                                   f"Defiance from rank {higher[0].source_rank} is of a higher rank, so it reaches "
+                                   "it.", ("13.6.7", "13.6.7e", "13.6.3",
+                                           *(("11.2.3", "13.2.2") if higher[0].kind != "printed" else ())))
     # a Realm strikes back (interpretation/realm-counterblow)
     if b.target.is_realm:
         raw_c = tgt.atk.total - att.def_.total
         blow = zones.step5(max(0, raw_c))
-        hits.append((b.attacker, blow, f"{tgt.card.name}'s counterblow",
-                     ("interpretation/realm-counterblow", "9.4.4", "10.5.3"),
-                     f"our reading, the Codex is silent: ATK {tgt.card.name} {tgt.atk.total} − DEF {att.def_.total}"
-                     f" = {raw_c}" + (", never below 0" if raw_c < 0 else "") + ", at the same moment"))
+        # the Codex says a Realm strikes back with its ATK (glossary Realm, 10.5.3); how much it deals is
+        # ours, as 9.4.4 is absent: battle damage like an attack's (interpretation/realm-counterblow)
+        hits.append((b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",
+                     ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
+                     f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}" + (", never below 0" if raw_c < 0 else "")
+                     + ", at the same moment as "
+                     + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
+                     + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True))
     g.in_fight = True
     b_hp_before = board.view(b.target).hp.total
     dealt_by_attack = 0
     # same moment: every hit is measured against the HP before the fight
-    for i, (ref, amount, source, rules, arithmetic) in enumerate(hits):
-        dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=True)
+    for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
+        dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=is_battle)
         if i == 0:
             dealt_by_attack = dealt
     g.in_fight = False
@@ -219,6 +241,12 @@ def fight(g: Game, b: Battle) -> None:
         g.trace.add("battle", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in battle for "
                               f"{tgt.card.name}, so its Berserk does not trigger.", ("glossary/berserk",
                                                                                       "glossary/defiance"))
+    if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
+            and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has("berserk"):
+        # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
+        # the Soul attacked nothing (interpretation/battle-by-effect)
+        g.trace.add("battle", f"{att.card.name}'s battle was not an attack, so it captured no Soul it attacked: its "
+                              "Berserk does not trigger.", ("glossary/berserk", "interpretation/battle-by-effect"))
     if g.state.winner or not b.counts_as_attack or b.target.is_realm:
         return
     target_taken = b.target in captured and dealt_by_attack >= b_hp_before and dealt_by_attack > 0
@@ -231,7 +259,8 @@ def fight(g: Game, b: Battle) -> None:
     if not g.is_active_uid(b.attacker_uid):
         if att.has("berserk") or _has_capture_instants(g, att.card):
             g.trace.add("instant", f"{att.card.name} was captured in the same step as its target, so it is no longer "
-                                   "active: its Berserk does not trigger.", ("glossary/berserk", "9.5.8", "11.1.5"))
+                                   "active: its Berserk does not trigger (only active cards' effects trigger).",
+                            ("glossary/berserk", "9.5.8", "11.8.1"))
         return
     berserk(g, b, att)
 
@@ -261,8 +290,8 @@ def _fight_notes(g: Game, b: Battle, att, tgt) -> None:
     for ref, view in board.souls.items():
         if view.negated and not view.captured and ref.player in (b.attacker.player, b.target.player) and \
                 any(e.kind == "static" for e in view.card.effects):
-            g.trace.add("battle", f"{g.name_at(ref)}'s effects are negated by an effect in force, so what it would give "
-                                  "is stopped for as long as that lasts.", ("13.5.2", "13.1.2"))
+            g.trace.add("battle", f"The effects of {g.name_at(ref)} are negated by an effect in force, so what it would "
+                                  "give is stopped for as long as that lasts.", ("13.5.2", "13.1.2"))
 
 
 def _has_capture_instants(g: Game, card) -> bool:
@@ -314,21 +343,24 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
     if counts_as_attack:
         view = board.souls[attacker]
         if view.has("frozen") or view.has("cannot_attack"):
-            why = "Frozen" if view.has("frozen") else "restricted from attacking"
+            frozen = view.has("frozen")
+            why = "Frozen, a restriction" if frozen else "restricted from attacking"
+            # the glossary says it (Restriction: "stops battles started by effects that count as attacks")
             g.trace.add("battle", f"{att.name} ({attacker}) is {why}, so it does not battle in a battle that counts "
-                                  "as an attack.", ("glossary/frozen", "glossary/restriction",
-                                                    "interpretation/battle-by-effect"))
+                                  "as an attack.", (*(("glossary/frozen",) if frozen else ()), "glossary/restriction"))
             return
     b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
-    if attacker == target and board.souls[attacker].has("berserk"):
-        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own Berserk.",
-                    ("glossary/berserk",))
-    kind = "it counts as an attack" if counts_as_attack else "it is not an attack, so Defiance does not trigger"
     defiant = not target.is_realm and board.has_keyword(target, "defiance")
+    kind = ("it counts as an attack" + (f", so {holder.name}'s Defiance triggers" if defiant else "")
+            if counts_as_attack else "it is not an attack" + (", so Defiance does not trigger" if defiant else ""))
     g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles {g.name_at(target)}. It "
                           f"begins at the fight and uses up no attack; {kind}.",
                 ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
                  *(("glossary/defiance",) if defiant else ())))
+    if attacker == target and board.souls[attacker].has("berserk"):
+        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own Berserk.",
+                    ("glossary/berserk",))
+
     if counts_as_attack:
         context = {"attacker": att.uid, "attacked": holder.uid}
         cascade.triggered(g, "attacks", attacker, context, f"{att.name} ({attacker}) attacks")

@@ -23,7 +23,12 @@ from judge.engine.scenario import Action
 from judge.engine.state import SlotRef
 from judge.engine.stats import failed_conditions
 
-R_WINDOW = ("glossary/response-window", "glossary/priority", "12.2", "interpretation/priority-and-windows")
+# a window opens after an attack declaration, a new Cascade entry or triggered Timing Effects (12.2,
+# glossary Response window), the turn player holding priority first (glossary Priority)
+R_WINDOW = ("glossary/response-window", "glossary/priority", "12.2")
+# passing and closing: both pass in a row, or one pass after a response (glossary Priority); who holds
+# priority after a response and passing for a player are ours (interpretation/priority-and-windows)
+R_PASS = ("glossary/priority", "interpretation/priority-and-windows")
 R_CASCADE = ("glossary/cascade",)
 RESPONSE_VERBS = ("spring", "activate", "use")
 
@@ -199,7 +204,8 @@ def spring(g: Game, action: Action) -> None:
         entry.context["triggering_entry"] = moment.get("entry")
         entry.context["attacker"] = moment.get("attacker")
         entry.context["attacked"] = moment.get("attacked")
-        rules = (*rules, "10.4.6", "12.6.1", "11.8.2")
+        rules = (*rules, "10.4.6", "12.6.1", "11.8.2",
+                 *(("interpretation/ambush-answers-an-attack",) if moment["trigger"] == "attacked" else ()))
     if amb.setter != ambusher.uid:
         notes += (f" The Ambush belongs to the slot, so {ambusher.name}, now on it, springs it though another Soul set"
                   " it.")
@@ -265,6 +271,7 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
                                        f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
                 continue
             cond_rules = ("11.3.3", "11.3.1")
+            text += "; its condition holds now, at the trigger"
         used_up = effects.limit_used_up(g, holder.uid, eff)
         if used_up:
             g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.", ("11.7.4",))
@@ -277,12 +284,11 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         g.pending.append(Pending(holder.uid, card.name, eff, ref.player, card.rank, eff.mandatory, dict(context),
                                  text))
         kind = "mandatory" if eff.mandatory else "optional"
-        wait = " It waits until the Cascade has resolved (12.2)." if g.resolving else ""
+        wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
         extra = ("glossary/reinforcement",) if any(k.name == "reinforcement" and k.value is eff
                                                    for k in card.keywords) else ()
         g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: {text}.{wait}",
-                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *cond_rules,
-                     *(("12.2",) if wait else ())))
+                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *cond_rules))
 
 
 def flush_pending(g: Game) -> bool:
@@ -312,11 +318,14 @@ def flush_pending(g: Game) -> bool:
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
                           source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
             entry.targets = [effects.make_target(g, r, s) for r, s in zip(chosen, p.effect.targets)]
-            rules: tuple[str, ...] = ("11.8.2", "11.8.3", "11.1.3")
+            # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
+            rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
             if len(items) > 1:
                 rules = (*rules, "interpretation/trigger-order")
-            put_on_cascade(g, entry, f"{p.card}'s mandatory {p.effect.label} ({ref}, {p.controller}) is put there by the "
-                                     f"game ({p.trigger_text}){_targets_text(g, entry, bool(chosen))}.",
+            put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used for "
+                                     f"{p.controller} by the game ({p.trigger_text})"
+                                     f"{', its targets chosen now' if p.effect.targets else ''}"
+                                     f"{_targets_text(g, entry, bool(chosen))}.",
                            rules)
         else:
             g.offered.append(p)
@@ -350,6 +359,7 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.trace.add("window", f"A response window opens after {opened_by}; {holder}, the turn player, holds priority "
                           "first.", R_WINDOW)
     notes: list[str] = []
+    why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
     while True:
         g.priority = holder
         nxt = g.peek()
@@ -367,8 +377,8 @@ def _one_window(g: Game, opened_by: str) -> None:
                 if not violations:
                     g.take()
                     if notes:
-                        g.trace.add("window", _sentence(notes) + ".", R_WINDOW)
-                        notes = []
+                        g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not))
+                        notes, why_not = [], []
                     RESPOND[nxt.verb](g, nxt)
                     if g.stopped or g.state.winner:
                         break
@@ -378,6 +388,7 @@ def _one_window(g: Game, opened_by: str) -> None:
                     continue
                 notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal now: "
                              f"{'; '.join(v.text for v in violations)})")
+                why_not += [r for v in violations for r in v.rules]
                 passes += 1
                 acted = True
         if not acted:
@@ -390,7 +401,7 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.priority = None
     g.offered.clear()
     why = "one pass after a response closes it" if responded else "both players passed in a row"
-    g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", R_WINDOW)
+    g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not))
     resolve_cascade(g)
 
 

@@ -33,7 +33,8 @@ def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any], prelim: dict | 
     if "line" in cond and line is not None:
         lo, hi = cond["line"].get("min"), cond["line"].get("max")
         if (hi is not None and line > hi) or (lo is not None and line < lo):
-            out.append(f"stands in line {line}, the condition asks for line "
+            name = {1: " (the Front Line)", 2: " (the Second Line)", 3: " (the Third Line)"}.get(line, "")
+            out.append(f"stands in line {line}{name}, the condition asks for line "
                        + (f"{hi} or lower" if hi is not None and lo is None else
                           f"{lo} or higher" if lo is not None and hi is None else f"{lo}–{hi}"))
     if "front_line" in cond and (line == 1) != cond["front_line"]:

@@ -115,8 +115,12 @@ def _refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: bo
                                   f"{', '.join(g.name_at(r) for r in passed)} (captured) "
                                   f"{'is' if len(passed) == 1 else 'are'} not reached.", ("11.6.2",))
     if not found:
-        g.trace.add("effect", f"{entry.label}: nothing is left for “{verb} {name}” to act on, so that part is "
-                              "skipped; the rest still happens.", ("11.6.3", "11.4.8"))
+        # 11.4.8 for a target that is gone; 11.6.3 for any part with nothing left to act on
+        is_target = name.startswith("target")
+        which = (f"its target{' ' + name[6:] if name[6:] else ''} is no longer there" if is_target
+                 else "no active card it names is there")
+        g.trace.add("effect", f"{entry.label}: nothing is left for its {verb} to act on ({which}), so that part is "
+                              "skipped; the rest still happens.", ("11.6.3", *(("11.4.8",) if is_target else ())))
         return []
     out = []
     for ref, targeted in found:
@@ -159,7 +163,11 @@ def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
     if entry.kind in ("activated", "timing") and entry.source_uid is not None \
             and not g.is_active_uid(entry.source_uid):
         how = g.left.get(entry.source_uid, "no longer active")
-        return (f"{entry.card} is no longer active ({_how(how)})", ("11.6.1a", "15.5.1"))
+        # 15.5.1: a card that left the field and came back is a new card (a new uid): name it where it applies
+        back = how in ("hand", "exile") and any(
+            (s := g.state.soul_at(r)) is not None and s.name == entry.card for r in g.state.soul_refs(entry.controller))
+        note = "; the one on the field now came back and is a new card" if back else ""
+        return (f"{entry.card} is no longer active ({_how(how)}{note})", ("11.6.1a", *(("15.5.1",) if back else ())))
     if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
         how = g.left.get(entry.caster_uid, "no longer active")
         return f"its Caster is no longer active ({_how(how)})", ("11.6.1b", "10.2.5")
@@ -208,7 +216,7 @@ def pay_costs(g: Game, entry: Entry) -> None:
 
 def resolve_entry(g: Game, entry: Entry) -> None:
     """11.6.1: check whether the effect can still resolve; pay its cost (11.5.1); do what it says."""
-    g.trace.add("resolve", f"{entry.label} ({entry.controller}) begins to resolve.", ("glossary/cascade",))
+    g.trace.add("resolve", f"{entry.label} ({entry.controller}), on top of the Cascade, begins to resolve.", ("glossary/cascade",))
     reason = fizzle_reason(g, entry)
     if reason is None and entry.kind == "event":
         caster = g.where(entry.caster_uid)
@@ -275,7 +283,7 @@ def do_one(g: Game, entry: Entry, action: Mapping[str, Any]) -> None:
     src = entry.label
     if "damage" in action:
         for ref in _refs_for(g, entry, action["to"], "damage"):
-            zones.deal_damage(g, ref, action["damage"], src, ("11.6.5",))
+            zones.deal_damage(g, ref, action["damage"], src)
     elif "heal" in action:
         for ref in _refs_for(g, entry, action["to"], "heal"):
             zones.heal(g, ref, action["heal"], src)
@@ -370,10 +378,10 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     state.lasting.append(lasting)
     g.touch()
     how = _describe_value(kind, value)
-    span = until.replace("_", " ").replace("opponents", "opponent's")
+    span = stats.SPANS.get(until, until.replace("_", " "))  # the Codex's words (13.3.1, 13.3.2)
     if kind == "lay":
         text = f"{entry.label} lays “{how}” on the slot {ref} ({span}): every Soul on it has it while it stays there."
-        rules = ("13.3.3", "13.3.1")
+        rules = ("13.3.3", *(("13.3.1",) if until != "permanently" else ()))
         others = [e for e in state.lasting if e.kind == "lay" and e.on == ref and e is not lasting]
         if others:
             text += (f" It runs side by side with {', '.join(e.source for e in others)} on that slot; the one that "
@@ -381,7 +389,7 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
             rules = (*rules, "13.3.4")
     else:
         text = f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) from {entry.label}."
-        rules = ("13.3.1", "13.3.2") if kind == "gain" else ("13.2.1", "13.3.1")
+        rules = (*(("13.2.1",) if kind == "grant" else ()), *stats.lasting_rules(until))
     stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
         (value if kind == "gain" else None)
     view = g.board().view(ref) if stats_given else None
@@ -460,7 +468,7 @@ def enlist(g: Game, entry: Entry, spec: Mapping[str, Any]) -> None:
                             "shuffled.", ("15.6.2", "glossary/enlist"),
                     [{"card": card.name, "from": f"{entry.controller}.deck", "to": f"{entry.controller}.hand"}])
         return
-    g.trace.add("zone", f"{entry.label}: nothing in {entry.controller}'s deck matches, so nothing is taken; the deck "
+    g.trace.add("zone", f"{entry.label} enlists: nothing in {entry.controller}'s deck matches, so nothing is taken; the deck "
                         "is still shuffled.", ("15.6.2", "glossary/enlist"))
 
 
@@ -484,7 +492,7 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
         raise StepLimit(f"{entry.label} ({trigger_text}) would be the Instant Effect number "
                         f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering each other")
     count_use(g, entry.source_uid, entry.effect)
-    g.trace.add("instant", f"{entry.label} resolves at once ({trigger_text}); it can't be answered.",
+    g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it can't be answered.",
                 ("glossary/instant-effect", "12.5.1", "11.1.5", *(("11.7.3",) if entry.effect.limit else ())))
     g.instant_depth += 1
     try:

@@ -205,6 +205,12 @@ def line_rules(line: int | None) -> tuple[str, ...]:
     return ("glossary/line", *({2: ("glossary/second-line",), 3: ("glossary/third-line",)}.get(line or 0, ())))
 
 
+def line_name(line: int | None) -> str:
+    """"line 2 (the Second Line)": the number and, where the glossary has one, the line's name."""
+    name = {1: "the Front Line", 2: "the Second Line", 3: "the Third Line"}.get(line or 0)
+    return f"line {line} ({name})" if name else f"line {line}"
+
+
 def _main_effect(card: CardDef) -> EffectDef | None:
     """The effect an Event or Ambush uses when cast or sprung: its first non-static effect."""
     return next((e for e in card.effects if e.kind != "static"), None)
@@ -290,8 +296,10 @@ def _check_caster(c: _Check, ref: SlotRef, card: CardDef) -> None:
     if not c.own_active_soul(ref, "Caster", r):
         return
     if not c.board.is_front_line(ref):
-        c.no(f"{c.label(ref)} stands in line {c.board.line(ref)}; the Caster must stand in the Front Line", *r,
-             *line_rules(c.board.line(ref)), *(("glossary/range",) if c.board.has_keyword(ref, "range") else ()))
+        ranged = c.board.has_keyword(ref, "range")
+        c.no(f"{c.label(ref)} stands in {line_name(c.board.line(ref))}; the Caster must stand in the Front Line"
+             + ("; Range lets a Soul attack from the Second Line, not cast from there" if ranged else ""), *r,
+             *line_rules(c.board.line(ref)), *(("glossary/range",) if ranged else ()))
     c.proactive(ref, "Caster", r)
     c.slot_rank(ref, card, "Caster", r)
     c.requirement(ref, card, card.caster, "Caster", ("10.2.2", "11.2.2"))
@@ -371,7 +379,7 @@ def verify_spring(c: _Check) -> None:
         c.no(f"the {amb.name} at {ref} is {amb.owner}'s; only its controller springs it", *r)
         return
     card = c.state.card(amb.name)
-    c.fast_timing(f"{c.player} may spring {amb.name}", ("10.4.5", "glossary/fast"))
+    c.fast_timing(f"{c.player} can't spring {amb.name} now", ("10.4.5", "glossary/fast"))
     if not c.own_active_soul(ref, "Ambusher", ("10.4.3", "glossary/ambusher")):
         return
     if not c.board.is_front_line(ref):
@@ -468,8 +476,12 @@ def verify_attack(c: _Check) -> None:
              "glossary/attack", "glossary/recruit")
     allowed = 2 if view.has("dual_wielding") else 1  # 13.4.2: two Dual Wielding still allow two attacks
     if soul.attacks_made >= allowed:
+        dual = len(view.instances("dual_wielding"))
         c.no(f"{c.label(ref)} has made {soul.attacks_made} attack{'s' if soul.attacks_made != 1 else ''} this "
-             f"Combat Phase and may make {allowed}", "glossary/attack", "glossary/dual-wielding", "13.4.2")
+             f"Combat Phase and may make {allowed}"
+             + (" (Dual Wielding allows two" + (", and two instances still allow two" if dual > 1 else "") + ")"
+                if dual else ""),
+             "glossary/attack", *(("glossary/dual-wielding",) if dual else ()), *(("13.4.2",) if dual > 1 else ()))
     if view.has("frozen"):
         c.no(f"{c.label(ref)} is Frozen and can't attack", "glossary/frozen", "glossary/restriction")
     if view.has("cannot_attack"):
@@ -495,7 +507,8 @@ def _check_attack_target(c: _Check, attacker: SlotRef, target: SlotRef) -> None:
              "the Attack Target must be an active Soul", *r)
         return
     if not board.is_front_line(target):
-        c.no(f"{c.label(target)} stands in line {board.line(target)}; only Souls in the Front Line can be attacked",
+        c.no(f"{c.label(target)} stands in {line_name(board.line(target))}; only Souls in the Front Line can be "
+             "attacked (glossary Attack Target)",
              *r, "glossary/front-line")
         return
     for taunter, ks in taunts_protecting(board, target):
@@ -505,8 +518,16 @@ def _check_attack_target(c: _Check, attacker: SlotRef, target: SlotRef) -> None:
         radius = ("glossary/direct-superior",) if ks.keyword.value in (None, "same_direct_superior") else ()
         # 13.6.1: an Unyielding attacker is stopped only by a Taunt whose source outranks it
         higher = ("13.6.1", "13.6.3") if board.has_keyword(attacker, "unyielding") else ()
-        c.no(f"{c.label(taunter)} has Taunt and stands in the Front Line: {c.label(target)} is in its radius "
-             f"and can't be chosen as Attack Target", "glossary/taunt", "glossary/attack-target", *ks.rules,
+        shared = " (it shares the Taunt Soul's Direct Superior)" if radius else ""
+        why = ""
+        if higher:
+            att_card = state.card(state.soul_at(attacker).name)
+            why = (f"; {c.label(attacker)} is Unyielding, but the Taunt's source (rank {ks.source_rank}) outranks "
+                   f"it (rank {att_card.rank}), so it does not ignore the Taunt")
+        given = f" (from {ks.label})" if ks.kind != "printed" else ""
+        c.no(f"{c.label(taunter)} has Taunt{given} and stands in the Front Line: {c.label(target)} is in its "
+             f"radius{shared} "
+             f"and can't be chosen as Attack Target{why}", "glossary/taunt", "glossary/attack-target", *ks.rules,
              *radius, *higher)
         return
 

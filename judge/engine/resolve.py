@@ -101,7 +101,7 @@ def describe_position(g: Game) -> None:
                 bits.append(f"{ks.keyword.label()} from {ks.label}")
                 rules += ks.rules
                 if ks.source_uid is not None and ks.source_uid != g.state.soul_at(ref).uid:
-                    rules.append("13.2.2")
+                    rules.append("11.2.3")  # a granted effect counts as coming from the card that grants it
         for blocked in view.blocked:
             bits.append(f"not {blocked.what} (Unyielding, source rank {blocked.source_rank})")
             rules += ["13.6.1", "13.6.3"]

@@ -22,18 +22,25 @@ from judge.engine.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.conditions import _failed, failed_conditions, failed_conditions_realm  # noqa: F401
 from judge.engine.state import PLAYERS, SlotRef, State, opponent
 
-R_ARMAMENT = ("10.3.3", "10.3.5")
+R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
+R_ARMAMENT_HP = ("10.3.3", "10.3.5")  # the Wielder's maximum HP includes the Armament's HP
 R_MORAL = ("glossary/moral", "5.1.2", "13.1.2")
 R_STATIC = ("13.1.1",)
-R_AURA = ("13.1.1", "13.1.2", "13.1.3")
+R_AURA = ("13.1.1", "13.1.2")  # 13.1.3 is cited where a Realm is left out (battle, position)
 R_GRANTED = ("13.2.1",)
-R_LASTING = ("13.3.1", "13.3.2")
-R_LASTING_OPPOSING = (*R_LASTING, "interpretation/lasting-effects-and-unyielding")
-R_SLOT = ("13.3.3", "13.3.4")
+
+R_SLOT = ("13.3.3",)  # 13.3.4 (two on one slot) is cited by the step that lays a second one
 R_STACK = ("13.4.1",)
 R_NEGATION = ("13.5.2", "interpretation/negation-order")
-R_UNYIELDING = ("13.6.1", "13.6.3", "13.2.2")
+R_UNYIELDING = ("13.6.1", "13.6.3")  # an opposing Static Effect blocked by rank (its own card's rank)
 R_HP = ("glossary/hp",)
+SPANS = {"end_of_turn": "this turn", "end_of_opponents_next_turn": "until the end of the opponent's next turn",
+         "permanently": "permanently"}
+
+
+def lasting_rules(until: str) -> tuple[str, ...]:
+    """The duration rule a lasting effect rests on: 13.3.2 for "permanently", 13.3.1 for the others."""
+    return ("13.3.2",) if until == "permanently" else ("13.3.1",)
 
 
 @dataclass(frozen=True)
@@ -397,7 +404,7 @@ class Board:
                 for key in STAT_KEYS:
                     if arm.stat(key):
                         w.parts[key].append(Contribution(arm.stat(key), f"Armament {arm.name}", "armament",
-                                                         arm.name, R_ARMAMENT))
+                                                         arm.name, R_ARMAMENT_HP if key == "hp" else R_ARMAMENT))
                 if soul.armament.uid not in self.negated:
                     for kw in arm.keywords:
                         w.keywords.append(KeywordSource(kw, f"{arm.name} (Armament)", "armament", arm.name,
@@ -425,12 +432,14 @@ class Board:
             else:
                 where = state.find_uid(eff.to)
                 targets = [where] if where is not None and (where in work or where in realm_work) else []
-                kind, rules, label = "lasting", R_LASTING, f"{eff.source} (until {eff.until.replace('_', ' ')})"
+                kind, rules, label = ("lasting", lasting_rules(eff.until),
+                                      f"{eff.source} ({SPANS.get(eff.until, eff.until.replace('_', ' '))})")
                 payload = {eff.kind: eff.value}
             for ref in targets:
                 w = work.get(ref) or realm_work[ref]
                 if kind == "lasting" and eff.controller != ref.player:
-                    rules = R_LASTING_OPPOSING  # stays even if the Soul becomes Unyielding later
+                    # stays even if the Soul becomes Unyielding later
+                    rules = (*lasting_rules(eff.until), "interpretation/lasting-effects-and-unyielding")
                 self._apply(w, payload, kind, label, eff.source, eff.source_uid, eff.source_rank, eff.controller,
                             rules)
 

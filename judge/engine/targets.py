@@ -82,11 +82,11 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source,
         # 11.4.5: the target names the Soul on it, so it targets that Soul as well
         if soul is None or soul.captured:
             return Violation(f"{ref} has no active Soul on it; {source.name} targets a Soul Spot with an active "
-                             "Soul" + (" in the Front Line" if spec.naming == "front" else "") + " on it", R_NAMING)
+                             "Soul" + (" in the Front Line" if spec.naming == "front" else "") + " on it", ("11.4.5",))
         if spec.naming == "front" and not board.is_front_line(ref):
             return Violation(f"{_soul_label(board, ref)} is in line {board.line(ref)}, not the Front Line; "
                              f"{source.name} targets a Soul Spot with an active Soul in the Front Line on it",
-                             R_NAMING)
+                             ("11.4.5",))
         return _unyielding(board, ref, source, R_NAMING + ("13.6.1", "13.6.3"))
     # a Soul
     if soul is None:

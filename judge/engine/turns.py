@@ -8,7 +8,9 @@ from __future__ import annotations
 from judge.engine import zones
 from judge.engine.game import Game
 from judge.engine.state import PHASES, PLAYERS, SlotRef
+from judge.engine.stats import SPANS
 
+# the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
 R_PHASES = ("glossary/preparation-phase", "glossary/combat-phase", "glossary/emplacement-phase")
 SPIRAL_TURNS = 4
 DECKED_OUT_TURNS = 3
@@ -21,7 +23,7 @@ def end_phase(g: Game) -> None:
         new = PHASES[index + 1]
         state.phase = new
         g.trace.add("turn", f"{state.turn_player} ends the {PHASES[index].capitalize()} Phase; the "
-                            f"{new.capitalize()} Phase begins.", R_PHASES,
+                            f"{new.capitalize()} Phase begins.", (R_PHASES[index], R_PHASES[index + 1]),
                     [{"phase": [PHASES[index], new]}])
         return
     end_turn(g)
@@ -42,16 +44,22 @@ def _ends(g: Game, lasting) -> bool:
 
 def end_turn(g: Game) -> None:
     state = g.state
+    g.trace.add("turn", f"{state.turn_player} ends the Emplacement Phase, and with it turn {state.turn}.",
+                ("glossary/emplacement-phase", "interpretation/lasting-effect-ends"))
     ending = [e for e in state.lasting if _ends(g, e)]
     if ending:
         state.lasting = [e for e in state.lasting if e not in ending]
         g.touch()
         for e in ending:
-            where = str(e.on) if e.on is not None else (str(g.where(e.to)) if g.where(e.to) else "a card that left")
-            g.trace.add("turn", f"Turn {state.turn} ends: {e.source}'s effect on {where} "
-                                f"({e.until.replace('_', ' ').replace('opponents', 'opponent’s')}) ends.",
+            on_card = g.where(e.to) if e.on is None else None
+            where = (f"the slot {e.on}" if e.on is not None
+                     else g.name_at(on_card) if on_card is not None else "a card that left")
+            src_ref = SlotRef.parse(e.source, None, g.state.field) if ":" in str(e.source) else None
+            source = g.name_at(src_ref) if src_ref is not None and g.state.soul_at(src_ref) else e.source
+            g.trace.add("turn", f"{source}'s effect on {where} ({SPANS.get(e.until, e.until.replace('_', ' '))}) "
+                                f"ends with turn {state.turn}.",
                         ("13.3.1", "interpretation/lasting-effect-ends"),
-                        [{"lasting": e.kind, "on": where, "ended": True}])
+                        [{"lasting": e.kind, "on": str(e.on or on_card or "a card that left"), "ended": True}])
         zones.check_captures(g, max_hp_fell=True)
         if state.winner:
             return
@@ -62,7 +70,6 @@ def end_turn(g: Game) -> None:
         g.trace.add("win", f"{tp} has been Decked Out for {ps.decked_out_turns} of their turns and loses at the end "
                            f"of this one: {state.winner} wins the duel.", ("glossary/decked-out",))
         return
-    g.trace.add("turn", f"Turn {state.turn} ({tp}) ends.", ("interpretation/lasting-effect-ends",))
 
 
 def begin_turn(g: Game) -> None:
@@ -81,7 +88,8 @@ def begin_turn(g: Game) -> None:
     ps = state.players[nxt]
     ps.turns_taken += 1
     g.touch()
-    g.trace.add("turn", f"Turn {state.turn} begins: {nxt}'s turn {ps.turns_taken}, Preparation Phase.",
+    g.trace.add("turn", f"Turn {state.turn} begins: {nxt} is the turn player (their turn {ps.turns_taken}); the Preparation "
+                f"Phase begins.",
                 ("glossary/turn-player", "glossary/preparation-phase"),
                 [{"turn": [state.turn - 1, state.turn], "turn_player": nxt}])
     wake(g, nxt)
@@ -117,7 +125,8 @@ def wake(g: Game, player: str) -> None:
     chosen = options[0]
     ps.proactive.add(chosen)
     g.touch()
-    g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)} (no choice "
-                        f"was given, so the first rank-{rank} slot is taken); every slot of a lower rank is awake.",
+    g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)}, which becomes "
+                        f"proactive (no choice was given, so the first rank-{rank} slot is taken); every slot of a "
+                        "lower rank is awake.",
                 ("glossary/escalation-spiral", "glossary/proactive", "interpretation/escalation-spiral"),
                 [{"slot": str(SlotRef(player, chosen)), "proactive": [False, True]}])

@@ -8,7 +8,11 @@ from judge.engine.game import Game
 from judge.engine.state import PLAYERS, Slot, SlotRef, Soul
 
 R_DAMAGE = ("glossary/damage",)
-R_HEAL = ("glossary/heal", "14.2.1")
+R_HEAL = ("glossary/heal",)
+# cited only where they decide something: damage from an effect reaches only a Soul that still has HP,
+# healing removes at most the damage a card has
+R_EFFECT_DAMAGE_HP = ("14.1.4", "11.6.5")
+R_HEAL_AT_MOST = ("14.2.1", "11.6.5")
 R_CAPTURE = ("glossary/capture", "interpretation/capture-timing")
 R_ARMAMENT_ELYSIUM = ("10.3.4", "10.3.4a")
 R_LEADER_STAYS = ("15.4.1", "glossary/leader")
@@ -44,7 +48,7 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
         g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind} from {source} does not reach it "
-                              "(14.1.4).", (*rules, "14.1.4", "11.6.5"))
+                              "(14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP))
         return 0
     dealt = min(amount, hp)
     before = card.damage
@@ -71,14 +75,15 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
     healed = min(amount, soul.damage)
     if healed == 0:
         g.trace.add("heal", f"{name} has no damage, so healing {amount} from {source} does nothing (14.2.1).",
-                    (*rules, *R_HEAL, "11.6.5"))
+                    (*rules, *R_HEAL, *R_HEAL_AT_MOST))
         return 0
     before = soul.damage
     soul.damage -= healed
     g.touch()
     extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
     g.trace.add("heal", f"{source} heals {healed} damage from {name}{extra}: damage {before} → {soul.damage}.",
-                (*rules, *R_HEAL, "11.6.5"), [{"slot": str(ref), "damage": [before, soul.damage]}])
+                (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ())),
+                [{"slot": str(ref), "damage": [before, soul.damage]}])
     return healed
 
 
@@ -116,6 +121,9 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
     captured: list[SlotRef] = []
     while True:
         board = g.board()
+        # Souls found in a later round reached 0 HP because earlier captures lowered their maximum HP
+        # (an aura ended); those found in the same round were at 0 HP together
+        earlier = bool(captured)
         souls = [ref for ref, view in board.souls.items() if not view.captured and view.hp.total <= 0]
         realms = [ref for ref, view in board.realms.items() if not view.shattered and view.hp.total <= 0]
         if not souls and not realms:
@@ -123,12 +131,14 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
         for ref in souls:
             view = board.souls[ref]
             soul = g.state.soul_at(ref)
-            rules: tuple[str, ...] = R_CAPTURE
+            # a battle's capture step is the Codex's own moment (9.5.8, glossary Capture); every other
+            # moment of "after every step of play" is ours (interpretation/capture-timing)
+            rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
             why = f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})"
-            if max_hp_fell or soul.damage > view.max_hp.total or captured:
+            if max_hp_fell or soul.damage > view.max_hp.total or earlier:
                 why = (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
                        f"({soul.damage})")
-                rules = ("14.4.3", "glossary/hp", *R_CAPTURE)
+                rules = ("14.4.3", "glossary/hp", *rules)
             capture(g, ref, why, rules)
             captured.append(ref)
         for ref in realms:
@@ -217,7 +227,9 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     text += extra
     rules = (*rules, *extra_rules)
     g.touch()
-    g.trace.add("zone", text, (*rules, "10.1.3", *R_NEW_CARD), changes)
+    # 15.5.1 (a card that leaves and comes back is a new card) is cited where it decides something:
+    # what lasted on the card is lost with it (13.3.2)
+    g.trace.add("zone", text, (*rules, "10.1.3", *(R_NEW_CARD if extra_rules else ())), changes)
     aura_note(g, soul.name, ref)
     return True
 
@@ -343,7 +355,7 @@ def draw(g: Game, player: str, count: int, why: str, rules: tuple[str, ...]) -> 
             ps.hand_hidden += 1
             names.append("an unnamed card")
         else:
-            g.trace.add("zone", f"{player}'s deck is empty: drawing does nothing.", (*rules, "glossary/draw"))
+            g.trace.add("zone", f"{player}'s deck is empty: {why}, drawing, does nothing.", (*rules, "glossary/draw"))
             break
         drawn += 1
     if drawn:
@@ -403,7 +415,8 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
             why = ("an Instant Effect whose card is no longer active does nothing" if eff.kind == "instant" else
                    "a Timing Effect whose card is no longer active before it goes on the Cascade is lost")
             g.trace.add("trigger", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then {name} is "
-                                   f"no longer active: {why}.", ("11.8.1", "11.8.3", "11.1.5"))
+                                   f"no longer active: {why}.",
+                        ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))
 
 
 def aura_note(g: Game, name: str, ref: SlotRef) -> None:
