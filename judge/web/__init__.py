@@ -19,6 +19,7 @@ BLUEPRINTS = [
     "judge.web.search_views:bp",  # /search, /search.json, /search/suggest      (search)
     "judge.web.api:bp",           # /api/position, /api/resolve                (engine)
     "judge.web.desk:bp",          # /desk, /r/<id>, /scenarios                 (ruling desk)
+    "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
 ]
 
 MAX_UPLOAD = 256 * 1024
