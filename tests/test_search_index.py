@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from judge.codex import load_codex
+from judge.desk.library import LIBRARY
+from judge.engine.cards import load_library
 from judge.search import search
 from judge.search.cli import index
 from judge.search.sources import CodexSource, ListSource
@@ -29,7 +31,8 @@ def test_every_codex_text_is_a_document(app):
     headings = sum(1 for r in codex.rules.values() if r.kind in ("chapter", "section"))
     examples = sum(len(r.examples) for r in codex.rules.values())
     assert meta["kinds"] == {"rule": rules, "section": headings, "example": examples,
-                             "glossary": len(codex.glossary)}
+                             "glossary": len(codex.glossary), "card": len(load_library()),
+                             "ruling": len(LIBRARY.entries())}
 
 
 def test_rules_carry_their_examples_and_notes(app):
@@ -132,3 +135,40 @@ def test_the_app_builds_a_missing_index_at_start_and_rebuilds_a_stale_one(tmp_pa
     app = create_app({"TESTING": True, "INDEX_DIR": str(directory)})
     assert current_build(directory) != first and not is_stale(directory)
     assert app.test_client().get("/search.json?q=shield").get_json()["results"][0]["id"] == "glossary/def"
+
+
+def test_cards_and_scenarios_are_in_the_staleness_hash(tmp_path):
+    from judge import SCENARIOS_DIR
+    from judge.engine.cards import CARDS_DIR
+    from judge.search.library_sources import CardSource, RulingSource
+    from judge.search.sources import SOURCES
+
+    hashed = {path for source in SOURCES for path in source.files()}
+    assert set(CARDS_DIR.glob("*.yaml")) <= hashed
+    assert any(SCENARIOS_DIR in p.parents for p in hashed)
+    assert {p for p in SCENARIOS_DIR.rglob("*.yaml") if p.name not in ("untestable.yaml",
+                                                                          "coverage-baseline.yaml")} <= hashed
+    scenario = tmp_path / "scenarios" / "one.yaml"
+    scenario.parent.mkdir()
+    scenario.write_text("title: one\nstate: {}\n")
+    rulings = [RulingSource(directory=scenario.parent)]
+    before = data_hash(rulings)
+    scenario.write_text("title: one, changed\nstate: {}\n")
+    assert data_hash(rulings) != before
+    card_dir = tmp_path / "cards"
+    card_dir.mkdir()
+    (card_dir / "c.yaml").write_text("- {name: X, type: soul, rank: 0}\n")
+    cards = [CardSource(directory=card_dir)]
+    before = data_hash(cards)
+    (card_dir / "c.yaml").write_text("- {name: Y, type: soul, rank: 0}\n")
+    assert data_hash(cards) != before
+
+
+def test_card_and_ruling_documents_point_at_their_pages(app, client):
+    hits = search(app.config["INDEX_DIR"], "kind:card noah").hits
+    assert hits[0].id == "card/noah" and hits[0].url == "/cards/noah"
+    assert all(h.kind == "card" for h in hits)
+    rulings = search(app.config["INDEX_DIR"], "kind:ruling cyber-wormhole").hits
+    assert rulings and all(h.kind == "ruling" and h.url == "/scenarios/" + h.id.split("/", 1)[1] for h in rulings)
+    for hit in (*hits[:2], *rulings[:2]):
+        assert client.get(hit.url).status_code == 200

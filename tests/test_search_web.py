@@ -215,8 +215,8 @@ def test_operators(client):
 
 
 def test_unknown_kind_says_which_kinds_exist(client):
-    html = client.get("/search", query_string={"q": "kind:card target"}).get_data(as_text=True)
-    assert "Unknown kind &#39;card&#39;; kinds are example, glossary, rule, section." in html
+    html = client.get("/search", query_string={"q": "kind:scenario target"}).get_data(as_text=True)
+    assert "Unknown kind &#39;scenario&#39;; kinds are card, example, glossary, rule, ruling, section." in html
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -24,7 +24,8 @@ SNIPPET_CHARS = 240
 # "Little": fewer hits than this and a respelled query is searched instead of the typed one.
 FEW = 3
 # Section titles are short and match loosely; rules and glossary entries answer questions.
-KIND_WEIGHT = {"section": 0.6}
+# Cards and library rulings answer a name or a story; the Codex answers the question first.
+KIND_WEIGHT = {"section": 0.6, "card": 0.5, "ruling": 0.15}
 # A text that has a quoted phrase word for word comes before one that only has its stems in a row
 # ("can't be answered" is, to the index, just "answer": the rest are stop words).
 PHRASE_BONUS = 100.0

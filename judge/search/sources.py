@@ -9,8 +9,8 @@ yields documents, plain dicts:
      "chapter": "11", "parent": "", "order": 1234, "defines": []}
 
 Only `id`, `kind`, `url`, `title` and `text` are required. A source may also offer synonym groups
-(slug -> [term, alias, …]); the glossary does. The card library and the scenario library plug in
-later as more sources: `register(MySource())`.
+(slug -> [term, alias, …]); the glossary does. The card library and the scenario library are
+sources too (`library_sources`: kinds "card" and "ruling"); more plug in with `register(MySource())`.
 """
 
 from __future__ import annotations
@@ -140,7 +140,13 @@ class ListSource:
         return dict(self.pages)
 
 
-SOURCES: list[Source] = [CodexSource()]
+def _library_sources() -> list[Source]:
+    from judge.search.library_sources import CardSource, RulingSource
+
+    return [CardSource(), RulingSource()]
+
+
+SOURCES: list[Source] = [CodexSource(), *_library_sources()]
 
 
 def register(source: Source) -> None:

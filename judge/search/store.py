@@ -186,7 +186,7 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
     suggest = [
         {"id": doc["id"], "title": doc["title"], "url": doc["url"], "kind": doc["kind"],
          "names": [n.strip() for n in (doc.get("names") or doc["title"]).split(" ; ") if n.strip()]}
-        for doc in docs if doc["kind"] in ("glossary", "section", "rule")
+        for doc in docs if doc["kind"] in ("glossary", "section", "rule", "card")
     ]
     stems = sorted({stem for word in vocab for stem in analysis.stems(word)})
     ana = analysis.analyzer(groups)

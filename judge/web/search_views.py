@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("search", __name__)
 
-KIND_LABELS = {"rule": "Rule", "example": "Example", "section": "Section", "glossary": "Glossary"}
+KIND_LABELS = {"rule": "Rule", "example": "Example", "section": "Section", "glossary": "Glossary",
+               "card": "Card", "ruling": "Library ruling"}
 
 
 @bp.record_once
@@ -63,6 +64,10 @@ def doc_url(kind: str, doc_id: str, stored: str) -> str:
             return url_for("codex.rule", rule_id=doc_id)
         if kind == "example":
             return url_for("codex.rule", rule_id=doc_id.split("/", 1)[0])
+        if kind == "card":
+            return url_for("cards.card", slug=doc_id.split("/", 1)[1])
+        if kind == "ruling":
+            return url_for("desk.scenario", pid=doc_id.split("/", 1)[1])
     except BuildError:
         pass
     return stored

@@ -1,0 +1,86 @@
+"""Two more document sources: the card library (kind "card") and the scenario library's rulings
+(kind "ruling"). Registered in `sources.SOURCES`; their files are in the index's staleness hash, so
+the index is rebuilt when a card or a scenario changes.
+
+    {"id": "card/noah", "kind": "card", "url": "/cards/noah", "title": "Noah", "names": "Noah",
+     "text": "Noah: Unyielding. Soul, rank 2, Light. Keywords: unyielding.", ...}
+    {"id": "ruling/11-effects/…", "kind": "ruling", "url": "/scenarios/11-effects/…", ...}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge import SCENARIOS_DIR
+from judge.engine.cards import CARDS_DIR
+
+# After every Codex document in `order` (ties in score keep the Codex first).
+CARD_ORDER = 1_000_000
+RULING_ORDER = 2_000_000
+
+
+@dataclass
+class CardSource:
+    """Every card of `codex/cards/*.yaml`: name, type, rank, attribute, printed text, keywords."""
+
+    name: str = "cards"
+    directory: Path = field(default_factory=lambda: CARDS_DIR)
+
+    def files(self) -> list[Path]:
+        return sorted(self.directory.rglob("*.yaml")) if self.directory.is_dir() else []
+
+    def synonyms(self) -> dict[str, list[str]]:
+        return {}
+
+    def documents(self) -> Iterator[dict[str, Any]]:
+        from judge.engine.cards import load_library_dir
+        from judge.web.card_pages import card_slug
+
+        for n, card in enumerate(sorted(load_library_dir(self.directory), key=lambda c: c.name.lower())):
+            slug = card_slug(card.name)
+            kind = card.type.capitalize() + (" (Leader)" if card.leader else "")
+            facts = f"{kind}, rank {card.rank}" + (f", {card.attribute.capitalize()}" if card.attribute else "")
+            keywords = [kw.label().replace("_", " ") for kw in card.keywords]
+            text = " ".join(part for part in (
+                f"{card.name}:", card.text, f"{facts}.", f"Keywords: {', '.join(keywords)}." if keywords else "",
+                " ".join(e.name for e in card.effects if e.name)) if part)
+            yield {"id": f"card/{slug}", "kind": "card", "url": f"/cards/{slug}", "title": card.name,
+                   "names": card.name, "text": text,
+                   "section": "Card · " + facts + (" · reconstructed from the Codex" if card.reconstructed else ""),
+                   "chapter": "cards", "order": CARD_ORDER + n}
+
+
+@dataclass
+class RulingSource:
+    """Every scenario of the library (`scenarios/**`): its title, question and expected cites."""
+
+    name: str = "rulings"
+    directory: Path = field(default_factory=lambda: SCENARIOS_DIR)
+
+    def files(self) -> list[Path]:
+        from judge.coverage import NOT_RULINGS
+
+        if not self.directory.is_dir():
+            return []
+        return sorted((p for p in self.directory.rglob("*.yaml") if p.name not in NOT_RULINGS),
+                      key=lambda p: p.parts)
+
+    def synonyms(self) -> dict[str, list[str]]:
+        return {}
+
+    def documents(self) -> Iterator[dict[str, Any]]:
+        from judge.desk.library import LIBRARY, Library
+
+        library = LIBRARY if self.directory == LIBRARY.root else Library(self.directory)
+        for n, entry in enumerate(library.entries()):
+            cites = entry.expected_cites
+            text = entry.title.rstrip(".?") + ". " + entry.question if entry.question else entry.title
+            if cites:
+                text += " Cites: " + ", ".join(cites) + "."
+            yield {"id": f"ruling/{entry.pid}", "kind": "ruling", "url": f"/scenarios/{entry.pid}",
+                   "title": entry.title, "names": entry.title, "text": text,
+                   "section": "Library ruling · " + entry.pid, "chapter": "rulings",
+                   "order": RULING_ORDER + n}
