@@ -101,3 +101,12 @@ def test_an_inline_scenario_card_never_reaches_the_card_pages(client, tmp_path, 
     assert [r["id"] for r in sol] == ["evil"]
     assert "onerror" not in client.get("/cards/queen-sol").get_data(as_text=True)
     assert client.get("/cards/img-src-x-onerror-alert-1").status_code == 404
+
+
+def test_search_finds_cards_and_rulings_and_links_their_pages(client):
+    results = client.get("/search.json", query_string={"q": "kind:card noah"}).get_json()["results"]
+    assert results[0]["url"] == "/cards/noah" and results[0]["kind"] == "card"
+    html = client.get("/search", query_string={"q": "kind:ruling chrome chains noah"}).get_data(as_text=True)
+    assert 'href="/scenarios/13-static-and-unyielding/noah-vs-chrome-chains"' in html and "Library ruling" in html
+    offered = client.get("/search/suggest", query_string={"q": "noa"}).get_json()
+    assert any(entry["url"] == "/cards/noah" for entry in offered)
