@@ -36,7 +36,8 @@ def test_every_card_has_a_page_and_a_json_twin(client, card):
     assert page.status_code == 200 and f'<{url}.json>; rel="alternate"' in page.headers["Link"]
     data = client.get(url + ".json").get_json()["card"]
     assert (data["name"], data["type"], data["rank"]) == (card.name, card.type, card.rank)
-    assert len(data["effects"]) == len(card.effects)
+    # its effects, and a Reinforcement keyword's Timing Effect (glossary Reinforcement: "an optional Timing Effect")
+    assert len(data["effects"]) == len(card.effects) + sum(kw.name == "reinforcement" for kw in card.keywords)
     assert data["reconstructed"] == card.reconstructed
     if card.reconstructed:
         assert "not official card text" in page.get_data(as_text=True)

@@ -30,6 +30,8 @@ TYPE_TITLES = {"soul": "Souls", "event": "Events", "armament": "Armaments", "amb
                "realm": "Realms"}
 RECONSTRUCTED = "Reconstructed from the Codex — not official card text."
 _SLUG_RE = re.compile(r"[^a-z0-9]+")
+TRIGGER_WORDS = {"after_battle": "after a battle it fought", "attacks": "when it attacks",
+                 "attacked": "when it is attacked", "captures_attack_target": "when it captures its attack target"}
 
 
 def card_slug(name: str) -> str:
@@ -72,6 +74,10 @@ def words(value: Any) -> str:
             key = str(key).replace("_", " ")
             if val is True:
                 parts.append(key)
+            elif key == "until" and val == "permanently":
+                parts.append("permanently")
+            elif val is False:
+                parts.append(f"{key}: no")
             elif isinstance(val, (Mapping, list, tuple)):
                 parts.append(f"{key}: {words(val)}")
             else:
@@ -110,7 +116,8 @@ def describe_effect(effect: EffectDef) -> dict[str, Any]:
         parts.append({"label": "Limit", "text": effect.limit.text or words(
             {"per turn": effect.limit.per_turn, "per game": effect.limit.per_game})})
     if effect.trigger:
-        parts.append({"label": "Trigger", "text": "when " + effect.trigger.replace("_", " ")
+        trigger = TRIGGER_WORDS.get(effect.trigger, "when it is " + effect.trigger.replace("_", " "))
+        parts.append({"label": "Trigger", "text": trigger
                       + (" (mandatory)" if effect.mandatory else " (optional)")})
     if effect.condition:
         parts.append({"label": "Condition", "text": words(effect.condition)})
@@ -182,6 +189,20 @@ def rulings_using(card: CardDef) -> list[dict[str, str]]:
 
 # --- records and views ----------------------------------------------------------------------------
 
+def reinforcement(effect: EffectDef) -> dict[str, Any]:
+    """A Reinforcement keyword's Timing Effect, shown among the effects."""
+    own = effect.name if effect.name and effect.name.lower() != "reinforcement" else None
+    return {**describe_effect(effect), "name": f"Reinforcement ({own})" if own else "Reinforcement"}
+
+
+def keyword_words(keyword: Any) -> str:
+    """"defiance 10", "moral +5 ATK", "berserk: damage 10, to …" (Berserk's actions spelled out)."""
+    label = keyword.label().replace("_", " ")
+    if keyword.name == "berserk" and keyword.value:
+        return f"{label}: {words(keyword.value)}"
+    return label
+
+
 def card_summary(card: CardDef) -> dict[str, Any]:
     return {"name": card.name, "slug": card_slug(card.name), "url": url_for("cards.card", slug=card_slug(card.name)),
             "type": card.type, "rank": card.rank, "attribute": card.attribute, "leader": card.leader,
@@ -194,8 +215,10 @@ def card_record(card: CardDef) -> dict[str, Any]:
     record.update({
         "text": card.text,
         "stats": stats if card.type in ("soul", "realm") or any(stats.values()) else None,
-        "keywords": [kw.label().replace("_", " ") for kw in card.keywords],
-        "effects": [describe_effect(e) for e in card.effects],
+        "keywords": [keyword_words(kw) for kw in card.keywords],
+        "effects": [describe_effect(e) for e in card.effects]
+        + [reinforcement(kw.value) for kw in card.keywords
+           if kw.name == "reinforcement" and isinstance(kw.value, EffectDef)],
         "caster": words(card.caster) if card.caster else None,
         "ambusher": words(card.ambusher) if card.ambusher else None,
         "notes": card.notes,
