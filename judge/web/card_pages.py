@@ -136,7 +136,8 @@ def describe_effect(effect: EffectDef) -> dict[str, Any]:
     if effect.negate:
         parts.append({"label": "Negates", "text": f"the effects of {words(effect.negate)}"})
     summary = "; ".join(f"{p['label'].lower()}: {p['text']}" for p in parts)
-    return {"name": effect.label, "kind": effect.kind, "parts": parts, "summary": summary}
+    name = effect.name or f"Effect {effect.index + 1}"
+    return {"name": name, "kind": effect.kind, "parts": parts, "summary": summary}
 
 
 # --- which library rulings use a card --------------------------------------------------------------
