@@ -179,13 +179,20 @@ class StateLoader:
                 continue
             self.realm_slot(state, p, slot, value, sub)
 
-    def soul_slot(self, state: State, p: str, slot: str, value: Any, path: str) -> None:
+    def card_entry(self, value: Any, path: str) -> Mapping | None:
+        """A slot's entry as a mapping: a bare card name is `{card: name}`; nothing there is None."""
         if value is None:
-            return
+            return None
         if isinstance(value, str):
-            value = {"card": value}
+            return {"card": value}
         if not isinstance(value, Mapping):
             self.bad(path, "expected a card name or {card: …, damage: …}")
+            return None
+        return value
+
+    def soul_slot(self, state: State, p: str, slot: str, value: Any, path: str) -> None:
+        value = self.card_entry(value, path)
+        if value is None:
             return
         self.c.keys(value, ("card", "damage", "captured", "armament", "recruited", "attacks_made", "ambushes"),
                     path)
@@ -258,12 +265,8 @@ class StateLoader:
                                          "controls only one set Ambush at a time (10.4.2)")
 
     def realm_slot(self, state: State, p: str, slot: str, value: Any, path: str) -> None:
+        value = self.card_entry(value, path)
         if value is None:
-            return
-        if isinstance(value, str):
-            value = {"card": value}
-        if not isinstance(value, Mapping):
-            self.bad(path, "expected a card name or {card: …, damage: …}")
             return
         self.c.keys(value, ("card", "damage", "shattered"), path)
         card = self.known(value.get("card"), f"{path}.card", "realm")
