@@ -49,7 +49,7 @@ class CardSource:
                 " ".join(e.name for e in card.effects if e.name)) if part)
             yield {"id": f"card/{slug}", "kind": "card", "url": f"/cards/{slug}", "title": card.name,
                    "names": card.name, "text": text,
-                   "section": "Card · " + facts + (" · reconstructed from the Codex" if card.reconstructed else ""),
+                   "section": facts + (" · reconstructed from the Codex" if card.reconstructed else ""),
                    "chapter": "cards", "order": CARD_ORDER + n}
 
 
@@ -82,5 +82,5 @@ class RulingSource:
                 text += " Cites: " + ", ".join(cites) + "."
             yield {"id": f"ruling/{entry.pid}", "kind": "ruling", "url": f"/scenarios/{entry.pid}",
                    "title": entry.title, "names": entry.title, "text": text,
-                   "section": "Library ruling · " + entry.pid, "chapter": "rulings",
+                   "section": entry.pid, "chapter": "rulings",
                    "order": RULING_ORDER + n}

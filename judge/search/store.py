@@ -34,7 +34,7 @@ from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from judge.search import analysis, snippets
 from judge.search.sources import SOURCES, Source
 
-SCHEMA_VERSION = "12"
+SCHEMA_VERSION = "13"
 KEEP_BUILDS = 2
 
 
