@@ -16,7 +16,7 @@ from judge.codex.model import Chapter, CodexError, Example, GlossaryEntry, Inter
 def read_yaml(path: Path) -> Any:
     try:
         with open(path, encoding="utf-8") as handle:
-            return yaml.safe_load(handle)
+            return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when built with it
     except FileNotFoundError:
         raise CodexError(f"{path}: file not found") from None
     except yaml.YAMLError as exc:

@@ -20,6 +20,7 @@ import yaml
 from judge import SCENARIOS_DIR
 from judge.coverage import NOT_RULINGS as NOT_SCENARIOS
 from judge.desk import engine
+from judge.engine.yamlio import load_project_file
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ class Library:
 
     def _read(self, path: Path) -> Entry | None:
         try:
-            data = engine.read_yaml(path.read_text(encoding="utf-8"))
+            data = load_project_file(path.read_text(encoding="utf-8"))  # our own files: the fast reader
         except (OSError, yaml.YAMLError, engine.DeskInputError):
             return None
         if not isinstance(data, dict) or "state" not in data:

@@ -216,7 +216,7 @@ def load_library_dir(directory: Path) -> Library:
     for path in sorted(directory.glob("**/*.yaml")) if directory.is_dir() else []:
         rel = path.relative_to(directory.parent.parent) if directory.parent.parent in path.parents else path
         try:
-            data = yamlio.fix_keys(yamlio.safe_load(path.read_text(encoding="utf-8")))
+            data = yamlio.fix_keys(yamlio.load_project_file(path.read_text(encoding="utf-8")))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             problems.add(str(rel), f"YAML error: {getattr(exc, 'problem', exc)}",
