@@ -11,13 +11,13 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.engine import legality
-from judge.engine.resolve import resolve, state_after
+from judge.engine.resolve import extend_with_legal, resolve
 from judge.engine.resolve_cli import is_scenario_file
 from judge.engine.scenario import Scenario, load_scenario_file
 
@@ -43,22 +43,11 @@ def bench_scenarios(runs: int) -> list[float]:
 
 def playout(scenario: Scenario, rng: random.Random, max_actions: int) -> tuple[int, float]:
     """Append random legal actions one at a time (from legal_actions in the position reached) and
-    resolve; returns the number of actions played."""
-    actions: list = []
-    for _ in range(max_actions):
-        s = Scenario(**{**scenario.__dict__, "actions": tuple(actions)})
-        state, window = state_after(s, len(actions))
-        if state.winner:
-            break
-        legal = legality.legal_actions(state, window)
-        if not legal:
-            break
-        pick = rng.choice(legal)
-        actions.append(legality.as_action(pick, len(actions)))
-    s = Scenario(**{**scenario.__dict__, "actions": tuple(actions)})
+    resolve; returns the number of actions played and the time the resolution took."""
+    s = extend_with_legal(replace(scenario, actions=()), max_actions, rng.choice)   # from the position alone
     t0 = time.perf_counter()
     resolve(s)
-    return len(actions), time.perf_counter() - t0
+    return len(s.actions), time.perf_counter() - t0
 
 
 def bench_playouts(count: int, seed: int, max_actions: int = 30) -> None:

@@ -17,10 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.codex import load_codex
-from judge.engine import legality
 from judge.engine.field import load_field
 from judge.engine.game import Game
-from judge.engine.resolve import resolve, state_after
+from judge.engine.resolve import extend_with_legal, resolve
 from judge.engine.scenario import Scenario, load_scenario
 from judge.engine.state import PLAYERS
 
@@ -125,17 +124,7 @@ def count_cards(g: Game) -> int:
 
 
 def queue(data, scenario: Scenario, length: int) -> Scenario:
-    actions: list = []
-    for _ in range(length):
-        s = Scenario(**{**scenario.__dict__, "actions": tuple(actions)})
-        state, window = state_after(s, len(actions))
-        if state.winner:
-            break
-        legal = legality.legal_actions(state, window)
-        if not legal:
-            break
-        actions.append(legality.as_action(data.draw(st.sampled_from(legal)), len(actions)))
-    return Scenario(**{**scenario.__dict__, "actions": tuple(actions)})
+    return extend_with_legal(scenario, length, lambda legal: data.draw(st.sampled_from(legal)))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,6 +9,7 @@ play is recorded with the rules behind it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from judge.engine import battle, cascade, expect, legality, turns, zones
@@ -124,6 +125,21 @@ def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | 
     except StepLimit:
         pass
     return state, None
+
+
+def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list], Any]) -> Scenario:
+    """The scenario with up to `length` more actions, each picked by `choose` from the legal actions
+    of the position the queue so far reaches (random playouts: the property test and the bench)."""
+    actions = list(scenario.actions)
+    for _ in range(length):
+        state, window = state_after(replace(scenario, actions=tuple(actions)), len(actions))
+        if state.winner:
+            break
+        legal = legality.legal_actions(state, window)
+        if not legal:
+            break
+        actions.append(legality.as_action(choose(legal), len(actions)))
+    return replace(scenario, actions=tuple(actions))
 
 
 def play(g: Game) -> None:
