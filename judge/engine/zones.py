@@ -3,6 +3,8 @@ Capture, Exile, Teleport; 10.3.4 for Armaments; 15.4.1 Leaders stay; 15.5.1 new 
 
 from __future__ import annotations
 
+from typing import Any
+
 from judge.engine import tree
 from judge.engine.game import Game
 from judge.engine.state import PLAYERS, Slot, SlotRef, Soul
@@ -199,6 +201,27 @@ def _lost_note(dropped: int) -> tuple[str, tuple[str, ...]]:
             ("13.3.2",))
 
 
+def _leave_field(g: Game, ref: SlotRef, soul: Soul, pile: str,
+                 armament: tuple[str, str, str]) -> tuple[list[dict[str, Any]], str, tuple[str, ...]]:
+    """The Soul on `ref` leaves its slot for its owner's `pile` (10.1.3); its Armament goes to the pile
+    `armament` names (10.3.4); what lasted on the Soul is lost with it (13.3.2). Returns the changes,
+    the words to add to the step and the rules they rest on."""
+    armament_pile, where, sub_item = armament
+    g.state.slot(ref).soul = None
+    owner = g.state.players[soul.owner]
+    getattr(owner, pile).append(soul.name)
+    changes = [{"card": soul.name, "from": str(ref), "to": f"{soul.owner}.{pile}"}]
+    text, rules = "", ()
+    if soul.armament is not None:
+        getattr(owner, armament_pile).append(soul.armament.name)
+        changes.append({"card": soul.armament.name, "from": str(ref), "to": f"{soul.owner}.{armament_pile}"})
+        text = f" Its Armament {soul.armament.name} goes to {where} (10.3.4)."
+        rules = ("10.3.4", sub_item)
+    extra, extra_rules = _lost_note(_forget(g, soul.uid, pile))
+    g.touch()
+    return changes, text + extra, (*rules, *extra_rules)
+
+
 def is_leader_altar(g: Game, ref: SlotRef) -> bool:
     return ref.slot == g.state.field.root
 
@@ -212,24 +235,12 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
                             "it is, and the rest of the effect still happens.", (*rules, *R_LEADER_STAYS, "11.6.6",
                                                                                  "11.6.3"))
         return False
-    slot = g.state.slot(ref)
-    slot.soul = None
-    owner = g.state.players[soul.owner]
-    owner.hand.append(soul.name)
-    changes = [{"card": soul.name, "from": str(ref), "to": f"{soul.owner}.hand"}]
-    text = f"{soul.name} ({ref}) returns to {soul.owner}'s hand ({source})."
-    if soul.armament is not None:
-        owner.hand.append(soul.armament.name)
-        changes.append({"card": soul.armament.name, "from": str(ref), "to": f"{soul.owner}.hand"})
-        text += f" Its Armament {soul.armament.name} goes to the hand too (10.3.4)."
-        rules = (*rules, "10.3.4", "10.3.4b")
-    extra, extra_rules = _lost_note(_forget(g, soul.uid, "hand"))
-    text += extra
-    rules = (*rules, *extra_rules)
-    g.touch()
+    changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "the hand too", "10.3.4b"))
+    text = f"{soul.name} ({ref}) returns to {soul.owner}'s hand ({source})." + more
+    rules = (*rules, *more_rules)
     # 15.5.1 (a card that leaves and comes back is a new card) is cited where it decides something:
     # what lasted on the card is lost with it (13.3.2)
-    g.trace.add("zone", text, (*rules, "10.1.3", *(R_NEW_CARD if extra_rules else ())), changes)
+    g.trace.add("zone", text, (*rules, "10.1.3", *(R_NEW_CARD if "13.3.2" in more_rules else ())), changes)
     aura_note(g, soul.name, ref)
     return True
 
@@ -242,24 +253,13 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it where "
                             "it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
         return False
-    slot = g.state.slot(ref)
-    slot.soul = None
-    owner = g.state.players[soul.owner]
-    owner.exile.append(soul.name)
-    changes = [{"card": soul.name, "from": str(ref), "to": f"{soul.owner}.exile"}]
     text = f"{soul.name} ({ref}) is exiled ({source}); its slot is free again."
     if soul.captured:
         text += " (The effect asks for a captured Soul, so it reaches one.)"
         rules = (*rules, "11.6.2")
-    if soul.armament is not None:
-        owner.elysium.append(soul.armament.name)
-        changes.append({"card": soul.armament.name, "from": str(ref), "to": f"{soul.owner}.elysium"})
-        text += f" Its Armament {soul.armament.name} goes to the Elysium (10.3.4)."
-        rules = (*rules, "10.3.4", "10.3.4a")
-    extra, extra_rules = _lost_note(_forget(g, soul.uid, "exile"))
-    text += extra
-    rules = (*rules, *extra_rules)
-    g.touch()
+    changes, more, more_rules = _leave_field(g, ref, soul, "exile", ("elysium", "the Elysium", "10.3.4a"))
+    text += more
+    rules = (*rules, *more_rules)
     g.trace.add("zone", text, (*rules, "glossary/exile", "10.1.3"), changes)
     if not soul.captured:
         aura_note(g, soul.name, ref)
