@@ -356,12 +356,10 @@ def verify_set(c: _Check) -> None:
     c.proactive(ref, "Setter", r)
     c.slot_rank(ref, card, "Setter", r)
     soul = c.state.soul_at(ref)
-    for p in (c.player,):
-        for name, slot in c.state.players[p].slots.items():
-            for amb in slot.ambushes:
-                if amb.setter == soul.uid:
-                    c.no(f"{c.label(ref)} already controls a set Ambush at {p}:{name}; each Soul may control only "
-                         "one set Ambush at a time", "10.4.2", "glossary/setter")
+    for name, slot in c.state.players[c.player].slots.items():
+        if any(amb.setter == soul.uid for amb in slot.ambushes):
+            c.no(f"{c.label(ref)} already controls a set Ambush at {c.player}:{name}; each Soul may control only "
+                 "one set Ambush at a time", "10.4.2", "glossary/setter")
 
 
 def verify_spring(c: _Check) -> None:
