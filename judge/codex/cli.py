@@ -10,6 +10,8 @@ from pathlib import Path
 import yaml
 
 from judge import CODEX_DIR
+from judge.codex.book import Codex
+from judge.codex.importer import import_page
 from judge.codex.loader import read_yaml
 from judge.codex.model import CodexError
 
@@ -19,8 +21,6 @@ def codex_check(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="judge codex-check", description=codex_check.__doc__)
     parser.add_argument("--root", type=Path, default=CODEX_DIR, help="the codex folder (default: %(default)s)")
     args = parser.parse_args(argv)
-    from judge.codex.book import Codex
-
     try:
         codex = Codex(args.root)
     except CodexError as exc:
@@ -62,7 +62,6 @@ def import_codex(argv: list[str]) -> int:
     parser.add_argument("file", type=Path, help="the raw page, as copied off the web")
     parser.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
     args = parser.parse_args(argv)
-    from judge.codex.importer import import_page
 
     try:
         text = args.file.read_text(encoding="utf-8")
