@@ -16,7 +16,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "index": ("judge.search.cli:index", "build the search index into the instance folder"),
     "position": ("judge.engine.cli:position", "derived values and legality checks for a scenario"),
     "resolve": ("judge.engine.resolve_cli:resolve", "resolve a scenario into a ruling"),
-    "check": ("judge.engine.resolve_cli:check", "resolve every scenario under a folder and check its expectations"),
+    "check": (
+        "judge.engine.resolve_cli:check",
+        "resolve every scenario under a folder and check its expectations",
+    ),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),
 }
 

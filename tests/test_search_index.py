@@ -174,7 +174,8 @@ def test_card_and_ruling_documents_point_at_their_pages(app, client):
     assert rulings and all(h.kind == "ruling" for h in rulings)
     with app.test_request_context("/"):
         assert doc_url(hits[0].kind, hits[0].id) == "/cards/noah"
-        urls = [doc_url(h.kind, h.id, h.parent) for h in (*hits[:2], *rulings[:2])]
-    assert all(url == "/scenarios/" + h.id.split("/", 1)[1] for url, h in zip(urls[-len(rulings[:2]):], rulings[:2]))
-    for url in urls:
+        card_urls = [doc_url(h.kind, h.id, h.parent) for h in hits[:2]]
+        ruling_urls = {h.id: doc_url(h.kind, h.id, h.parent) for h in rulings[:2]}
+    assert all(url == "/scenarios/" + rid.split("/", 1)[1] for rid, url in ruling_urls.items())
+    for url in (*card_urls, *ruling_urls.values()):
         assert client.get(url).status_code == 200

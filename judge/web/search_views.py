@@ -21,6 +21,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 
 from judge import search as searching
 from judge.search.query import MAX_QUERY, QueryError
@@ -69,7 +70,7 @@ def _no_results(q: str) -> dict[str, Any]:
 def _refused(q: str, exc: QueryError | BadInput, as_json: bool) -> Response:
     """A query that can't run: a 400 in the one error shape for JSON; for HTML the search page with
     the message (a 200 for an empty search box, which is no mistake)."""
-    message = str(exc) if isinstance(exc, QueryError) else exc.description
+    message = str(exc) if isinstance(exc, QueryError) else exc.description or "bad input"
     if as_json:
         raise BadInput(message) from None
     empty = isinstance(exc, QueryError) and not q.strip()
@@ -78,7 +79,7 @@ def _refused(q: str, exc: QueryError | BadInput, as_json: bool) -> Response:
     return make_response(html, 200 if empty else 400)
 
 
-def _run(as_json: bool) -> Response:
+def _run(as_json: bool) -> ResponseReturnValue:
     q = request.args.get("q", "")
     try:
         page = _page_number()
@@ -116,12 +117,12 @@ def _pager(result: searching.SearchResult) -> dict[str, str | None]:
 
 
 @bp.get("/search")
-def search() -> Response:
+def search() -> ResponseReturnValue:
     return _run(as_json=False)
 
 
 @bp.get("/search.json")
-def search_json() -> Response:
+def search_json() -> ResponseReturnValue:
     return _run(as_json=True)
 
 
