@@ -133,10 +133,6 @@ class CardDef:
     notes: str = ""
     sources: tuple[str, ...] = ()
 
-    @property
-    def is_soul(self) -> bool:
-        return self.type == "soul"
-
     def stat(self, key: str) -> int:
         return {"atk": self.atk, "def": self.def_, "hp": self.hp}[key]
 

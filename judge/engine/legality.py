@@ -3,7 +3,6 @@ violations (a sentence naming cards and slots, plus rule ids). The same function
 illegal action and list the legal ones (pokerkit: verify / can / do).
 
     verify(state, action, window=None) -> list[Violation]
-    can(state, action, window=None) -> bool
     legal_actions(state, window=None) -> list[dict]      (moves.py builds the list)
 
 `window` describes the moment (see `Window`): None is the open game state, the turn player acting
@@ -596,10 +595,6 @@ def verify(state: State, action: Action, window: Window | None = None, board: Bo
     VERIFY[action.verb](check)
     # one sentence once: the same violation found twice (e.g. by two routes) is listed once
     return list(dict.fromkeys(check.out))
-
-
-def can(state: State, action: Action, window: Window | None = None) -> bool:
-    return not verify(state, action, window)
 
 
 def as_action(data: Mapping[str, Any], index: int = 0) -> Action:

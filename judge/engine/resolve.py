@@ -254,10 +254,3 @@ def set_ambush(g: Game, action: Action, player: str) -> None:
                           f"an effect and can't be answered.{two}",
                 ("10.4.1", "10.4.2", "glossary/setter", *(("10.4.4",) if already else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": f"{ref} (face down)"}])
-
-
-def resolve_scenario_text(text: str, source: str | None = None, snapshots: bool = False) -> dict[str, Any]:
-    """Convenience for callers holding YAML text."""
-    from judge.engine.scenario import load_scenario
-
-    return resolve(load_scenario(text, source=source), snapshots=snapshots)
