@@ -146,6 +146,11 @@ class CardDef:
                 return kw.value
         return None
 
+    @property
+    def main_effect(self) -> EffectDef | None:
+        """The effect an Event or Ambush uses when cast or sprung: its first non-static effect."""
+        return next((e for e in self.effects if e.kind != "static"), None)
+
 
 class Library:
     """Cards by name (case-insensitive)."""
