@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from judge.engine import cascade, effects, legality, parts, stats, zones
 from judge.engine.action import Action
+from judge.engine.cards import EffectDef
 from judge.engine.game import Entry, Game
 from judge.engine.state import SlotRef
 
@@ -285,8 +286,6 @@ def berserk(g: Game, b: Battle, att) -> None:
     ref = g.where(b.attacker_uid)
     text = f"{att.card.name} ({ref}) captured the Soul it attacked"
     for ks in g.board().souls[ref].instances("berserk"):
-        from judge.engine.cards import EffectDef
-
         eff = EffectDef(name="Berserk", kind="instant", trigger="captures_attack_target", do=tuple(ks.keyword.value))
         rank = ks.source_rank
         entry = Entry(g.new_entry_id(), "instant", att.card.name, eff, ref.player, rank, source_uid=b.attacker_uid,

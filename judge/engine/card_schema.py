@@ -32,6 +32,7 @@ from judge.engine.cards import (
     TargetSpec,
 )
 from judge.engine.errors import Problems
+from judge.engine.field import load_field
 from judge.engine.parts import PARTS, Part
 
 
@@ -456,8 +457,6 @@ def _v_lay(c: _Checker, v: Any, p: str) -> Any:
 
 
 def _v_slot(c: _Checker, v: Any, p: str) -> Any:
-    from judge.engine.field import load_field
-
     if isinstance(v, str) and TARGET_REF.match(v):
         return v  # a Soul Spot chosen as a target when the effect is used (Portal Mage's Blink)
     slot = load_field().normalize(v)

@@ -10,6 +10,7 @@ from typing import Any
 
 from judge.engine import parts, stats, tree, zones
 from judge.engine.cards import Keyword
+from judge.engine.conditions import failed_conditions
 from judge.engine.game import Entry, Game, Target
 from judge.engine.parts import Part
 from judge.engine.state import Lasting, SlotRef
@@ -371,7 +372,7 @@ def _if(part: parts.If, g: Game, entry: Entry) -> None:
     if not found:
         failed = ["nothing is there any more"]
     else:
-        failed = stats.failed_conditions(g.board(), found[0][0], cond)
+        failed = failed_conditions(g.board(), found[0][0], cond)
     who = g.name_at(found[0][0]) if found else of
     if not failed:
         g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} meets it.",

@@ -19,7 +19,7 @@ from typing import Any
 
 from judge.engine import tree
 from judge.engine.cards import STAT_KEYS, CardDef, Keyword
-from judge.engine.conditions import _failed, failed_conditions, failed_conditions_realm  # noqa: F401
+from judge.engine.conditions import _failed, failed_conditions_realm
 from judge.engine.state import PLAYERS, SlotRef, State, opponent
 
 R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
