@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from judge.engine.cards import (
+from judge.engine.card_records import (
     ATTRIBUTES,
     BARE_KEYWORDS,
     CARD_TYPES,
