@@ -7,6 +7,8 @@ glossary/underling). The tree of slots is `codex/field.yaml` (interpretation/fie
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from judge.engine.state import SlotRef, State, opponent
 
 # Rule ids cited for what this module derives.
@@ -123,7 +125,7 @@ def is_proactive(state: State, ref: SlotRef) -> bool:
     return ref.slot in proactive_slots(state, ref.player)
 
 
-def is_under_frozen(state: State, ref: SlotRef, frozen) -> SlotRef | None:
+def is_under_frozen(state: State, ref: SlotRef, frozen: Callable[[SlotRef], bool]) -> SlotRef | None:
     """The first active Soul above `ref` that is Frozen (`frozen(slotref) -> bool`), or None."""
     for up in superiors(state, ref):
         if frozen(up):
