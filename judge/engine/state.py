@@ -16,8 +16,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.engine.cards import Keyword, Library
+from judge.engine.cards import CardDef, Keyword, Library
 from judge.engine.field import Field, load_field
+from judge.engine.parts import PARTS
 
 PLAYERS = ("A", "B")
 PHASES = ("preparation", "combat", "emplacement")
@@ -128,9 +129,14 @@ class PlayerState:
         return len(self.deck) + self.deck_hidden
 
 
+# the effect parts that leave an effect in force (13.3), as state.lasting records them
+LASTING_KINDS = tuple(key for key, part in PARTS.items() if part.LASTING)
+
+
 @dataclass
 class Lasting:
-    """An effect in force (13.3): on a card (by uid) or laid on a slot (13.3.3)."""
+    """An effect in force (13.3): on a card (by uid) or laid on a slot (13.3.3); its kind is one of
+    LASTING_KINDS, the effect parts that leave something in force."""
 
     kind: str                     # "gain" | "grant" | "lay" | "negate"
     value: Any                    # {"atk": 5, ...} | Keyword | lay payload ("frozen", {"gain": …}) | None
@@ -180,13 +186,20 @@ class State:
         return load_field()
 
     # --- lookups
-    def card(self, name: str):
+    def card(self, name: str) -> CardDef | None:
         """The CardDef for `name` (from the scenario's library), or None."""
         return self.library.get(name)
 
     def soul_at(self, ref: SlotRef) -> Soul | None:
         slot = self.players[ref.player].slots.get(ref.slot)
         return slot.soul if slot else None
+
+    def soul(self, ref: SlotRef) -> Soul:
+        """The Soul on `ref`, where the rules have made sure one stands (after verify)."""
+        soul = self.soul_at(ref)
+        if soul is None:
+            raise KeyError(f"no Soul stands on {ref}")
+        return soul
 
     def active_soul_at(self, ref: SlotRef) -> Soul | None:
         soul = self.soul_at(ref)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from judge.engine import zones
 from judge.engine.game import Game
-from judge.engine.state import PHASES, PLAYERS, SlotRef
+from judge.engine.state import PHASES, PLAYERS, Lasting, SlotRef
 from judge.engine.stats import SPANS
+from judge.engine.tree import SPIRAL_TURNS
 
 # the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
 R_PHASES = ("glossary/preparation-phase", "glossary/combat-phase", "glossary/emplacement-phase")
-SPIRAL_TURNS = 4
 DECKED_OUT_TURNS = 3
 
 
@@ -31,7 +31,7 @@ def end_phase(g: Game) -> None:
         begin_turn(g)
 
 
-def _ends(g: Game, lasting) -> bool:
+def _ends(g: Game, lasting: Lasting) -> bool:
     """13.3.1: "this turn" ends now; "until the end of your opponent's next turn" ends at the end of
     the first turn of the opponent that began after the effect was created."""
     state = g.state
