@@ -13,11 +13,28 @@ from judge.engine.field import line_label
 from judge.engine.state import SlotRef, State
 
 
+class _Total(Protocol):
+    @property
+    def total(self) -> int: ...
+
+
+class _Hp(Protocol):
+    """What a condition reads of a derived Soul (derived.SoulView)."""
+
+    @property
+    def hp(self) -> _Total: ...
+
+    @property
+    def max_hp(self) -> _Total: ...
+
+
 class Board(Protocol):
     """What a condition reads of the derived board (stats.Board)."""
 
     state: State
-    souls: Mapping[SlotRef, Any]
+
+    @property
+    def souls(self) -> Mapping[SlotRef, _Hp]: ...
 
     def line(self, ref: SlotRef) -> int | None: ...
 
@@ -35,7 +52,7 @@ def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any],
     soul = state.soul_at(ref)
     if soul is None:
         return ["no Soul stands there"]
-    card = state.card(soul.name)
+    card = state.known_card(soul.name)
     out = []
     line = board.line(ref)
     if "captured" in cond and cond["captured"] != soul.captured:

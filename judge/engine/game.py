@@ -140,10 +140,7 @@ class Game:
 
     # --- naming, for the trace
     def card(self, name: str) -> CardDef:
-        card = self.state.card(name)
-        if card is None:
-            raise KeyError(f"no card named {name!r} in the library")
-        return card
+        return self.state.known_card(name)
 
     def where(self, uid: int | None) -> SlotRef | None:
         return self.state.find_uid(uid) if uid is not None else None

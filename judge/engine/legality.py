@@ -17,10 +17,11 @@ from typing import Any
 from judge.engine import tree
 from judge.engine.cards import CardDef
 from judge.engine.checks import Check, line_rules
+from judge.engine.derived import R_NEGATION
 from judge.engine.errors import Violation
 from judge.engine.field import line_label
 from judge.engine.state import SlotRef, opponent
-from judge.engine.stats import R_NEGATION, Board
+from judge.engine.stats import Board
 from judge.engine.targets import Source
 
 # --- the verbs ---------------------------------------------------------------------------------

@@ -190,6 +190,14 @@ class State:
         """The CardDef for `name` (from the scenario's library), or None."""
         return self.library.get(name)
 
+    def known_card(self, name: str) -> CardDef:
+        """The CardDef of a card on the field or named by a checked action: the scenario's load made
+        sure every such name is in the library."""
+        card = self.library.get(name)
+        if card is None:
+            raise KeyError(f"no card named {name!r} in the library")
+        return card
+
     def soul_at(self, ref: SlotRef) -> Soul | None:
         slot = self.players[ref.player].slots.get(ref.slot)
         return slot.soul if slot else None
@@ -207,6 +215,13 @@ class State:
 
     def realm_at(self, ref: SlotRef) -> Realm | None:
         return self.players[ref.player].realms.get(ref.slot)
+
+    def realm(self, ref: SlotRef) -> Realm:
+        """The Realm on `ref`, where the rules have made sure one stands (a realm_refs() slot)."""
+        realm = self.realm_at(ref)
+        if realm is None:
+            raise KeyError(f"no Realm stands on {ref}")
+        return realm
 
     def slot(self, ref: SlotRef) -> Slot:
         return self.players[ref.player].slots[ref.slot]

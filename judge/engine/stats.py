@@ -19,8 +19,9 @@ from typing import Any
 
 from judge.engine import tree
 from judge.engine.cards import STAT_KEYS, CardDef, Keyword
+from judge.engine.derived import Blocked, Contribution, KeywordSource, RealmView, SoulView, Value
 from judge.engine.conditions import _failed, failed_conditions_realm
-from judge.engine.state import PLAYERS, SlotRef, State
+from judge.engine.state import PLAYERS, Armament, Lasting, SlotRef, State
 
 R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
 R_ARMAMENT_HP = ("10.3.3", "10.3.5")  # the Wielder's maximum HP includes the Armament's HP
@@ -31,171 +32,14 @@ R_GRANTED = ("13.2.1",)
 
 R_SLOT = ("13.3.3",)  # 13.3.4 (two on one slot) is cited by the step that lays a second one
 R_STACK = ("13.4.1",)
-R_NEGATION = ("13.5.2", "interpretation/negation-order")
-R_UNYIELDING = ("13.6.1", "13.6.3")  # an opposing Static Effect blocked by rank (its own card's rank)
-R_HP = ("glossary/hp",)
-SPANS = {"end_of_turn": "this turn", "end_of_opponents_next_turn": "until the end of the opponent's next turn",
+SPANS = {"end_of_turn": "this turn",
+         "end_of_opponents_next_turn": "until the end of the opponent's next turn",
          "permanently": "permanently"}
 
 
 def lasting_rules(until: str) -> tuple[str, ...]:
     """The duration rule a lasting effect rests on: 13.3.2 for "permanently", 13.3.1 for the others."""
     return ("13.3.2",) if until == "permanently" else ("13.3.1",)
-
-
-@dataclass(frozen=True)
-class Contribution:
-    """One part of a derived value: how much, from what, by which rule."""
-
-    amount: int
-    label: str
-    kind: str                    # printed | armament | moral | aura | lasting | slot | damage | floor
-    source: str | None = None    # a slot reference ("A:L2") or a card name
-    rules: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"amount": self.amount, "from": self.label, "kind": self.kind}
-        if self.source:
-            out["source"] = self.source
-        if self.rules:
-            out["rules"] = list(self.rules)
-        return out
-
-
-@dataclass(frozen=True)
-class Value:
-    total: int
-    contributions: tuple[Contribution, ...]
-
-    @classmethod
-    def of(cls, parts: Iterable[Contribution], floor: int | None = 0) -> Value:
-        parts = list(parts)
-        total = sum(c.amount for c in parts)
-        if floor is not None and total < floor:
-            # glossary/hp: values never go below 0
-            parts.append(Contribution(floor - total, "can't go below 0", "floor", None, R_HP))
-            total = floor
-        return cls(total, tuple(parts))
-
-
-@dataclass(frozen=True)
-class KeywordSource:
-    """A keyword in force on a card, and where it comes from (for Unyielding: the source's rank,
-    13.2.2; for 13.4.2: ability keywords don't stack, but each instance is listed)."""
-
-    keyword: Keyword
-    label: str                 # "printed", "Iron Blade (Armament)", "Harold (A:L2)", …
-    kind: str                  # printed | armament | aura | lasting | slot
-    source: str | None         # slot reference or card name of the source
-    source_uid: int | None
-    source_rank: int
-    controller: str
-    rules: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"keyword": self.keyword.name, "label": self.keyword.label(), "from": self.label,
-                               "kind": self.kind, "source_rank": self.source_rank, "controller": self.controller}
-        if isinstance(self.keyword.value, (int, str)) and self.keyword.value is not None:
-            out["value"] = self.keyword.value
-        if self.source:
-            out["source"] = self.source
-        if self.rules:
-            out["rules"] = list(self.rules)
-        return out
-
-
-@dataclass(frozen=True)
-class Blocked:
-    """An opposing Static Effect that does not reach an Unyielding Soul (13.6.1)."""
-
-    what: str
-    source: str
-    source_rank: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"what": self.what, "source": self.source, "source_rank": self.source_rank,
-                "rules": list(R_UNYIELDING)}
-
-
-@dataclass(frozen=True)
-class SoulView:
-    ref: SlotRef
-    card: CardDef
-    captured: bool
-    line: int | None
-    atk: Value
-    def_: Value
-    max_hp: Value
-    hp: Value
-    damage: int
-    keywords: tuple[KeywordSource, ...]
-    proactive: bool
-    negated: bool = False
-    blocked: tuple[Blocked, ...] = ()
-    armament: str | None = None
-
-    def has(self, name: str) -> bool:
-        return any(k.keyword.name == name for k in self.keywords)
-
-    def instances(self, name: str) -> list[KeywordSource]:
-        return [k for k in self.keywords if k.keyword.name == name]
-
-    def keyword_names(self) -> list[str]:
-        return list(dict.fromkeys(k.keyword.name for k in self.keywords))
-
-    def to_dict(self, detail: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "card": self.card.name, "line": self.line, "atk": self.atk.total, "def": self.def_.total,
-            "hp": self.hp.total, "max_hp": self.max_hp.total, "damage": self.damage,
-            "keywords": self.keyword_names(), "proactive": self.proactive, "captured": self.captured,
-        }
-        if detail:
-            if self.armament:
-                out["armament"] = self.armament
-            out["contributions"] = {key: [c.to_dict() for c in val.contributions]
-                                    for key, val in (("atk", self.atk), ("def", self.def_),
-                                                     ("max_hp", self.max_hp), ("hp", self.hp))}
-            out["keyword_sources"] = [k.to_dict() for k in self.keywords]
-            if self.negated:
-                out["negated"] = True
-                out["negated_rules"] = list(R_NEGATION)
-            if self.blocked:
-                out["unyielding_blocks"] = [b.to_dict() for b in self.blocked]
-        return out
-
-
-@dataclass(frozen=True)
-class RealmView:
-    ref: SlotRef
-    card: CardDef
-    shattered: bool
-    atk: Value
-    def_: Value
-    max_hp: Value
-    hp: Value
-    damage: int
-    keywords: tuple[KeywordSource, ...] = ()
-    negated: bool = False
-
-    def has(self, name: str) -> bool:
-        return any(k.keyword.name == name for k in self.keywords)
-
-    def to_dict(self, detail: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "card": self.card.name, "atk": self.atk.total, "def": self.def_.total, "hp": self.hp.total,
-            "max_hp": self.max_hp.total, "damage": self.damage,
-            "keywords": list(dict.fromkeys(k.keyword.name for k in self.keywords)),
-            "proactive": True, "shattered": self.shattered,
-        }
-        if detail:
-            out["contributions"] = {key: [c.to_dict() for c in val.contributions]
-                                    for key, val in (("atk", self.atk), ("def", self.def_),
-                                                     ("max_hp", self.max_hp), ("hp", self.hp))}
-            out["keyword_sources"] = [k.to_dict() for k in self.keywords]
-            if self.negated:
-                out["negated"] = True
-                out["negated_rules"] = list(R_NEGATION)
-        return out
 
 
 @dataclass
@@ -211,7 +55,40 @@ class _Source:
 
     @property
     def label(self) -> str:
-        return f"{self.card.name} (Armament of {self.ref})" if self.is_armament else f"{self.card.name} ({self.ref})"
+        where = f"Armament of {self.ref}" if self.is_armament else str(self.ref)
+        return f"{self.card.name} ({where})"
+
+
+class _Applies:
+    """13.5.2: whether negator i applies, given every negator as (time, own uid, uids it negates):
+    it does not when an applying negator reaches its card; of two that negate each other (a
+    contradiction, or a cycle) the newer wins."""
+
+    def __init__(self, negators: list[tuple[int, int, set[int]]]) -> None:
+        self.negators = negators
+        self.memo: dict[int, bool] = {}
+
+    def __call__(self, i: int, visiting: frozenset[int]) -> bool:
+        if i in self.memo:
+            return self.memo[i]
+        time_i, uid_i, targets_i = self.negators[i]
+        result = True
+        for j, (time_j, uid_j, targets_j) in enumerate(self.negators):
+            if j == i or uid_i not in targets_j:
+                continue
+            if j in visiting:
+                # a cycle: the newer of the two wins (13.5.2)
+                if time_j > time_i:
+                    result = False
+                    break
+                continue
+            if uid_j in targets_i and time_j < time_i:
+                continue  # a contradiction that i, the newer, wins
+            if self(j, visiting | {i}):
+                result = False
+                break
+        self.memo[i] = result
+        return result
 
 
 @dataclass
@@ -229,7 +106,8 @@ class Board:
         self.lines = {p: tree.lines(state, p) for p in PLAYERS}
         self.proactive = {p: tree.proactive_slots(state, p) for p in PLAYERS}
         self._sources = self._collect_sources()
-        self.negated: set[int] = self._negation()
+        self.negated: set[int] = set()   # while _negation runs, no lasting effect is negated yet
+        self.negated = self._negation()
         self.souls: dict[SlotRef, SoulView] = {}
         self.realms: dict[SlotRef, RealmView] = {}
         self._compute()
@@ -278,21 +156,18 @@ class Board:
 
     # --- building
     def _card(self, name: str) -> CardDef:
-        card = self.state.card(name)
-        if card is None:
-            raise KeyError(f"no card named {name!r} in the library")
-        return card
+        return self.state.known_card(name)
 
     def _collect_sources(self) -> list[_Source]:
         out = []
         for ref in self.state.soul_refs():
-            soul = self.state.soul_at(ref)
+            soul = self.state.soul(ref)
             out.append(_Source(soul.uid, self._card(soul.name), ref, ref.player, time=soul.uid))
             if soul.armament is not None:
                 out.append(_Source(soul.armament.uid, self._card(soul.armament.name), ref, ref.player,
                                    is_armament=True, time=soul.armament.uid))
         for ref in self.state.realm_refs():
-            realm = self.state.realm_at(ref)
+            realm = self.state.realm(ref)
             out.append(_Source(realm.uid, self._card(realm.name), ref, ref.player, time=realm.uid))
         return out
 
@@ -304,49 +179,15 @@ class Board:
         for src in self._sources:
             for eff in src.card.effects:
                 if eff.kind == "static" and eff.negate:
-                    reached = []
-                    for r in self._resolve_group(src, eff.negate):
-                        soul = self.state.soul_at(r)
-                        card = self._card(soul.name)
-                        # 13.6.1: an Unyielding Soul is unaffected by an opposing Static Effect of its rank or lower
-                        if src.controller != r.player and src.card.rank <= card.rank and \
-                                any(k.name == "unyielding" for k in card.keywords):
-                            self.negation_blocked.setdefault(r, []).append(
-                                Blocked(f"{src.card.name}'s negation", str(src.ref), src.card.rank))
-                            continue
-                        reached.append(r)
-                    targets = {self.state.soul_at(r).uid for r in reached}
-                    targets.discard(src.uid)
-                    negators.append((src.time, src.uid, targets))
-        for eff in self.state.lasting:
-            if eff.kind == "negate" and eff.to is not None and self._lasting_alive(eff):
-                negators.append((eff.seq, eff.source_uid if eff.source_uid is not None else -eff.seq, {eff.to}))
+                    negators.append((src.time, src.uid, self._static_negation(src, eff.negate)))
+        for lasting in self.state.lasting:
+            if lasting.kind == "negate" and lasting.to is not None and self._lasting_alive(lasting):
+                uid = lasting.source_uid if lasting.source_uid is not None else -lasting.seq
+                negators.append((lasting.seq, uid, {lasting.to}))
         if not negators:
             return set()
 
-        memo: dict[int, bool] = {}
-
-        def applies(i: int, visiting: frozenset[int]) -> bool:
-            if i in memo:
-                return memo[i]
-            time_i, uid_i, targets_i = negators[i]
-            result = True
-            for j, (time_j, uid_j, targets_j) in enumerate(negators):
-                if j == i or uid_i not in targets_j:
-                    continue
-                if j in visiting:
-                    # a cycle: the newer of the two wins (13.5.2)
-                    if time_j > time_i:
-                        result = False
-                        break
-                    continue
-                if uid_j in targets_i and time_j < time_i:
-                    continue  # a contradiction that i, the newer, wins
-                if applies(j, visiting | {i}):
-                    result = False
-                    break
-            memo[i] = result
-            return result
+        applies = _Applies(negators)
 
         negated: set[int] = set()
         for i, (_, _, targets) in enumerate(negators):
@@ -354,9 +195,25 @@ class Board:
                 negated |= targets
         return negated
 
-    def _lasting_alive(self, eff) -> bool:
+    def _static_negation(self, src: _Source, negate: str) -> set[int]:
+        """The uids a static `negate:` of `src` reaches (never its own card)."""
+        reached = []
+        for r in self._resolve_group(src, negate):
+            card = self._card(self.state.soul(r).name)
+            # 13.6.1: an Unyielding Soul is unaffected by an opposing Static Effect of its rank or lower
+            if src.controller != r.player and src.card.rank <= card.rank and \
+                    any(k.name == "unyielding" for k in card.keywords):
+                self.negation_blocked.setdefault(r, []).append(
+                    Blocked(f"{src.card.name}'s negation", str(src.ref), src.card.rank))
+                continue
+            reached.append(r)
+        targets = {self.state.soul(r).uid for r in reached}
+        targets.discard(src.uid)
+        return targets
+
+    def _lasting_alive(self, eff: Lasting) -> bool:
         """A lasting effect from a card on the field stops when that card is negated (13.5.2)."""
-        return eff.source_uid is None or eff.source_uid not in getattr(self, "negated", set())
+        return eff.source_uid is None or eff.source_uid not in self.negated
 
     def _resolve_group(self, src: _Source, ref_name: str | None) -> list[SlotRef]:
         """The Souls a static effect's `to:` reaches. 13.1.3: "your Souls" reaches Souls only."""
@@ -377,32 +234,36 @@ class Board:
         state = self.state
         work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.soul_refs(active=False)}
         realm_work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.realm_refs(active=False)}
-
-        # printed values and keywords; Armaments (10.3.3)
+        self._printed(work, realm_work)
+        self._lasting_parts(work, realm_work)
+        prelim = {ref: sum(c.amount for c in w.parts["hp"]) - state.soul(ref).damage
+                  for ref, w in work.items()}
+        self._statics(work, prelim)
+        self._moral(work, self._unyielding(work))
         for ref, w in work.items():
-            soul = state.soul_at(ref)
+            w.blocked.extend(self.negation_blocked.get(ref, []))
+            self.souls[ref] = self._soul_view(ref, w)
+        for ref, w in realm_work.items():
+            self.realms[ref] = self._realm_view(ref, w)
+
+    def _printed(self, work: dict[SlotRef, _Work], realm_work: dict[SlotRef, _Work]) -> None:
+        """Printed values and keywords; Armaments (10.3.3)."""
+        state = self.state
+        for ref, w in work.items():
+            soul = state.soul(ref)
             card = self._card(soul.name)
             for key in STAT_KEYS:
                 w.parts[key].append(Contribution(card.stat(key), "printed", "printed", card.name))
             if soul.captured:
                 continue  # a captured Soul is not active: it has no effects (glossary/active)
-            negated = soul.uid in self.negated
-            if not negated:
+            if soul.uid not in self.negated:
                 for kw in card.keywords:
                     w.keywords.append(KeywordSource(kw, "printed", "printed", str(ref), soul.uid, card.rank,
                                                     ref.player))
             if soul.armament is not None:
-                arm = self._card(soul.armament.name)
-                for key in STAT_KEYS:
-                    if arm.stat(key):
-                        w.parts[key].append(Contribution(arm.stat(key), f"Armament {arm.name}", "armament",
-                                                         arm.name, R_ARMAMENT_HP if key == "hp" else R_ARMAMENT))
-                if soul.armament.uid not in self.negated:
-                    for kw in arm.keywords:
-                        w.keywords.append(KeywordSource(kw, f"{arm.name} (Armament)", "armament", arm.name,
-                                                        soul.armament.uid, arm.rank, ref.player, R_ARMAMENT))
+                self._armament(w, ref, soul.armament)
         for ref, w in realm_work.items():
-            realm = state.realm_at(ref)
+            realm = state.realm(ref)
             card = self._card(realm.name)
             for key in STAT_KEYS:
                 w.parts[key].append(Contribution(card.stat(key), "printed", "printed", card.name))
@@ -411,18 +272,33 @@ class Board:
                     w.keywords.append(KeywordSource(kw, "printed", "printed", str(ref), realm.uid, card.rank,
                                                     ref.player))
 
-        # lasting effects on cards (13.3.1, 13.3.2) and laid on slots (13.3.3)
+    def _armament(self, w: _Work, ref: SlotRef, armament: Armament) -> None:
+        """10.3.3: an Armament's values add to its Wielder's, its keywords work through it."""
+        arm = self._card(armament.name)
+        for key in STAT_KEYS:
+            if arm.stat(key):
+                rules = R_ARMAMENT_HP if key == "hp" else R_ARMAMENT
+                label = f"Armament {arm.name}"
+                w.parts[key].append(Contribution(arm.stat(key), label, "armament", arm.name, rules))
+        if armament.uid not in self.negated:
+            for kw in arm.keywords:
+                w.keywords.append(KeywordSource(kw, f"{arm.name} (Armament)", "armament", arm.name,
+                                                armament.uid, arm.rank, ref.player, R_ARMAMENT))
+
+    def _lasting_parts(self, work: dict[SlotRef, _Work], realm_work: dict[SlotRef, _Work]) -> None:
+        """Lasting effects on cards (13.3.1, 13.3.2) and laid on slots (13.3.3)."""
+        state = self.state
         for eff in state.lasting:
             if eff.kind == "negate" or not self._lasting_alive(eff):
                 continue
+            rules: tuple[str, ...]
+            payload: Mapping[str, Any]
             if eff.kind == "lay":
-                targets = [eff.on] if eff.on in work and not state.soul_at(eff.on).captured else []
+                targets = [eff.on] if eff.on in work and not state.soul(eff.on).captured else []
                 kind, rules, label = "slot", R_SLOT, f"{eff.source} (laid on {eff.on})"
-                payload = eff.value
-                if isinstance(payload, str):
-                    payload = {"grant": Keyword(payload)}
+                payload = {"grant": Keyword(eff.value)} if isinstance(eff.value, str) else eff.value
             else:
-                where = state.find_uid(eff.to)
+                where = state.find_uid(eff.to) if eff.to is not None else None
                 targets = [where] if where is not None and (where in work or where in realm_work) else []
                 kind, rules, label = ("lasting", lasting_rules(eff.until),
                                       f"{eff.source} ({SPANS.get(eff.until, eff.until.replace('_', ' '))})")
@@ -432,21 +308,20 @@ class Board:
                 if kind == "lasting" and eff.controller != ref.player:
                     # stays even if the Soul becomes Unyielding later
                     rules = (*lasting_rules(eff.until), "interpretation/lasting-effects-and-unyielding")
-                self._apply(w, payload, kind, label, eff.source, eff.source_uid, eff.source_rank, eff.controller,
-                            rules)
+                self._apply(w, payload, kind, label, eff.source, eff.source_uid, eff.source_rank,
+                            eff.controller, rules)
 
-        prelim = {ref: sum(c.amount for c in w.parts["hp"]) - state.soul_at(ref).damage for ref, w in work.items()}
-
-        # static effects and auras of active, non-negated cards (13.1, 13.2): the controller's own
-        # first, so that Unyielding they give counts against the opponent's (13.6.1)
-        gifts: list[tuple[_Source, dict, str, SlotRef]] = []
+    def _statics(self, work: dict[SlotRef, _Work], prelim: dict[SlotRef, int]) -> None:
+        """Static effects and auras of active, non-negated cards (13.1, 13.2): the controller's own
+        first, so that Unyielding they give counts against the opponent's (13.6.1)."""
+        gifts: list[tuple[_Source, dict[str, Any], str, SlotRef]] = []
         for src in self._sources:
             if src.uid in self.negated:
                 continue
             for eff in src.card.effects:
                 if eff.kind != "static" or eff.negate or not self._condition_ok(src, eff.condition, prelim):
                     continue
-                payload = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
+                payload: dict[str, Any] = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
                 to = eff.to if not (src.is_armament and eff.to == "self") else "wielder"
                 own = to in ("self", "wielder")
                 kind = "armament" if src.is_armament and own else ("printed" if own else "aura")
@@ -456,10 +331,12 @@ class Board:
             if src.controller != ref.player and unyielding is None:
                 unyielding = self._unyielding(work)  # once every own gift is in
             self._give(work[ref], ref, src, payload, kind, unyielding or set())
-        unyielding = self._unyielding(work)
-        # Moral: an aura on every Underling (glossary/moral, 5.1.2); Moral Souls' own keyword lists
+
+    def _moral(self, work: dict[SlotRef, _Work], unyielding: set[SlotRef]) -> None:
+        """Moral: an aura on every Underling (glossary/moral, 5.1.2); Moral Souls' own keyword lists."""
+        state = self.state
         for ref, w in list(work.items()):
-            soul = state.soul_at(ref)
+            soul = state.soul(ref)
             if soul.captured or soul.uid in self.negated:
                 continue
             for ks in [k for k in w.keywords if k.keyword.name == "moral"]:
@@ -468,32 +345,28 @@ class Board:
                 for under in tree.underlings(state, ref):
                     uw = work[under]
                     if ks.controller != under.player and under in unyielding and \
-                            ks.source_rank <= self._card(state.soul_at(under).name).rank:
+                            ks.source_rank <= self._card(state.soul(under).name).rank:
                         uw.blocked.append(Blocked(f"Moral of {soul.name}", str(ref), ks.source_rank))
                         continue
                     for key in STAT_KEYS:
                         if values.get(key):
-                            uw.parts[key].append(Contribution(values[key], src_label, "moral", str(ref), R_MORAL))
-
-        for ref, w in work.items():
-            w.blocked.extend(self.negation_blocked.get(ref, []))
-            self.souls[ref] = self._soul_view(ref, w)
-        for ref, w in realm_work.items():
-            self.realms[ref] = self._realm_view(ref, w)
+                            moral = Contribution(values[key], src_label, "moral", str(ref), R_MORAL)
+                            uw.parts[key].append(moral)
 
     def _unyielding(self, work: dict[SlotRef, _Work]) -> set[SlotRef]:
         """Souls with Unyielding in force now (not negated, unless laid on the slot)."""
-        out = set()
+        out: set[SlotRef] = set()
         for ref, w in work.items():
-            negated = self.state.soul_at(ref).uid in self.negated
+            negated = self.state.soul(ref).uid in self.negated
             if any(k.keyword.name == "unyielding" and (not negated or k.kind in ("slot", "armament"))
                    for k in w.keywords):
                 out.add(ref)
         return out
 
-    def _give(self, w: _Work, ref: SlotRef, src: _Source, payload: dict, kind: str, unyielding: set) -> None:
+    def _give(self, w: _Work, ref: SlotRef, src: _Source, payload: Mapping[str, Any], kind: str,
+              unyielding: set[SlotRef]) -> None:
         if src.controller != ref.player and ref in unyielding and \
-                src.card.rank <= self._card(self.state.soul_at(ref).name).rank:
+                src.card.rank <= self._card(self.state.soul(ref).name).rank:
             what = "gain" if "gain" in payload else f"{payload['grant'].name}"
             w.blocked.append(Blocked(f"{src.card.name}'s {what}", str(src.ref), src.card.rank))  # 13.6.1
             return
@@ -501,8 +374,8 @@ class Board:
         self._apply(w, payload, kind, src.label, str(src.ref), src.uid, src.card.rank, src.controller, rules)
 
     @staticmethod
-    def _apply(w: _Work, payload: Mapping, kind: str, label: str, source: str | None, source_uid: int | None,
-               source_rank: int, controller: str, rules: tuple[str, ...]) -> None:
+    def _apply(w: _Work, payload: Mapping[str, Any], kind: str, label: str, source: str | None,
+               source_uid: int | None, source_rank: int, controller: str, rules: tuple[str, ...]) -> None:
         if payload.get("gain"):
             for key, amount in payload["gain"].items():
                 if amount:
@@ -513,7 +386,7 @@ class Board:
                                             (*rules, *R_GRANTED)))
 
     def _soul_view(self, ref: SlotRef, w: _Work) -> SoulView:
-        soul = self.state.soul_at(ref)
+        soul = self.state.soul(ref)
         card = self._card(soul.name)
         keywords = tuple(w.keywords)
         if soul.uid in self.negated:
@@ -523,14 +396,15 @@ class Board:
             keywords = tuple(k for k in keywords if k.kind in ("slot", "armament"))
         return SoulView(
             ref=ref, card=card, captured=soul.captured, line=self.line(ref),
-            atk=Value.of(w.parts["atk"]), def_=Value.of(w.parts["def"]), max_hp=(mh := Value.of(w.parts["hp"])),
+            atk=Value.of(w.parts["atk"]), def_=Value.of(w.parts["def"]),
+            max_hp=(mh := Value.of(w.parts["hp"])),
             hp=_current_hp(mh, soul.damage), damage=soul.damage, keywords=keywords,
             proactive=self.is_proactive(ref), negated=soul.uid in self.negated, blocked=tuple(w.blocked),
             armament=soul.armament.name if soul.armament else None,
         )
 
     def _realm_view(self, ref: SlotRef, w: _Work) -> RealmView:
-        realm = self.state.realm_at(ref)
+        realm = self.state.realm(ref)
         mh = Value.of(w.parts["hp"])
         return RealmView(ref=ref, card=self._card(realm.name), shattered=realm.shattered,
                          atk=Value.of(w.parts["atk"]), def_=Value.of(w.parts["def"]), max_hp=mh,
@@ -561,7 +435,8 @@ def explain(value: Value, name: str) -> tuple[str, tuple[str, ...]]:
     bonuses = [c for c in parts if c.kind not in ("printed", "floor")]
     if not bonuses:
         return f"{name} {value.total}", ()
-    shown = ", ".join(f"{'+' if c.amount >= 0 and i else ''}{c.amount} {c.label}" for i, c in enumerate(parts))
+    shown = ", ".join(f"{'+' if c.amount >= 0 and i else ''}{c.amount} {c.label}"
+                      for i, c in enumerate(parts))
     rules = tuple(dict.fromkeys(r for c in parts for r in c.rules))
     # 13.4.1 is about effects applying twice; an Armament's values are not an effect (10.3.3)
     if len([c for c in bonuses if c.kind != "armament"]) >= 2:
