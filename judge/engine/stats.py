@@ -19,8 +19,8 @@ from typing import Any
 
 from judge.engine import tree
 from judge.engine.cards import STAT_KEYS, CardDef, Keyword
-from judge.engine.derived import Blocked, Contribution, KeywordSource, RealmView, SoulView, Value
 from judge.engine.conditions import _failed, failed_conditions_realm
+from judge.engine.derived import Blocked, Contribution, KeywordSource, RealmView, SoulView, Value
 from judge.engine.state import PLAYERS, Armament, Lasting, SlotRef, State
 
 R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
