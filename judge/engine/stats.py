@@ -13,7 +13,7 @@ Nothing here is stored: a Board is computed from the State on request and thrown
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -262,6 +262,10 @@ class Board:
                                                     ref.player))
             if soul.armament is not None:
                 self._armament(w, ref, soul.armament)
+        self._printed_realms(realm_work)
+
+    def _printed_realms(self, realm_work: dict[SlotRef, _Work]) -> None:
+        state = self.state
         for ref, w in realm_work.items():
             realm = state.realm(ref)
             card = self._card(realm.name)
