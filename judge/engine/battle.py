@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from judge.engine import cascade, effects, legality, parts, references, stats, zones
 from judge.engine.action import Action
-from judge.engine.cards import EffectDef
+from judge.engine.cards import CardDef, EffectDef
+from judge.engine.derived import RealmView, SoulView
 from judge.engine.game import Entry, Game
-from judge.engine.state import SlotRef
+from judge.engine.state import Realm, SlotRef, Soul
 
 R_CHECK = ("9.5.3", "glossary/attack-target")
 R_FIGHT = ("glossary/battle", "glossary/atk", "glossary/def")
@@ -27,8 +28,13 @@ class Battle:
     by_effect: bool = False
 
 
-def _holder(g: Game, ref: SlotRef):
+def _holder(g: Game, ref: SlotRef) -> Soul | Realm | None:
     return g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
+
+
+def _target(g: Game, ref: SlotRef) -> Soul | Realm:
+    """The Soul or Realm attacked on `ref`, which verify made sure of."""
+    return g.state.realm(ref) if ref.is_realm else g.state.soul(ref)
 
 
 def declare(g: Game, action: Action) -> None:
@@ -36,28 +42,28 @@ def declare(g: Game, action: Action) -> None:
     here unless it is cancelled (9.5.3). A response window opens (12.2)."""
     ref = action.slot("value", g.state)
     target = action.slot("target", g.state)
-    soul = g.state.soul_at(ref)
+    soul = g.state.soul(ref)
     soul.attacks_made += 1
-    holder = _holder(g, target)
+    holder = _target(g, target)
     b = Battle(ref, soul.uid, target, holder.uid, counts_as_attack=True)
     board = g.board()
     extra: list[str] = []
-    rules: list[str] = []
+    rules: tuple[str, ...] = ()
     if not target.is_realm:
         extra.append(f"{holder.name} stands in the Front Line")
-        rules.append("glossary/front-line")
+        rules += ("glossary/front-line",)
         for taunter, ks in legality.taunts_protecting(board, target):
             if board.unyielding_against(ref, ks.source_rank, ks.controller):
                 extra.append(f"{soul.name} is Unyielding against the Taunt of {g.name_at(taunter)} (rank "
                              f"{ks.source_rank}) and ignores it")
-                rules += ["13.6.1", "13.6.3"]
+                rules += ("13.6.1", "13.6.3")
     if board.line(ref) == 2:
         extra.append(f"{soul.name} attacks from the Second Line with Range")
-        rules += ["glossary/range", "9.1.1"]
+        rules += ("glossary/range", "9.1.1")
     # Taunt is checked at the declaration only (glossary Attack Target); say so where a Taunt is in force
     if any(board.has_keyword(r, "taunt") for r in g.state.soul_refs(target.player)):
         extra.append("Taunt is checked now, at the declaration, and only now")
-        rules += ["glossary/taunt"]
+        rules += ("glossary/taunt",)
     notes = "".join(f" {e[0].upper()}{e[1:]}." for e in extra)
     instances = len(board.souls[ref].instances("dual_wielding"))
     dual = (", allowed by Dual Wielding" + ("; two instances still allow two" if instances > 1 else "")
@@ -83,12 +89,12 @@ def declare(g: Game, action: Action) -> None:
             soul_now = _attacker_soul(g, b)
             if soul_now is not None and soul_now.attacks_made > 0:
                 soul_now.attacks_made -= 1
-            text, extra = problem
+            text, why = problem
             # "A cancelled attack does not count (9.5.3)": of the texts we have, only the glossary's Dual
             # Wielding entry says it (9.5.3 is absent), so that entry is cited for it, for every attacker
             g.trace.add("battle", f"The attack of {soul.name} is cancelled before the fight: {text}. A cancelled "
                                   "attack does not count (the glossary says so under Dual Wielding).",
-                        (*R_CHECK, *extra, "glossary/dual-wielding"))
+                        (*R_CHECK, *why, "glossary/dual-wielding"))
             return
         g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.", R_CHECK)
         fight(g, b)
@@ -97,7 +103,7 @@ def declare(g: Game, action: Action) -> None:
     aftermath(g, b)
 
 
-def _attacker_soul(g: Game, b: Battle):
+def _attacker_soul(g: Game, b: Battle) -> Soul | None:
     ref = g.where(b.attacker_uid)
     return g.state.soul_at(ref) if ref is not None and not ref.is_realm else None
 
@@ -137,7 +143,7 @@ def fight(g: Game, b: Battle) -> None:
     a Realm's counterblow at the same moment. No captures until the capture step (9.5.8)."""
     board = g.board()
     att = board.souls[b.attacker]
-    tgt = board.view(b.target)
+    tgt = board.card_view(b.target)
     _fight_notes(g, b, att, tgt)
     precision = att.has("precision")
     dfn = 0 if precision else tgt.def_.total
@@ -203,7 +209,7 @@ def fight(g: Game, b: Battle) -> None:
                      + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
                      + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True))
     g.in_fight = True
-    b_hp_before = board.view(b.target).hp.total
+    b_hp_before = tgt.hp.total
     dealt_by_attack = 0
     # same moment: every hit is measured against the HP before the fight
     for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
@@ -249,7 +255,7 @@ def fight(g: Game, b: Battle) -> None:
     berserk(g, b, att)
 
 
-def _fight_notes(g: Game, b: Battle, att, tgt) -> None:
+def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -> None:
     """What a judge would point out before the damage: battle damage is not an effect (13.6.7b),
     auras that give nothing here (13.1.2, 13.1.3), negated givers (13.5.2)."""
     board = g.board()
@@ -264,7 +270,7 @@ def _fight_notes(g: Game, b: Battle, att, tgt) -> None:
                                       f"{tgt.card.name} itself.", ("13.1.2",))
                 break
     else:
-        views = [*board.souls.items(), *board.realms.items()]
+        views: list[tuple[SlotRef, SoulView | RealmView]] = [*board.souls.items(), *board.realms.items()]
         givers = [ref for ref, view in views if ref.player == b.target.player and ref != b.target
                   and not getattr(view, "captured", False) and not getattr(view, "shattered", False)
                   and any(e.kind == "static" and e.to in ("all_own_souls", "other_own_souls") for e in view.card.effects)]
@@ -278,12 +284,14 @@ def _fight_notes(g: Game, b: Battle, att, tgt) -> None:
                                   "give is stopped for as long as that lasts.", ("13.5.2", "13.1.2"))
 
 
-def _has_capture_instants(g: Game, card) -> bool:
+def _has_capture_instants(g: Game, card: CardDef) -> bool:
     return any(e.trigger == "captures_attack_target" for e in card.effects)
 
 
-def berserk(g: Game, b: Battle, att) -> None:
+def berserk(g: Game, b: Battle, att: SoulView) -> None:
     ref = g.where(b.attacker_uid)
+    if ref is None:
+        raise KeyError(f"the attacker {att.card.name} is not on the field")  # fight checked it is active
     text = f"{att.card.name} ({ref}) captured the Soul it attacked"
     for ks in g.board().souls[ref].instances("berserk"):
         eff = EffectDef(name="Berserk", kind="instant", trigger="captures_attack_target", do=tuple(ks.keyword.value))
@@ -300,14 +308,14 @@ def aftermath(g: Game, b: Battle) -> None:
     """After the battle: `after_battle` triggers of the Souls that battled (if still active)."""
     if g.state.winner or g.stopped:
         return
-    seen = set()
+    seen: set[int] = set()
     for uid in (b.attacker_uid, b.target_uid):
         ref = g.where(uid)
         if uid in seen or ref is None or ref.is_realm or not g.is_active_uid(uid):
             continue
         seen.add(uid)
         cascade.triggered(g, "after_battle", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid},
-                          f"{g.state.soul_at(ref).name} ({ref}) has battled")
+                          f"{g.state.soul(ref).name} ({ref}) has battled")
     if not b.by_effect and not g.resolving and cascade.flush_pending(g):
         cascade.run_window(g, "the Timing Effects triggered after the battle")
 

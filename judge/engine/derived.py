@@ -155,6 +155,9 @@ class RealmView:
     def has(self, name: str) -> bool:
         return any(k.keyword.name == name for k in self.keywords)
 
+    def instances(self, name: str) -> list[KeywordSource]:
+        return [k for k in self.keywords if k.keyword.name == name]
+
     def to_dict(self, detail: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
             "card": self.card.name, "atk": self.atk.total, "def": self.def_.total, "hp": self.hp.total,

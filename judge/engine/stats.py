@@ -116,6 +116,13 @@ class Board:
     def view(self, ref: SlotRef) -> SoulView | RealmView | None:
         return self.souls.get(ref) or self.realms.get(ref)
 
+    def card_view(self, ref: SlotRef) -> SoulView | RealmView:
+        """The view of the Soul or Realm on `ref`, where the rules have made sure one stands."""
+        view = self.view(ref)
+        if view is None:
+            raise KeyError(f"no card stands on {ref}")
+        return view
+
     def line(self, ref: SlotRef) -> int | None:
         return self.lines[ref.player].get(ref.slot)
 
