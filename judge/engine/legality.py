@@ -12,12 +12,10 @@ Effects are offered.
 
 from __future__ import annotations
 
-from typing import Any
-
 from judge.engine import tree
 from judge.engine.cards import CardDef
 from judge.engine.checks import Check, line_rules
-from judge.engine.derived import R_NEGATION
+from judge.engine.derived import R_NEGATION, KeywordSource
 from judge.engine.errors import Violation
 from judge.engine.field import line_label
 from judge.engine.state import SlotRef, opponent
@@ -39,8 +37,9 @@ def verify_recruit(c: Check) -> None:
         c.no(f"{ref} is not one of {c.player}'s soul slots", *r)
         return
     state = c.state
-    if state.soul_at(ref) is not None:
-        blocked = " (a captured Soul blocks its slot)" if state.soul_at(ref).captured else ""
+    standing = state.soul_at(ref)
+    if standing is not None:
+        blocked = " (a captured Soul blocks its slot)" if standing.captured else ""
         c.no(f"{ref} is not empty: {c.label(ref)} is there{blocked}", *r, "glossary/capture")
     c.slot_rank(ref, card, "recruited Soul", r)
     parent = state.field.parent(ref.slot)
@@ -51,7 +50,7 @@ def verify_recruit(c: Check) -> None:
     if frozen is not None:
         c.no(f"{c.label(frozen)} is Frozen: no Soul can be recruited anywhere further out on its branch",
              "glossary/frozen", *r)
-    already = [s for s in state.soul_refs(c.player, active=False) if state.soul_at(s).recruited_this_turn]
+    already = [s for s in state.soul_refs(c.player, active=False) if state.soul(s).recruited_this_turn]
     if already:
         c.no(f"{c.player} has already recruited this turn ({c.label(already[0])}); one Soul per turn",
              "10.1.1", "5.3")
@@ -124,7 +123,7 @@ def verify_equip(c: Check) -> None:
         return
     c.proactive(ref, "Wielder", r)
     c.slot_rank(ref, card, "Wielder", r)
-    soul = c.state.soul_at(ref)
+    soul = c.state.soul(ref)
     if soul.armament is not None:
         c.no(f"{c.label(ref)} already carries {soul.armament.name}; a Soul carries at most one Armament",
              "10.3.2", "glossary/armament")
@@ -163,7 +162,7 @@ def verify_set(c: Check) -> None:
         return
     c.proactive(ref, "Setter", r)
     c.slot_rank(ref, card, "Setter", r)
-    soul = c.state.soul_at(ref)
+    soul = c.state.soul(ref)
     for name, slot in c.state.players[c.player].slots.items():
         if any(amb.setter == soul.uid for amb in slot.ambushes):
             c.no(f"{c.label(ref)} already controls a set Ambush at {c.player}:{name}; each Soul may control only "
@@ -184,7 +183,7 @@ def verify_spring(c: Check) -> None:
     if amb.owner != c.player:
         c.no(f"the {amb.name} at {ref} is {amb.owner}'s; only its controller springs it", *r)
         return
-    card = c.state.card(amb.name)
+    card = c.state.known_card(amb.name)
     c.fast_timing(f"{c.player} can't spring {amb.name} now", ("10.4.5", "glossary/fast"))
     if not c.own_active_soul(ref, "Ambusher", ("10.4.3", "glossary/ambusher")):
         return
@@ -215,7 +214,7 @@ def verify_activate(c: Check) -> None:
     if holder is None or ref.player != c.player:
         c.no(f"{c.label(ref)} is not one of {c.player}'s cards", *r)
         return
-    card = state.card(holder.name)
+    card = state.known_card(holder.name)
     eff = card.effect(str(c.action.value))
     if eff is None or eff.kind != "activated":
         names = ", ".join(e.label for e in card.effects if e.kind == "activated") or "none"
@@ -254,7 +253,7 @@ def verify_use(c: Check) -> None:
     if holder is None:
         c.no(f"{c.label(ref)} is no longer active, so its effect is no longer offered", "11.8.4")
         return
-    card = c.state.card(holder.name)
+    card = c.state.known_card(holder.name)
     eff = card.effect(offer.effect)
     if eff is not None:
         c.limit(holder.uid, card, eff)
@@ -269,7 +268,7 @@ def verify_attack(c: Check) -> None:
     target = c.slot_ref("target", ("glossary/attack-target",))
     if ref is None or not c.own_active_soul(ref, "attacker", r):
         return
-    soul = state.soul_at(ref)
+    soul = state.soul(ref)
     view = board.souls[ref]
     line = board.line(ref)
     if line != 1 and not (line == 2 and view.has("range")):
@@ -327,7 +326,7 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
         shared = " (it shares the Taunt Soul's Direct Superior)" if radius else ""
         why = ""
         if higher:
-            att_card = state.card(state.soul_at(attacker).name)
+            att_card = state.known_card(state.soul(attacker).name)
             why = (f"; {c.label(attacker)} is Unyielding, but the Taunt's source (rank {ks.source_rank}) outranks "
                    f"it (rank {att_card.rank}), so it does not ignore the Taunt")
         given = f" (from {ks.label})" if ks.kind != "printed" else ""
@@ -338,13 +337,13 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
         return
 
 
-def taunts_protecting(board: Board, target: SlotRef) -> list[tuple[SlotRef, Any]]:
+def taunts_protecting(board: Board, target: SlotRef) -> list[tuple[SlotRef, KeywordSource]]:
     """The (Taunt Soul, its Taunt KeywordSource) pairs that protect `target` from attacks
     (glossary/taunt): the Taunt Soul stands in the Front Line and `target` is in its radius; a target
     with Taunt itself whose own rank is at least the protector's can still be attacked."""
     state = board.state
     out = []
-    target_card = state.card(state.soul_at(target).name)
+    target_card = state.known_card(state.soul(target).name)
     target_taunts = board.souls[target].has("taunt")
     for ref, view in board.souls.items():
         if ref.player != target.player or ref == target or view.captured or not board.is_front_line(ref):
