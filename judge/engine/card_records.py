@@ -138,6 +138,21 @@ class CardDef:
         """The effect an Event or Ambush uses when cast or sprung: its first non-static effect."""
         return next((e for e in self.effects if e.kind != "static"), None)
 
+    def known_effect(self, name: str) -> EffectDef:
+        """The effect `name` of an action verify has passed (verify found the effect)."""
+        eff = self.effect(name)
+        if eff is None:
+            raise KeyError(f"{self.name} has no effect {name!r}")
+        return eff
+
+    @property
+    def played_effect(self) -> EffectDef:
+        """The main effect of an Event cast or an Ambush sprung (the card's schema gives it one)."""
+        eff = self.main_effect
+        if eff is None:
+            raise KeyError(f"{self.name} has no effect to resolve")
+        return eff
+
 
 class Library:
     """Cards by name (case-insensitive)."""

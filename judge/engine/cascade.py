@@ -20,8 +20,8 @@ from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.checks import Offer, Window
 from judge.engine.conditions import failed_conditions
-from judge.engine.game import Entry, Game, Pending
-from judge.engine.state import SlotRef
+from judge.engine.game import Entry, Game, Pending, Target
+from judge.engine.state import Realm, SlotRef, Soul
 
 # a window opens after an attack declaration, a new Cascade entry or triggered Timing Effects (12.2,
 # glossary Response window), the turn player holding priority first (glossary Priority)
@@ -69,7 +69,8 @@ def _offers(g: Game) -> list[Offer]:
 
 # --- putting effects on the Cascade ------------------------------------------------------------------
 
-def _choose(g: Game, action: Action, eff: EffectDef, source: targets.Source, self_ref: SlotRef | None) -> tuple:
+def _choose(g: Game, action: Action, eff: EffectDef, source: targets.Source,
+            self_ref: SlotRef | None) -> tuple[list[Target], bool]:
     given = action.target_refs(g.state) if "targets" in action.args else None
     chosen, _, picked = targets.choose_targets(g.board(), eff, given, source, self_ref)
     return [effects.make_target(g, ref, spec) for ref, spec in zip(chosen, eff.targets)], picked
@@ -108,7 +109,7 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
     rules = (*rules, *target_rules(g, entry))
     if entry.kind in ("activated", "timing"):
         effects.count_use(g, entry.source_uid, entry.effect)
-        if entry.effect.limit:
+        if entry.effect.limit and entry.source_uid is not None:  # the card whose effect it is (11.7.2)
             turn, game = g.state.uses(entry.source_uid, entry.effect.label)
             text += (f" ({entry.effect.limit.text}: this card's use {turn} this turn, {game} this duel; it counts now, "
                      "even if it later fizzles.)")
@@ -127,11 +128,11 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
 def cast(g: Game, action: Action) -> None:
     player = g.actor(action)
     card = g.card(action.value)
-    eff = card.main_effect
+    eff = card.played_effect
     caster = action.slot("caster", g.state) if "caster" in action.args else _first_caster(g, action, card)
     zones.take_from_hand(g, player, card.name)
     g.state.event_slot = card.name
-    soul = g.state.soul_at(caster)
+    soul = g.state.soul(caster)
     picked_caster = "" if "caster" in action.args else " (no Caster was given, so the first legal one is taken)"
     caster_rules: tuple[str, ...] = ()
     if g.board().has_keyword(caster, "frozen"):
@@ -162,9 +163,9 @@ def _first_caster(g: Game, action: Action, card: CardDef) -> SlotRef:
 def activate(g: Game, action: Action) -> None:
     player = g.actor(action)
     ref = action.slot("card", g.state)
-    holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
+    holder: Realm | Soul = g.state.realm(ref) if ref.is_realm else g.state.soul(ref)
     card = g.card(holder.name)
-    eff = card.effect(str(action.value))
+    eff = card.known_effect(str(action.value))
     entry = Entry(g.new_entry_id(), "activated", card.name, eff, player, card.rank, source_uid=holder.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []))
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
@@ -192,8 +193,8 @@ def spring(g: Game, action: Action) -> None:
     slot.ambushes.remove(amb)
     g.in_flight.append((amb.owner, amb.name))
     card = g.card(amb.name)
-    eff = card.main_effect
-    ambusher = g.state.soul_at(ref)
+    eff = card.played_effect
+    ambusher = g.state.soul(ref)
     entry = Entry(g.new_entry_id(), "ambush", card.name, eff, player, card.rank, ambusher_uid=ambusher.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []))
     rules: tuple[str, ...] = ("10.4.3", "10.4.5", "10.4.5b" if g.window_open else "10.4.5a")
