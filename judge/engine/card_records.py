@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.engine.parts import Part
+
 CARD_TYPES = ("soul", "event", "armament", "ambush", "realm")
 ATTRIBUTES = ("light", "dark")
 EFFECT_KINDS = ("activated", "timing", "static", "instant")
@@ -89,7 +91,7 @@ class EffectDef:
     condition: Mapping[str, Any] = field(default_factory=dict)
     targets: tuple[TargetSpec, ...] = ()
     cost: tuple[Mapping[str, Any], ...] = ()
-    do: tuple[Mapping[str, Any], ...] = ()
+    do: tuple[Part, ...] = ()
     gain: Mapping[str, int] | None = None      # static: values given to `to`
     grant: Keyword | None = None               # static: a keyword given to `to`
     to: str | None = None                      # static: a reference (self, other_own_souls, …)
@@ -129,8 +131,10 @@ class CardDef:
             if eff.name and eff.name.lower() == name.lower():
                 return eff
         for kw in self.keywords:
-            if kw.name == "reinforcement" and name.lower() in ("reinforcement", (kw.value.name or "").lower()):
-                return kw.value
+            reinforcement = kw.value if kw.name == "reinforcement" else None
+            if isinstance(reinforcement, EffectDef) and \
+                    name.lower() in ("reinforcement", (reinforcement.name or "").lower()):
+                return reinforcement
         return None
 
     @property

@@ -9,7 +9,7 @@ from functools import singledispatch
 from typing import Any
 
 from judge.engine import parts, references, stats, zones
-from judge.engine.cards import Keyword
+from judge.engine.cards import EffectDef, Keyword, TargetSpec
 from judge.engine.conditions import failed_conditions
 from judge.engine.game import Entry, Game, Target
 from judge.engine.parts import Part
@@ -34,9 +34,9 @@ def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
         note = "; the one on the field now came back and is a new card" if back else ""
         return (f"{entry.card} is no longer active ({_how(how)}{note})", ("11.6.1a", *(("15.5.1",) if back else ())))
     if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
-        how = g.left.get(entry.caster_uid, "no longer active")
+        how = g.left.get(entry.caster_uid, "no longer active") if entry.caster_uid is not None else "no longer active"
         return f"its Caster is no longer active ({_how(how)})", ("11.6.1b", "10.2.5")
-    if entry.kind == "ambush" and g.left.get(entry.ambusher_uid) == "hand":
+    if entry.kind == "ambush" and entry.ambusher_uid is not None and g.left.get(entry.ambusher_uid) == "hand":
         return "its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")
     return None
 
@@ -72,6 +72,8 @@ def pay_costs(g: Game, entry: Entry) -> None:
                           ("11.5.1", "11.5.5"))
         elif "pay_hp" in c:
             ref = g.where(_payer(entry, c.get("by", "self")))
+            if ref is None:  # cost_problem made sure the payer is active
+                raise KeyError(f"the Soul paying the cost of {entry.label} is not on the field")
             zones.deal_damage(g, ref, c["pay_hp"], f"paying the cost of {entry.label}", ("11.5.5", "14.3.1",
                                                                                           "glossary/pay-hp"))
             zones.check_captures(g)
@@ -85,6 +87,8 @@ def resolve_entry(g: Game, entry: Entry) -> None:
     reason = fizzle_reason(g, entry)
     if reason is None and entry.kind == "event":
         caster = g.where(entry.caster_uid)
+        if caster is None:  # fizzle_reason made sure the Caster is active
+            raise KeyError(f"the Caster of {entry.card} is not on the field")
         g.trace.add("resolve", f"Its Caster, {g.name_at(caster)}, is still active, so {entry.card} resolves (having "
                                "left the Front Line or moved would not matter).", ("10.2.5",))
     if reason is None and entry.effect.condition:
@@ -95,7 +99,7 @@ def resolve_entry(g: Game, entry: Entry) -> None:
         g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked again "
                                f"now{now}.", ("11.3.1",))
     if reason is None and entry.kind == "ambush" and not g.is_active_uid(entry.ambusher_uid):
-        how = _how(g.left.get(entry.ambusher_uid, "moved"))
+        how = _how(g.left.get(entry.ambusher_uid, "moved") if entry.ambusher_uid is not None else "moved")
         g.trace.add("resolve", f"{entry.card}'s Ambusher is no longer active ({how}), but an Ambush resolves anyway: "
                                "it fizzles only if its Ambusher went back to the hand.", ("10.4.7", "11.6.1c"))
     if reason is None:
@@ -267,8 +271,8 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
 
 def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, until: str) -> None:
     state = g.state
-    holder = state.realm_at(ref) if ref.is_realm else state.soul_at(ref)
-    lasting = Lasting(kind=kind, value=value, to=None if kind == "lay" else holder.uid,
+    holder = None if kind == "lay" else state.realm(ref) if ref.is_realm else state.soul(ref)
+    lasting = Lasting(kind=kind, value=value, to=None if holder is None else holder.uid,
                       on=ref if kind == "lay" else None, until=until, controller=entry.controller,
                       source=entry.card, source_uid=entry.source_uid if entry.kind not in ("event", "ambush") else None,
                       source_rank=entry.source_rank, started_turn=state.turn, seq=state.new_uid())
@@ -290,7 +294,7 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
         (value if kind == "gain" else None)
     view = g.board().view(ref) if stats_given else None
-    if view is not None:
+    if view is not None and stats_given:
         names = {"atk": ("ATK", view.atk), "def": ("DEF", view.def_), "hp": ("max HP", view.max_hp)}
         shown = []
         for key in stats_given:
@@ -329,7 +333,7 @@ def negate(g: Game, entry: Entry, name: str) -> None:
             ref = g.where(victim.source_uid)
             if ref is not None and not ref.is_realm and \
                     g.board().unyielding_against(ref, entry.source_rank, entry.controller):
-                soul = g.state.soul_at(ref)
+                soul = g.state.soul(ref)
                 g.trace.add("effect", f"{entry.label} (rank {entry.source_rank}) can't negate {victim.label}: "
                                       f"{soul.name} ({ref}, rank {g.card(soul.name).rank}) is Unyielding against it.",
                             ("13.6.5", "13.5.3", "13.6.3"))
@@ -396,7 +400,7 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
         g.instant_depth -= 1
 
 
-def limit_used_up(g: Game, uid: int | None, effect) -> str | None:
+def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:
     """11.7.1: "1/Turn", "2/Game"; limits belong to the one card on the field (11.7.2)."""
     if effect.limit is None or uid is None:
         return None
@@ -409,7 +413,7 @@ def limit_used_up(g: Game, uid: int | None, effect) -> str | None:
     return None
 
 
-def count_use(g: Game, uid: int | None, effect) -> None:
+def count_use(g: Game, uid: int | None, effect: EffectDef) -> None:
     if effect.limit is None or uid is None:
         return
     key = (uid, effect.label.lower())
@@ -417,7 +421,7 @@ def count_use(g: Game, uid: int | None, effect) -> None:
     g.state.used[key] = [this_turn + 1, this_game + 1]
 
 
-def make_target(g: Game, ref: SlotRef, spec) -> Target:
+def make_target(g: Game, ref: SlotRef, spec: TargetSpec | None) -> Target:
     holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
     names = spec is None or spec.what == "soul" or (spec.what == "spot" and spec.naming is not None) \
         or spec.what == "realm"
