@@ -7,7 +7,7 @@ from typing import Any
 
 from judge.engine import tree
 from judge.engine.game import Game
-from judge.engine.state import PLAYERS, Slot, SlotRef, Soul
+from judge.engine.state import PLAYERS, Realm, Slot, SlotRef, Soul
 
 R_DAMAGE = ("glossary/damage",)
 R_HEAL = ("glossary/heal",)
@@ -38,8 +38,7 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     card = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
     if card is None or getattr(card, "captured", False) or getattr(card, "shattered", False):
         return 0
-    view = g.board().view(ref)
-    hp = view.hp.total
+    hp = g.board().card_view(ref).hp.total
     name = g.name_at(ref)
     kind = "battle damage" if battle else "damage"
     how = f": {arithmetic}" if arithmetic else ""
@@ -60,6 +59,7 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
 def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = ()) -> int:
     """Healing removes at most the damage a card has (14.2.1, 11.6.5)."""
     amount = step5(amount)
+    soul: Soul | Realm | None
     if ref.is_realm:
         soul = g.state.realm_at(ref)
         if soul is None or soul.shattered:
@@ -127,7 +127,7 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             break
         for ref in souls:
             view = board.souls[ref]
-            soul = g.state.soul_at(ref)
+            soul = g.state.soul(ref)
             # a battle's capture step is the Codex's own moment (9.5.8, glossary Capture); every other
             # moment of "after every step of play" is ours (interpretation/capture-timing)
             rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
@@ -139,7 +139,7 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             capture(g, ref, why, rules)
             captured.append(ref)
         for ref in realms:
-            realm = g.state.realm_at(ref)
+            realm = g.state.realm(ref)
             realm.shattered = True
             g.left[realm.uid] = "shattered"
             g.touch()
@@ -166,7 +166,7 @@ def check_winner(g: Game, captured: list[SlotRef]) -> None:
     else:
         loser = fallen[0]
         g.state.winner = g.other(loser)
-        leader = g.state.soul_at(SlotRef(loser, root)).name
+        leader = g.state.soul(SlotRef(loser, root)).name
         g.trace.add("win", f"{loser}'s Leader {leader} is captured: {g.state.winner} wins the duel.", R_WIN)
 
 
@@ -206,7 +206,8 @@ def _leave_field(g: Game, ref: SlotRef, soul: Soul, pile: str,
     owner = g.state.players[soul.owner]
     getattr(owner, pile).append(soul.name)
     changes = [{"card": soul.name, "from": str(ref), "to": f"{soul.owner}.{pile}"}]
-    text, rules = "", ()
+    text = ""
+    rules: tuple[str, ...] = ()
     if soul.armament is not None:
         getattr(owner, armament_pile).append(soul.armament.name)
         changes.append({"card": soul.armament.name, "from": str(ref), "to": f"{soul.owner}.{armament_pile}"})
@@ -299,7 +300,7 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
             g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part is "
                                   "skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"))
         return False
-    moving: Soul = g.state.slot(ref).soul
+    moving = g.state.soul(ref)
     g.state.slot(ref).soul = None
     g.state.slot(dest).soul = moving
     g.touch()
@@ -417,8 +418,8 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
 def aura_note(g: Game, name: str, ref: SlotRef) -> None:
     """13.1.2: what an aura gives ends as soon as its card is no longer active."""
     card = g.card(name)
-    gives = [e for e in card.effects if e.kind == "static" and e.to not in (None, "self", "wielder")]
-    gives += [k for k in card.keywords if k.name == "moral"]
+    gives = any(e.kind == "static" and e.to not in (None, "self", "wielder") for e in card.effects) or \
+        any(k.name == "moral" for k in card.keywords)
     if gives:
         g.trace.add("effect", f"{name} ({ref}) is no longer active: what its aura gave ends now.",
                     ("13.1.2", "13.1.1"))
