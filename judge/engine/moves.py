@@ -14,7 +14,7 @@ from typing import Any
 
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.checks import Window
-from judge.engine.state import PLAYERS, SlotRef, State
+from judge.engine.state import PLAYERS, Realm, SlotRef, Soul, State
 from judge.engine.stats import Board
 from judge.engine.targets import Source, combinations
 
@@ -94,7 +94,7 @@ def spring(m: Moment) -> Candidates:
     state = m.state
     for ref in m.own_souls:
         for amb in dict.fromkeys(a.name for a in state.slot(ref).ambushes if a.owner == m.player):
-            card = state.card(amb)
+            card = state.known_card(amb)
             for targets in m.target_lists(card.main_effect, Source(m.player, card.name, card.rank), ref):
                 yield _with_targets({"spring": amb, "at": m.rel(ref)}, targets)
 
@@ -102,8 +102,8 @@ def spring(m: Moment) -> Candidates:
 def activate(m: Moment) -> Candidates:
     state = m.state
     for ref in [*m.own_souls, *state.realm_refs(m.player)]:
-        holder = state.realm_at(ref) if ref.is_realm else state.soul_at(ref)
-        card = state.card(holder.name)
+        holder: Realm | Soul = state.realm(ref) if ref.is_realm else state.soul(ref)
+        card = state.known_card(holder.name)
         for eff in card.effects:
             if eff.kind == "activated":
                 for targets in m.target_lists(eff, Source(m.player, card.name, card.rank, ref), ref):

@@ -63,7 +63,7 @@ def protected(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> bool:
 
 
 def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
-    soul = g.state.soul_at(ref)
+    soul = g.state.soul(ref)
     rank = g.card(soul.name).rank
     if targeted:
         g.trace.add("effect", f"{soul.name} ({ref}, rank {rank}) is Unyielding against {entry.label} (rank "
@@ -91,7 +91,7 @@ def refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: boo
     found = resolve_ref(g, entry, name, allow_captured=allow_captured)
     if name in GROUP_SIDES:
         player = entry.controller if GROUP_SIDES[name] == "own" else g.other(entry.controller)
-        passed = [r for r in g.state.soul_refs(player, active=False) if g.state.soul_at(r).captured]
+        passed = [r for r in g.state.soul_refs(player, active=False) if g.state.soul(r).captured]
         if passed:
             g.trace.add("effect", f"{entry.label} acts only on active cards: "
                                   f"{', '.join(g.name_at(r) for r in passed)} (captured) "
@@ -118,7 +118,7 @@ def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> Non
     """13.6.7: say why an Unyielding Soul is reached after all."""
     if ref.is_realm or not g.board().has_keyword(ref, "unyielding"):
         return
-    soul = g.state.soul_at(ref)
+    soul = g.state.soul(ref)
     rank = g.card(soul.name).rank
     if entry.controller == ref.player:
         why = "Unyielding does not protect against its own controller's effects"

@@ -111,8 +111,8 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source,
 def _unyielding(board: Board, ref: SlotRef, source: Source, rules: tuple[str, ...]) -> Violation | None:
     # 13.6.1 / 13.6.2: an Unyielding Soul can't be targeted by its opponent's effects of its rank or lower
     if board.unyielding_against(ref, source.rank, source.controller):
-        soul = board.state.soul_at(ref)
-        rank = board.state.card(soul.name).rank
+        soul = board.state.soul(ref)
+        rank = board.state.known_card(soul.name).rank
         return Violation(f"{soul.name} ({ref}, rank {rank}) is Unyielding against {source.controller}'s effects "
                          f"of rank {rank} or lower: {source.name} (rank {source.rank}) can't target it", rules)
     return None
