@@ -174,7 +174,8 @@ class BoardPainter:
         }, *parts)
         return Markup(svg)
 
-    def _normalized(self, slots: Mapping[str, Any]) -> dict[str, Any]:
+    def _normalized(self, slots: Mapping[str, Any]) -> dict[str | None, Any]:
+        """Entries by canonical slot name (an unknown name falls under None, which no slot reads)."""
         return {self.field.normalize(str(name)): entry for name, entry in slots.items()}
 
     def _bands(self, state: Mapping[str, Any]) -> str:

@@ -170,6 +170,13 @@ class Library:
     def get(self, name: object) -> CardDef | None:
         return self._cards.get(name.strip().lower()) if isinstance(name, str) else None
 
+    def __getitem__(self, name: str) -> CardDef:
+        """The card named `name`, which a check has already found in the library."""
+        card = self.get(name)
+        if card is None:
+            raise KeyError(f"no card named {name!r} in the library")
+        return card
+
     def __contains__(self, name: object) -> bool:
         return self.get(name) is not None
 

@@ -44,20 +44,20 @@ class _Checker:
     def bad(self, path: str, message: str) -> None:
         self.p.add(path, message)
 
-    def keys(self, data: Mapping, allowed: Iterable[str], path: str) -> None:
+    def keys(self, data: Mapping[str, Any], allowed: Iterable[str], path: str) -> None:
         allowed = tuple(allowed)
         for key in data:
             if key not in allowed:
                 self.bad(f"{path}.{key}" if path else str(key),
                          f"unknown key; expected one of {', '.join(allowed)}")
 
-    def mapping(self, value: Any, path: str) -> Mapping | None:
+    def mapping(self, value: Any, path: str) -> Mapping[str, Any] | None:
         if isinstance(value, Mapping):
             return value
         self.bad(path, f"expected a mapping, got {_show(value)}")
         return None
 
-    def seq(self, value: Any, path: str) -> list:
+    def seq(self, value: Any, path: str) -> list[Any]:
         if value is None:
             return []
         if isinstance(value, list):
@@ -278,9 +278,9 @@ class _Checker:
                 self.bad(f"{path}.{key.written}", f"missing; {part.KEY} needs {key.written}")
         kinds = {k.written: k.kind for k in part.FORM}
         out: dict[str, Any] = {}
-        for key, val in data.items():
-            kind = kinds.get(key)
-            out[key] = val if kind is None else VALUE_PARSERS[kind](self, val, f"{path}.{key}")
+        for written, val in data.items():
+            kind = kinds.get(written)
+            out[written] = val if kind is None else VALUE_PARSERS[kind](self, val, f"{path}.{written}")
         return part.build(out)
 
     def effect(self, value: Any, path: str, index: int, default_kind: str | None = None,

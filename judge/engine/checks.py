@@ -158,7 +158,7 @@ class Check:
             self.no(f"{card.name} is rank {card.rank} but {ref.slot} is a rank-{rank} slot; the {role}'s slot "
                     f"must have at least the card's rank", *rules, "glossary/rank")
 
-    def requirement(self, ref: SlotRef, card: CardDef, cond: Mapping | None, role: str,
+    def requirement(self, ref: SlotRef, card: CardDef, cond: Mapping[str, Any] | None, role: str,
                     rules: tuple[str, ...]) -> None:
         if cond:
             failed = failed_conditions(self.board, ref, cond)

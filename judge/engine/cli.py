@@ -47,7 +47,7 @@ def _value_line(name: str, data: dict[str, Any], key: str) -> str:
     return f"{name} {data[key]} = {terms.lstrip('+ ')}"
 
 
-def render(result: dict[str, Any], players: dict | None = None) -> str:
+def render(result: dict[str, Any], players: dict[str, Any] | None = None) -> str:
     """The readable board: per slot its card, line, values with sources, keywords, proactive."""
     lines = [f"{result['scenario']}" + (f" — {result['title']}" if result.get("title") else ""),
              f"{result['turn_player']}'s turn, {result['phase'].capitalize()} Phase (Codex {result['codex']})", ""]

@@ -70,9 +70,9 @@ def _board(key: str, spec: Mapping[str, Any], ruling: Mapping[str, Any]) -> list
     derived = (ruling.get("derived") or {}).get(str(ref)) or {}
     for what, want in spec.items():
         if what == "empty":
-            got = entry is None
-            if bool(want) != got:
-                out.append(f"{key}.empty: expected {str(bool(want)).lower()}, got {str(got).lower()}"
+            is_empty = entry is None
+            if bool(want) != is_empty:
+                out.append(f"{key}.empty: expected {str(bool(want)).lower()}, got {str(is_empty).lower()}"
                            + (f" ({entry.get('card')} is there)" if entry else ""))
             continue
         if entry is None:
@@ -87,9 +87,9 @@ def _board(key: str, spec: Mapping[str, Any], ruling: Mapping[str, Any]) -> list
             if got != want:
                 out.append(f"{key}.damage: expected {want}, got {got}")
         elif what in ("captured", "shattered"):
-            got = bool(entry.get(what, False))
-            if got != bool(want):
-                out.append(f"{key}.{what}: expected {str(bool(want)).lower()}, got {str(got).lower()}")
+            flag = bool(entry.get(what, False))
+            if flag != bool(want):
+                out.append(f"{key}.{what}: expected {str(bool(want)).lower()}, got {str(flag).lower()}")
         elif what in DERIVED_KEYS:
             got = derived.get(what)
             if got != want:

@@ -136,7 +136,7 @@ def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
     names = {s.name for s in souls}
     roots = [s.name for s in souls if s.parent is None]
     root = data.get("root", roots[0] if len(roots) == 1 else None)
-    if roots != [root]:
+    if roots != [root] or not isinstance(root, str):
         raise ValueError(f"{source}: exactly one soul slot, the root {root!r}, has no parent")
     for s in souls:
         if s.parent is not None and s.parent not in names:

@@ -99,7 +99,7 @@ def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Li
     if not isinstance(data, Mapping):
         problems.add("", "a scenario is a mapping with state:, actions: and so on"
                          f"{'' if data is not None else ' (the file is empty)'}")
-        problems.raise_if_any(source)
+        raise ScenarioError(problems.items, source)
     scenario = _Loader(problems, library or load_library(), source).scenario(yamlio.fix_keys(dict(data)))
     problems.raise_if_any(source)
     return scenario
@@ -161,7 +161,7 @@ class _Loader(StateLoader):
             self.consistency(state)
         return scenario
 
-    def actions(self, value: Any, path: str) -> list:
+    def actions(self, value: Any, path: str) -> list[Action]:
         out = []
         for i, item in enumerate(self.c.seq(value, path)):
             action = self.action(item, f"{path}[{i}]", i)

@@ -44,10 +44,10 @@ class SlotRef:
         if not isinstance(text, str):
             return None
         fld = fld or load_field()
-        player, sep, name = text.strip().partition(":")
+        written, sep, name = text.strip().partition(":")
         if not sep:
-            player, name = default_player, text.strip()
-        player = (player or "").strip().upper()
+            written, name = default_player or "", text.strip()
+        player = written.strip().upper()
         if player not in PLAYERS:
             return None
         slot = fld.normalize(name)
@@ -349,7 +349,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
                               "players": players}
     lasting = []
     for eff in state.lasting:
-        item: dict[str, Any] = {}
+        item = {}
         if eff.kind == "lay":
             item["lay"] = _keyword_out(eff.value)
             item["on"] = str(eff.on)

@@ -181,7 +181,7 @@ class StateLoader:
                 continue
             self.realm_slot(state, p, slot, value, sub)
 
-    def card_entry(self, value: Any, path: str) -> Mapping | None:
+    def card_entry(self, value: Any, path: str) -> Mapping[str, Any] | None:
         """A slot's entry as a mapping: a bare card name is `{card: name}`; nothing there is None."""
         if value is None:
             return None
@@ -328,7 +328,7 @@ class StateLoader:
             if holder is None:
                 self.bad(f"{path}.source", f"no card stands on {src_ref}")
                 return
-            source_uid, source_rank = holder.uid, self.library.get(holder.name).rank
+            source_uid, source_rank = holder.uid, self.library[holder.name].rank
             controller = controller or src_ref.player
         elif source is not None:
             card = self.known(source, f"{path}.source")
@@ -360,9 +360,10 @@ class StateLoader:
         if holder is None:
             self.bad(f"{path}.card", f"no card stands on {ref}")
             return
-        card = self.library.get(holder.name)
+        card = self.library[holder.name]
         effect = data.get("effect")
-        if not isinstance(effect, str) or card.effect(effect) is None:
+        used = card.effect(effect) if isinstance(effect, str) else None
+        if used is None:
             names = ", ".join(e.label for e in card.effects) or "none"
             self.bad(f"{path}.effect", f"{card.name} has no effect {effect!r}; its effects: {names}")
             return
@@ -370,7 +371,7 @@ class StateLoader:
         this_game = self.c.integer(data.get("this_game", this_turn), f"{path}.this_game", 0) or 0
         if this_game < this_turn:
             self.bad(f"{path}.this_game", "can't be less than this_turn")
-        state.used[(holder.uid, card.effect(effect).label.lower())] = [this_turn, this_game]
+        state.used[(holder.uid, used.label.lower())] = [this_turn, this_game]
 
     # --- actions
     # --- consistency of the position as a whole
@@ -390,7 +391,7 @@ class StateLoader:
             if leader is None:
                 self.bad(f"{path}.field.{altar}", "empty; the altar always holds the Leader (glossary/altar)")
             else:
-                card = self.library.get(leader.name)
+                card = self.library[leader.name]
                 if not card.leader:
                     self.bad(f"{path}.field.{altar}", f"{card.name} is not a Leader; the altar holds the Leader "
                                                       "(glossary/altar, glossary/leader)")
@@ -422,7 +423,7 @@ class StateLoader:
         for ref in state.soul_refs():
             view = stats.soul_view(state, ref)
             if view.hp.total <= 0:
-                soul = state.soul_at(ref)
+                soul = state.soul(ref)
                 self.bad(f"state.players.{ref.player}.field.{ref.slot}.damage",
                          f"{soul.name} has {soul.damage} damage and a maximum HP of {view.max_hp.total}; at 0 HP "
                          "it would have been captured (glossary/capture): add `captured: true` or lower the damage")
