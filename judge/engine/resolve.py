@@ -13,11 +13,11 @@ from dataclasses import replace
 from typing import Any
 
 from judge.engine import battle, cascade, expect, legality, turns, zones
+from judge.engine.budget import OutOfTime
 from judge.engine.errors import Violation
 from judge.engine.game import Game, Pause
 from judge.engine.scenario import Action, Scenario
 from judge.engine.state import Ambush, Armament, Realm
-from judge.engine.budget import OutOfTime
 from judge.engine.trace import StepLimit, Trace
 
 STEP_CAP = 10_000

@@ -150,6 +150,9 @@ def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Li
     if too_big:
         problems.add("", too_big)
         problems.raise_if_any(source)
+    for problem in yamlio.value_problems(data):
+        problems.add(problem["path"], problem["message"])
+    problems.raise_if_any(source)
     if not isinstance(data, Mapping):
         problems.add("", "a scenario is a mapping with state:, actions: and so on"
                          f"{'' if data is not None else ' (the file is empty)'}")

@@ -117,4 +117,4 @@ def fmt_num(n: int) -> str:
     return str(int(n))
 
 
-from judge.engine import budget  # noqa: E402 (after StepLimit, which budget's OutOfTime extends)
+from judge.engine import budget
