@@ -186,3 +186,7 @@ def expanded_size_problem(data: Any, limit: int = MAX_NODES) -> str | None:
             children = node.values() if isinstance(node, dict) else node
             stack.extend((child, inner) for child in children)
     return None
+
+
+# A refused huge number may still be shown back to the user (the desk echoes what it could not use).
+yaml.SafeDumper.add_representer(HugeInt, lambda dumper, value: dumper.represent_str(str(value)))

@@ -105,7 +105,7 @@ def _conditional(response: Response, etag: str) -> Response:
 
 
 def register(app: Flask) -> None:
-    app.config.setdefault("JUDGE_PAGE_CACHE", 512)
+    app.config.setdefault("JUDGE_PAGE_CACHE", 0 if app.testing else 512)  # tests swap content under one app
     pages = PageCache(int(app.config["JUDGE_PAGE_CACHE"]))
     app.extensions["judge_page_cache"] = pages
 

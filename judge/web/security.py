@@ -34,8 +34,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["csrf_token"] = csrf_token
 
     https = bool(app.config.get("JUDGE_HTTPS"))
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.config["SESSION_COOKIE_SECURE"] = app.config.get("SESSION_COOKIE_SECURE") or https
     if https:
         app.config["PREFERRED_URL_SCHEME"] = "https"
