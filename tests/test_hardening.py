@@ -404,3 +404,13 @@ def test_the_app_rebuilds_a_corrupt_index_and_search_works(tmp_path, index_dir):
     assert response.status_code == 200 and response.get_json()["results"]
     assert current_build(directory) != build
     assert app.test_client().get("/healthz").get_json()["index"]["ok"] is True
+
+
+def test_the_cli_takes_a_budget(tmp_path, capsys):
+    from judge.engine.resolve_cli import resolve
+
+    path = tmp_path / "loop.yaml"
+    path.write_text(LOOP)
+    resolve([str(path), "--json", "--budget", "0.05"])
+    ruling = json.loads(capsys.readouterr().out)
+    assert ruling["stopped"]["reason"] == "time" and ruling["steps"][-1]["kind"] == "limit"
