@@ -414,3 +414,23 @@ def test_the_cli_takes_a_budget(tmp_path, capsys):
     resolve([str(path), "--json", "--budget", "0.05"])
     ruling = json.loads(capsys.readouterr().out)
     assert ruling["stopped"]["reason"] == "time" and ruling["steps"][-1]["kind"] == "limit"
+
+
+def test_healthz_is_503_naming_the_database_problem(tmp_path, index_dir):
+    folder = tmp_path / "a-folder-not-a-database"
+    folder.mkdir()
+    response = make_app(tmp_path, index_dir, DATABASE=str(folder)).test_client().get("/healthz")
+    body = response.get_json()
+    assert response.status_code == 503 and body["ok"] is False and body["database"]["ok"] is False
+    assert "can't be opened" in body["database"]["error"] and body["index"]["ok"] is True
+
+
+def test_a_board_past_the_budget_is_a_note_not_a_picture(app):
+    from judge.desk import pages
+    from judge.engine import budget
+
+    with app.test_request_context("/"), budget.limit(budget.Budget(seconds=0.0001)) as running:
+        while not running.expired():
+            pass
+        figure = pages.board_figure({"players": {}})
+    assert figure["svg"] == pages.OUT_OF_TIME_BOARD
