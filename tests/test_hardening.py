@@ -434,3 +434,14 @@ def test_a_board_past_the_budget_is_a_note_not_a_picture(app):
             pass
         figure = pages.board_figure({"players": {}})
     assert figure["svg"] == pages.OUT_OF_TIME_BOARD
+
+
+def test_a_ruling_too_large_to_keep_is_a_422_and_nothing_is_lost(client, app, monkeypatch):
+    from judge.desk import store
+
+    first = client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
+    monkeypatch.setattr(store, "MAX_ROW", 200)
+    response = client.post("/desk/share", data={"yaml": LOOP, "csrf_token": token(client)},
+                           headers={"Accept": "application/json"})
+    assert response.status_code == 422 and "too long to share" in response.get_data(as_text=True)
+    assert client.get(first.headers["Location"] + ".json").status_code == 200

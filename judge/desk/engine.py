@@ -218,6 +218,14 @@ def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, 
         raise EngineUnavailable(str(exc)) from None
     except ValueError as exc:  # `after` out of range
         raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
+    except (NotImplementedError, RecursionError, MemoryError):
+        raise
+    except Exception as exc:
+        from judge.engine.trace import StepLimit
+
+        if isinstance(exc, StepLimit):  # the request's budget ran out: a 422, not a bug
+            raise
+        raise EngineFailure(data, f"{type(exc).__name__}: {exc}") from exc
 
 
 def derive(state: Mapping[str, Any], cards: list[Any] | None = None) -> dict[str, Any]:

@@ -207,3 +207,11 @@ class RulingStore:
         except sqlite3.Error as exc:
             return {"ok": False, "error": _cause(exc).cause}
         return {"ok": True, "rulings": count}
+
+
+def open_store(database: str) -> RulingStorage:
+    """The store for the app config's `DATABASE`: a file path (SQLite). Another backend plugs in here,
+    chosen by a URI scheme (e.g. postgresql://), implementing `RulingStorage`."""
+    if "://" in database and not database.startswith("file://"):
+        raise StoreUnavailable(f"no ruling store for {database.split('://', 1)[0]}:// in this build", 60)
+    return RulingStore(database.removeprefix("file://"))

@@ -27,7 +27,7 @@ from judge.desk import engine, pages
 from judge.desk.layout import load_field
 from judge.desk.library import LIBRARY, Entry, rulings_citing, titles
 from judge.desk.rules import rule_link
-from judge.desk.store import RulingStore, RulingTooLarge, Saved
+from judge.desk.store import RulingStorage, RulingTooLarge, Saved, open_store
 from judge.engine import budget
 from judge.web import caching
 from judge.web.errors import BadInput, error_response
@@ -57,8 +57,8 @@ def warm_library() -> None:
         LIBRARY.warm_in_background()
 
 
-def store() -> RulingStore:
-    return RulingStore(current_app.config["DATABASE"])
+def store() -> RulingStorage:
+    return open_store(current_app.config["DATABASE"])
 
 
 def saved_or_404(rid: str) -> Saved:

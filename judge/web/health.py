@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from judge.desk.store import RulingStore
+from judge.desk.store import StoreUnavailable, open_store
 from judge.search.store import current_build, read_meta, verify
 from judge.web import caching
 
@@ -32,7 +32,10 @@ def index_health(index_dir: str) -> dict[str, Any]:
 @bp.get("/healthz")
 def healthz() -> Response:
     index = index_health(current_app.config["INDEX_DIR"])
-    database = RulingStore(current_app.config["DATABASE"]).health()
+    try:
+        database = open_store(current_app.config["DATABASE"]).health()
+    except StoreUnavailable as exc:
+        database = {"ok": False, "error": exc.cause}
     ok = bool(index["ok"] and database["ok"])
     body = {"ok": ok, "codex": caching.codex_version(), "engine": caching.engine_version(),
             "index": index, "database": database}
