@@ -445,3 +445,15 @@ def test_a_ruling_too_large_to_keep_is_a_422_and_nothing_is_lost(client, app, mo
                            headers={"Accept": "application/json"})
     assert response.status_code == 422 and "too long to share" in response.get_data(as_text=True)
     assert client.get(first.headers["Location"] + ".json").status_code == 200
+
+
+@pytest.mark.parametrize(("error", "cause"), [
+    ("database is locked", "busy"), ("attempt to write a readonly database", "read-only"),
+    ("database or disk is full", "full"), ("file is not a database", "corrupt"),
+    ("database disk image is malformed", "corrupt"), ("unable to open database file", "can't be opened"),
+])
+def test_each_storage_fault_names_its_cause(error, cause):
+    from judge.desk.store import _cause
+
+    found = _cause(sqlite3.OperationalError(error))
+    assert cause in found.cause and found.retry_after > 0
