@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.engine import tree
+from judge.engine import budget, tree
 from judge.engine.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.conditions import _failed, failed_conditions_realm
 from judge.engine.state import PLAYERS, SlotRef, State
@@ -547,10 +547,12 @@ def _current_hp(max_hp: Value, damage: int) -> Value:
 
 
 def derive(state: State) -> Board:
+    budget.check_time()
     return Board(state)
 
 
 def soul_view(state: State, ref: SlotRef) -> SoulView:
+    budget.check_time()
     return Board(state).souls[ref]
 
 
