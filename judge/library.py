@@ -23,6 +23,7 @@ import yaml
 from judge import SCENARIOS_DIR
 from judge.codex.importer import slugify
 from judge.engine import api
+from judge.engine.budget import unlimited
 from judge.engine.errors import ScenarioError
 from judge.engine.yamlio import load_project_file
 
@@ -179,8 +180,10 @@ class Library:
 
 
 def resolve_entry(entry: Entry) -> dict[str, Any]:
-    """The §5 ruling of a library scenario (raises ScenarioError when it does not load)."""
-    return api.resolve(api.load_scenario(dict(entry.data), source=str(entry.path.name)))
+    """The §5 ruling of a library scenario (raises ScenarioError when it does not load); the project's
+    own rulings are never cut short by a visitor's request budget."""
+    with unlimited():
+        return api.resolve(api.load_scenario(dict(entry.data), source=str(entry.path.name)))
 
 
 def cites_rule(cited: str, rule_id: str) -> bool:

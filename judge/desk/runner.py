@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 import yaml
 
-from judge.engine import api, yamlio
-from judge.engine.errors import ScenarioError
+from judge.engine import api, budget, yamlio
+from judge.engine.errors import ScenarioError, StepLimit
+
+log = logging.getLogger("judge.engine")
 
 # Caps on what a posted scenario may hold (the engine caps its own steps).
 MAX_ACTIONS = 60
 MAX_CARDS = 60
 MAX_PILE = 120
 MAX_LASTING = 60
+MAX_EFFECTS = 12  # effects on one custom card, and parts (`do:`) of one effect
 MAX_DEPTH = 40  # levels of nesting; a scenario needs about ten, and the desk's JSON walks recurse
+RENDER_GRACE = 0.3  # seconds at least for drawing a ruling's boards once it is resolved (past them: no pictures)
 WEB_STEP_CAP = 2000  # steps of one resolution on the web (the engine's own cap is for the CLI)
 
 
@@ -34,6 +39,16 @@ class DeskInputError(ValueError):
     def __init__(self, message: str, problems: list[dict[str, Any]]):
         super().__init__(message)
         self.problems = problems
+
+
+class EngineFailure(RuntimeError):
+    """The engine raised on a scenario: a bug, never a ruling. Logged with the scenario's hash (so
+    the scenario can be found and replayed) and answered as a 500 in the error shape."""
+
+    def __init__(self, data: Mapping[str, Any], failure: str):
+        self.scenario_hash = content_id(data, 64)
+        super().__init__(f"the engine failed on scenario {self.scenario_hash[:12]}: {failure}")
+        log.error("engine failure on scenario %s: %s", self.scenario_hash, failure)
 
 
 def read_yaml(text: str) -> Any:
@@ -111,9 +126,27 @@ def nesting_depth(data: Any, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
+def _effect_problems(i: int, card: Any) -> list[dict[str, Any]]:
+    """A custom card's effects, and each effect's parts, are capped at MAX_EFFECTS."""
+    problems = []
+    effects = card.get("effects") if isinstance(card, Mapping) else None
+    if isinstance(effects, list) and len(effects) > MAX_EFFECTS:
+        problems.append({"path": f"cards[{i}].effects", "message": f"{len(effects)} effects; at most {MAX_EFFECTS}"})
+    for j, effect in enumerate(effects if isinstance(effects, list) else ()):
+        parts = effect.get("do") if isinstance(effect, Mapping) else None
+        if isinstance(parts, list) and len(parts) > MAX_EFFECTS:
+            problems.append({"path": f"cards[{i}].effects[{j}].do", "message": f"{len(parts)} parts; at most {MAX_EFFECTS}"})
+    return problems
+
+
 def check_limits(data: Mapping[str, Any]) -> None:
     if nesting_depth(data) > MAX_DEPTH:
         raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}])
+    from judge.engine import yamlio
+
+    odd = yamlio.value_problems(data)
+    if odd:  # refused before anything echoes it back (a lone surrogate can't even be sent as UTF-8)
+        raise DeskInputError("The scenario holds values a scenario can't.", odd)
     problems = []
     actions = data.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
@@ -122,9 +155,9 @@ def check_limits(data: Mapping[str, Any]) -> None:
         )
     cards = data.get("cards")
     if isinstance(cards, list) and len(cards) > MAX_CARDS:
-        problems.append(
-            {"path": "cards", "message": f"{len(cards)} cards; the desk takes at most {MAX_CARDS}"}
-        )
+        problems.append({"path": "cards", "message": f"{len(cards)} cards; the desk takes at most {MAX_CARDS}"})
+    for i, card in enumerate(cards if isinstance(cards, list) else ()):
+        problems += _effect_problems(i, card)
     state = data.get("state")
     if isinstance(state, Mapping):
         problems += _state_problems(state)
@@ -166,11 +199,15 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
     stops after WEB_STEP_CAP steps, well inside a second."""
     scenario = load(data, source)
     try:
-        return api.resolve(scenario, snapshots=snapshots, max_steps=WEB_STEP_CAP, max_actions=MAX_ACTIONS)
+        ruling = api.resolve(scenario, snapshots=snapshots, max_steps=WEB_STEP_CAP, max_actions=MAX_ACTIONS)
     except ScenarioError as exc:
         raise DeskInputError(
             "The scenario is larger than the desk accepts.", [dict(p) for p in exc.problems]
         ) from None
+    if ruling.get("error"):
+        raise EngineFailure(data, ruling["error"])
+    budget.grace(RENDER_GRACE)  # drawing the ruling's boards gets its own short budget
+    return ruling
 
 
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
@@ -183,12 +220,23 @@ def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, 
         return list(api.legal_actions(scenario, after=after))
     except ValueError as exc:  # `after` out of range
         raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
+    except (RecursionError, MemoryError):
+        raise
+    except Exception as exc:
+        if isinstance(exc, StepLimit):  # the request's budget ran out: a 422, not a bug
+            raise
+        raise EngineFailure(data, f"{type(exc).__name__}: {exc}") from exc
 
 
 def derive(state: Mapping[str, Any], cards: list[Any] | None = None) -> dict[str, Any]:
     """`derived` (§5) for a bare state, e.g. one step's snapshot; {} when it does not load."""
     key = canonical_json({"cards": cards or [], "state": state})
-    return _derive_cached(key)
+    from judge.engine.budget import OutOfTime
+
+    try:
+        return _derive_cached(key)
+    except OutOfTime:  # past the request's budget: the board is drawn without derived values
+        return {}
 
 
 @lru_cache(maxsize=1024)

@@ -11,10 +11,10 @@ from typing import Any
 from judge.engine import parts, references, stats, zones
 from judge.engine.cards import EffectDef, Keyword, TargetSpec
 from judge.engine.conditions import failed_conditions
+from judge.engine.errors import StepLimit
 from judge.engine.game import Entry, Game, Target
 from judge.engine.parts import Part
 from judge.engine.state import Lasting, SlotRef
-from judge.engine.trace import StepLimit
 
 R_FIZZLE = "11.6.1"
 

@@ -24,6 +24,10 @@ class Violation:
         return {"text": self.text, "rules": list(self.rules)}
 
 
+class StepLimit(RuntimeError):
+    """Raised when a resolution takes more steps than the cap allows (a loop), or runs out of its budget."""
+
+
 class ScenarioError(ValueError):
     def __init__(self, problems: list[dict[str, Any]], source: str | None = None) -> None:
         self.problems = problems

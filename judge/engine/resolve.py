@@ -12,13 +12,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from judge.engine import cascade, expect, stats, verbs, zones
+from judge.engine import budget, cascade, expect, stats, verbs, zones
 from judge.engine.action import Action
+from judge.engine.budget import OutOfTime
 from judge.engine.checks import Window
-from judge.engine.errors import Violation
+from judge.engine.errors import StepLimit, Violation
 from judge.engine.game import Game, Pause
 from judge.engine.scenario import Scenario
-from judge.engine.trace import StepLimit, Trace
+from judge.engine.trace import Trace
 
 STEP_CAP = 10_000
 CODEX_VERSION = "0.4.0"
@@ -33,13 +34,19 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
     if observe is not None:
         trace.observer = lambda: observe(g)
     looped = False
+    stopped: dict[str, Any] | None = None
     failed = ""
     try:
         if not scenario.actions:
             describe_position(g)
         play(g)
+    except OutOfTime as exc:
+        looped, stopped = True, {"reason": "time", "at_step": len(trace.steps)}
+        g.stopped = True
+        where = f" at action {g.pos - 1}" if g.pos else ""
+        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: {exc}; this ruling is incomplete.")
     except StepLimit as exc:
-        looped = True
+        looped, stopped = True, {"reason": "steps", "at_step": len(trace.steps)}
         g.stopped = True
         where = f" at action {g.pos - 1}" if g.pos else ""
         trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: the resolution does not end (a loop): "
@@ -56,21 +63,31 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
         "steps": trace.to_list(),
         "rejected": g.rejected,
         "final": state.to_dict(),
-        "derived": _derived(g),
+        "derived": _final_derived(g, stopped),
         "winner": state.winner,
     }
     if looped:
         ruling["loop"] = True
+        ruling["stopped"] = stopped
     if failed:
         ruling["error"] = failed
     if scenario.expect is not None:
         failures = expect.check(scenario.expect, ruling)
         if looped:
-            failures.insert(0, f"the resolution was stopped after {cap} steps (a loop)")
+            failures.insert(0, f"the resolution was stopped after {stopped['at_step']} steps "
+                               + ("(a loop)" if stopped["reason"] == "steps" else "(out of time)"))
         if failed:
             failures.insert(0, f"the engine failed: {failed}")
         ruling["expect"] = {"passed": not failures, "failures": failures}
     return ruling
+
+
+def _final_derived(g: Game, stopped: dict[str, Any] | None) -> dict[str, Any]:
+    """The final board's derived values; a ruling stopped for time still gets them (one derivation)."""
+    if stopped is not None and stopped["reason"] == "time":
+        with budget.unlimited():
+            return _derived(g)
+    return _derived(g)
 
 
 def _derived(g: Game) -> dict[str, Any]:
@@ -121,6 +138,8 @@ def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:
         play(g)
     except Pause:
         return state, (cascade.window(g) if g.window_open else None)
+    except OutOfTime:
+        raise
     except StepLimit:
         pass
     return state, None

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.engine import tree
+from judge.engine import budget, tree
 from judge.engine.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.conditions import _failed, failed_conditions_realm
 from judge.engine.derived import Blocked, Contribution, KeywordSource, RealmView, SoulView, Value
@@ -432,10 +432,12 @@ def _current_hp(max_hp: Value, damage: int) -> Value:
 
 
 def derive(state: State) -> Board:
+    budget.check_time()
     return Board(state)
 
 
 def soul_view(state: State, ref: SlotRef) -> SoulView:
+    budget.check_time()
     return Board(state).souls[ref]
 
 

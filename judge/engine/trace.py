@@ -12,6 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.engine import budget
+from judge.engine.errors import StepLimit
+
 # The kinds of step, so readers (the desk, tests) can group them.
 KINDS = frozenset({
     "action",      # a queued action is taken
@@ -57,10 +60,6 @@ class Step:
         }
 
 
-class StepLimit(RuntimeError):
-    """Raised when a resolution takes more steps than the cap allows (a loop)."""
-
-
 @dataclass
 class Trace:
     """The growing list of steps; optionally a snapshot of the state after each one."""
@@ -77,6 +76,7 @@ class Trace:
             raise ValueError(f"unknown step kind {kind!r}")
         if len(self.steps) >= self.cap:
             raise StepLimit(f"the cap of {self.cap} steps was reached; the last step was: {text}")
+        budget.check(len(self.steps))
         step = Step(len(self.steps) + 1, kind, text, _unique(rules), tuple(changes))
         self.steps.append(step)
         if self.snapshot is not None:

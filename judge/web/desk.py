@@ -27,14 +27,18 @@ from judge.desk import cards as card_index
 from judge.desk import pages, runner
 from judge.desk.layout import load_field
 from judge.desk.rules import rule_link
-from judge.desk.store import RulingStore, Saved
+from judge.desk.store import RulingStorage, RulingTooLarge, Saved, open_store
+from judge.engine import budget
 from judge.library import LIBRARY, Entry
+from judge.web import caching
 from judge.web.errors import BadInput, error_response
 from judge.web.links import rulings_citing, titles
 from judge.web.security import check_csrf
 from judge.web.twin import twin
 
 bp = Blueprint("desk", __name__)
+
+PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
 
 
 @bp.app_context_processor
@@ -57,8 +61,8 @@ def warm_library() -> None:
         LIBRARY.warm_in_background()
 
 
-def store() -> RulingStore:
-    return RulingStore(current_app.config["DATABASE"])
+def store() -> RulingStorage:
+    return open_store(current_app.config["DATABASE"])
 
 
 def saved_or_404(rid: str) -> Saved:
@@ -245,7 +249,11 @@ def share() -> ResponseReturnValue:
     if view["problems"]:
         raise BadInput("Only a scenario the engine can read can be shared.", view["problems"])
     ruling = runner.without_snapshots(view["ruling"])
-    rid = store().save(data, str(ruling.get("codex") or ""), view["outcome"], ruling)
+    try:
+        rid = store().save(data, str(ruling.get("codex") or ""), view["outcome"], ruling,
+                           versions=caching.ruling_versions(), view=view["ruling"])
+    except RulingTooLarge as exc:
+        raise BadInput(f"This ruling is too long to share: {exc}.", status=422) from None
     return redirect(url_for("desk.saved", rid=rid), code=303)
 
 
@@ -253,13 +261,29 @@ def share() -> ResponseReturnValue:
 @twin(bp, "/r/<rid>")
 def saved(rid: str) -> tuple[str, dict[str, Any]]:
     record = saved_or_404(rid)
-    context = pages.ruling_context(record.scenario, f"r/{rid}")
+    ruling = kept_ruling(rid, record.scenario)
+    budget.grace(PERMALINK_DRAWING, at_most=True)  # a view reads the kept ruling; drawing is bounded too
+    context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=ruling)
     pages.compare_saved(context, record.outcome)
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
                    saved_ruling=record.ruling,
                    yaml_url=url_for("desk.saved_yaml", rid=rid), json_url=url_for("desk.saved_json", rid=rid),
                    page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid))
     return "desk/ruling.html", context
+
+
+def kept_ruling(rid: str, scenario: dict[str, Any]) -> dict[str, Any] | None:
+    """The ruling kept with the permalink for today's engine and Codex; made (once) and kept when the
+    versions changed since. None when the scenario no longer resolves (the page lists its problems)."""
+    versions = caching.ruling_versions()
+    ruling = store().view(rid, versions)
+    if ruling is None:
+        try:
+            ruling = runner.resolve(scenario, source=f"r/{rid}")
+        except runner.DeskInputError:
+            return None
+        store().put_view(rid, versions, ruling)  # kept even when cut short: a view reads, never resolves
+    return ruling
 
 
 @bp.get("/r/<rid>.yaml")
