@@ -73,7 +73,7 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
         ruling["error"] = failed
     if scenario.expect is not None:
         failures = expect.check(scenario.expect, ruling)
-        if looped:
+        if looped and stopped is not None:
             failures.insert(0, f"the resolution was stopped after {stopped['at_step']} steps "
                                + ("(a loop)" if stopped["reason"] == "steps" else "(out of time)"))
         if failed:

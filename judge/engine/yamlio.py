@@ -37,7 +37,7 @@ class HugeInt(str):
     """The text of an integer too large for a scenario, kept so the key path can be named."""
 
 
-def _int(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+def _int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
     text = str(node.value).replace("_", "")
     if len(text.lstrip("+-")) > MAX_INT_DIGITS + 2:  # 0x/0o prefixes: checked by value below
         return HugeInt(text)
@@ -45,7 +45,7 @@ def _int(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
     return HugeInt(text) if abs(value) > MAX_INT else value
 
 
-def _float(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+def _float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
     value = yaml.SafeLoader.construct_yaml_float(loader, node)
     if not math.isfinite(value):
         raise yaml.constructor.ConstructorError(None, None, "not a finite number (JSON has no .inf or .nan)",
@@ -60,9 +60,13 @@ def _refuse(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
         node.start_mark)
 
 
+def _text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+    return loader.construct_yaml_str(node)
+
+
 Loader.add_constructor("tag:yaml.org,2002:int", _int)
 Loader.add_constructor("tag:yaml.org,2002:float", _float)
-Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+Loader.add_constructor("tag:yaml.org,2002:timestamp", _text)
 for _tag in ("set", "binary", "omap", "pairs"):
     Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse)
 Loader.add_constructor(None, _refuse)  # any other tag (!foo)

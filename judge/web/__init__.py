@@ -7,6 +7,7 @@ import os
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ BLUEPRINTS = [
 ]
 
 # Settings read from the environment when set (numbers and booleans parsed), below create_app's config.
-ENV_SETTINGS = {
+ENV_SETTINGS: dict[str, Callable[[str], object]] = {
     "JUDGE_BUDGET_SECONDS": float, "JUDGE_BUDGET_STEPS": int, "JUDGE_MAX_RESPONSE": int,
     "RATELIMIT_ENABLED": lambda v: v.lower() not in ("0", "false", "no", "off"),
     "RATELIMIT_STORAGE_URI": str, "JUDGE_LIMIT_API": str, "JUDGE_LIMIT_DESK": str,
