@@ -45,7 +45,8 @@ def costly_scenario(auras_on: int = len(SLOTS)) -> dict:
     field = {"altar": "Bench Leader", MIRROR_SLOT: "Bench Mirror"}
     field.update({slot: f"Bench Aura {rank_of.get(slot, 0)}" for slot in SLOTS[:auras_on]})
     return {"title": "The costliest scenario within the limits", "cards": cards,
-            "state": {"phase": "combat", "players": {"A": {"field": dict(field)}, "B": {"field": dict(field)}}},
+            "state": {"phase": "combat",
+                      "players": {"A": {"field": dict(field)}, "B": {"field": dict(field)}}},
             "actions": [{"attack": MIRROR_SLOT, "target": f"B:{MIRROR_SLOT}"}] * 60}
 
 
@@ -54,12 +55,15 @@ def requests(base: str) -> dict[str, tuple[str, str, bytes, dict[str, str]]]:
     body = json.dumps(scenario).encode()
     as_json = {"Content-Type": "application/json"}
     return {
-        "POST /api/position (26 auras)": ("POST", "/api/position", json.dumps(costly_scenario()).encode(), as_json),
+        "POST /api/position (26 auras)": ("POST", "/api/position", json.dumps(costly_scenario()).encode(),
+                                          as_json),
         "POST /api/resolve": ("POST", "/api/resolve", body, as_json),
         "POST /api/resolve?snapshots=1": ("POST", "/api/resolve?snapshots=1", body, as_json),
         "POST /api/legal?after=60": ("POST", "/api/legal?after=60", body, as_json),
-        "POST /desk/resolve.json": ("POST", "/desk/resolve.json", json.dumps({"scenario": scenario}).encode(), as_json),
-        "POST /desk/board.json": ("POST", "/desk/board.json", json.dumps({"scenario": scenario}).encode(), as_json),
+        "POST /desk/resolve.json": ("POST", "/desk/resolve.json", json.dumps({"scenario": scenario}).encode(),
+                                    as_json),
+        "POST /desk/board.json": ("POST", "/desk/board.json", json.dumps({"scenario": scenario}).encode(),
+                                  as_json),
     }
 
 
@@ -79,8 +83,8 @@ def share(base: str) -> str:
 
     form = urlencode({"yaml": yaml.safe_dump(costly_scenario(3)), "csrf_token": token}).encode()
     started = time.perf_counter()
-    conn.request("POST", "/desk/share", body=form, headers={"Cookie": cookie,
-                                                             "Content-Type": "application/x-www-form-urlencoded"})
+    headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+    conn.request("POST", "/desk/share", body=form, headers=headers)
     response = conn.getresponse()
     response.read()
     print(f"  {'POST /desk/share':32} {response.status}  {time.perf_counter() - started:6.2f} s")

@@ -89,7 +89,8 @@ def wrk(base: str, method: str, path: str, body: bytes | None, headers: dict[str
     rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
     p50 = re.search(r"50%\s+(\S+)", out)
     p99 = re.search(r"99%\s+(\S+)", out)
-    return f"{float(rate.group(1)) if rate else 0:9.1f} req/s  median {p50.group(1) if p50 else '?'}  p99 {p99.group(1) if p99 else '?'}"
+    return (f"{float(rate.group(1)) if rate else 0:9.1f} req/s  median {p50.group(1) if p50 else '?'}  "
+            f"p99 {p99.group(1) if p99 else '?'}")
 
 
 def main() -> None:
@@ -119,7 +120,8 @@ def main() -> None:
             if tool == "wrk":
                 print(f"  {name:28} {wrk(base, method, path, body, headers, args.seconds, args.connections)}")
                 continue
-            rate, times, bad = python_client(base, method, path, body, headers, args.seconds, args.connections)
+            rate, times, bad = python_client(base, method, path, body, headers, args.seconds,
+                                             args.connections)
             rates[name] = rate
             print(f"  {name:28} {rate:8.1f} req/s  {summary(times)}" + (f"  {bad} not 2xx" if bad else ""))
         if rates:

@@ -39,7 +39,8 @@ EXTRA = [
     "can i respond to an instant effect", "when do timing effects triggered during a cascade resolve",
     "who chooses the discarded card", "is paying hp damage", "can a leader be teleported",
     "unyieldng", "cascde", "defiense", "armamant", "reinforcemnt", "prority", "teleprot", "elysuim",
-    '"Front Line"', '"cost is paid"', "captured OR exiled", "soul NOT leader", "(event OR ambush) AND fizzles",
+    '"Front Line"', '"cost is paid"', "captured OR exiled", "soul NOT leader",
+         "(event OR ambush) AND fizzles",
     "kind:glossary attack", "kind:rule cost", "chapter:10 soul", "chapter:11 target", "kind:section",
     "11.5.1", "13.6", "10", "9.5.6", "§13.6.2", "99.1", "*", "NOT", '"unbalanced', "((", "🃏",
 ]

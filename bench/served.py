@@ -59,7 +59,8 @@ def _wait(base: str, process: subprocess.Popen) -> None:
 
 
 def fetch(url: str, method: str = "GET", body: bytes | None = None, headers: dict[str, str] | None = None,
-          connection: http.client.HTTPConnection | None = None, timeout: float = 60) -> tuple[int, float, bytes]:
+          connection: http.client.HTTPConnection | None = None,
+          timeout: float = 60) -> tuple[int, float, bytes]:
     """(status, seconds, body) of one request."""
     parts = urlsplit(url)
     own = connection is None
@@ -81,4 +82,5 @@ def summary(times: list[float]) -> str:
         return "no requests"
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return f"median {statistics.median(ordered) * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  ({len(ordered)} requests)"
+    return (f"median {statistics.median(ordered) * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  "
+            f"({len(ordered)} requests)")

@@ -31,8 +31,10 @@ CARDS: list[dict[str, Any]] = yamlio.safe_load("""
   effects:
     - {kind: static, grant: {defiance: 5}, to: other_own_souls}
 - {name: Test Noah, type: soul, rank: 2, attribute: dark, atk: 15, def: 5, hp: 40, keywords: [unyielding]}
-- {name: Captain, type: soul, rank: 2, attribute: light, atk: 15, def: 5, hp: 30, keywords: [{moral: {atk: 5, def: 5}}]}
-- {name: Bannerman, type: soul, rank: 1, attribute: light, atk: 10, def: 5, hp: 25, keywords: [{moral: {hp: 10}}]}
+- {name: Captain, type: soul, rank: 2, attribute: light, atk: 15, def: 5, hp: 30,
+   keywords: [{moral: {atk: 5, def: 5}}]}
+- {name: Bannerman, type: soul, rank: 1, attribute: light, atk: 10, def: 5, hp: 25,
+   keywords: [{moral: {hp: 10}}]}
 - {name: Archer, type: soul, rank: 1, attribute: light, atk: 15, def: 0, hp: 20, keywords: [range]}
 - {name: Twinblade, type: soul, rank: 1, attribute: dark, atk: 15, def: 0, hp: 20, keywords: [dual_wielding]}
 - {name: Wall, type: soul, rank: 1, attribute: light, atk: 5, def: 15, hp: 30, keywords: [taunt]}
@@ -86,7 +88,8 @@ CARDS: list[dict[str, Any]] = yamlio.safe_load("""
     - {kind: static, negate: all_opposing_souls}
 - {name: Iron Blade, type: armament, rank: 1, atk: 10, def: 0, hp: 5}
 - {name: Great Shield, type: armament, rank: 2, def: 10, hp: 10, keywords: [taunt]}
-- {name: Chains, type: event, rank: 0, effects: [{kind: activated, targets: [{soul: opposing}], do: [{capture: target}]}]}
+- {name: Chains, type: event, rank: 0,
+   effects: [{kind: activated, targets: [{soul: opposing}], do: [{capture: target}]}]}
 - name: Wormhole
   type: event
   rank: 2
@@ -110,7 +113,8 @@ CARDS: list[dict[str, Any]] = yamlio.safe_load("""
   type: event
   rank: 2
   effects:
-    - {kind: activated, targets: [{spot: opposing}], do: [{lay: frozen, on: target, until: end_of_opponents_next_turn}]}
+    - {kind: activated, targets: [{spot: opposing}],
+       do: [{lay: frozen, on: target, until: end_of_opponents_next_turn}]}
 - name: Snare
   type: ambush
   rank: 1

@@ -15,7 +15,8 @@ def phone(browser, base_url):
     page.close()
 
 
-@pytest.mark.parametrize("path", ["/", "/rules/11", "/rules/10.4.5", "/rules/9.5.6", "/rules/13.6.4", "/glossary",
+@pytest.mark.parametrize("path",
+                         ["/", "/rules/11", "/rules/10.4.5", "/rules/9.5.6", "/rules/13.6.4", "/glossary",
                                   "/glossary/soul-spot", "/interpretations"])
 def test_pages_fit_a_390px_phone(phone, base_url, path):
     response = phone.goto(base_url + path)

@@ -74,7 +74,8 @@ STATE = {
         "A": {"turns_taken": 3, "proactive": ["left"], "field": {
             "root": "Queen",
             "left": {"card": "Harold", "damage": 10, "armament": "Iron Blade", "recruited": "this_turn",
-                     "attacks_made": 1, "ambushes": [{"card": "Hidden Snare"}, {"card": "Trap", "setter": "gone"}]},
+                     "attacks_made": 1,
+                     "ambushes": [{"card": "Hidden Snare"}, {"card": "Trap", "setter": "gone"}]},
             "right": {"card": "Grey Knight", "captured": True},
         }, "realms": {"realm1": {"card": "Temple", "damage": 5}}, "hand": ["Chrome Chains"], "deck": 12,
             "elysium": ["Spent"], "exile": []},

@@ -64,7 +64,8 @@ def fake_engine(monkeypatch):
     # the library resolves its scenarios for the rules they cite
     monkeypatch.setattr(library, "resolve_entry", lambda entry: copy.deepcopy(rulings["now"]))
     # an engine whose rulings change is a new engine version: permalinks keep one ruling per version
-    monkeypatch.setattr("judge.web.caching.ruling_versions", lambda: "fake " + runner.canonical_json(rulings["now"]))
+    monkeypatch.setattr("judge.web.caching.ruling_versions",
+                        lambda: "fake " + runner.canonical_json(rulings["now"]))
     return rulings
 
 

@@ -91,10 +91,12 @@ MISSHAPEN = [  # (state, a key path the problems must name): a half-built scenar
     ({"players": [1]}, "state.players"),
     ({"players": {"A": 5}}, "state.players.A"),
     ({"players": {"A": {"field": [1, 2]}}}, "state.players.A.field"),
-    ({"players": {"A": {"field": {"C2": {"card": "Noah", "damage": "x"}}}}}, "state.players.A.field.C2.damage"),
+    ({"players": {"A": {"field": {"C2": {"card": "Noah", "damage": "x"}}}}},
+     "state.players.A.field.C2.damage"),
     ({"players": {"A": {"field": {}, "proactive": 3}}}, "state.players.A.proactive"),
     ({"players": {"A": {"hand": {"cards": 5, "unnamed": "x"}}}}, "state.players.A.hand.cards"),
-    ({"players": {"A": {"field": {"C2": {"card": "Noah", "ambushes": 5}}}}}, "state.players.A.field.C2.ambushes"),
+    ({"players": {"A": {"field": {"C2": {"card": "Noah", "ambushes": 5}}}}},
+     "state.players.A.field.C2.ambushes"),
 ]
 
 
@@ -203,7 +205,8 @@ def test_the_no_js_form_shows_problems_with_key_paths(client, no_js_form_posts):
 
 
 def test_loading_into_the_desk_keeps_a_half_built_scenario_and_lists_its_problems(client):
-    body = client.post("/desk/parse.json", json={"yaml": "state: {players: {A: {field: {C9: Noah}}}}\n"}).get_json()
+    body = client.post("/desk/parse.json",
+                       json={"yaml": "state: {players: {A: {field: {C9: Noah}}}}\n"}).get_json()
     assert body["ok"] is True and body["scenario"]["state"]["players"]["A"]["field"] == {"C9": "Noah"}
     assert "state.players.A.field.C9" in [p["path"] for p in body["problems"]]
     bad = client.post("/desk/parse.json", json={"yaml": "state: 5\nactions: {}\n"})

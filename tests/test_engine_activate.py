@@ -1,4 +1,5 @@
-"""Legality of activate (11.1.2, 11.3.1, 11.7.1, 10.5.2, 13.5.2, glossary Activated Effect) and use (11.8.4)."""
+"""Legality of activate (11.1.2, 11.3.1, 11.7.1, 10.5.2, 13.5.2, glossary Activated Effect) and use
+(11.8.4)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def test_11_1_2_a_non_fast_activated_effect_not_in_the_combat_phase():
 
 def test_glossary_fast_a_fast_effect_in_the_combat_phase_and_in_the_opponents_window():
     field = {"field": {"Cm1": "Quick Medic"}}
-    assert check({"activate": "Quick Patch", "card": "Cm1", "targets": ["Cm1"]}, phase="combat", A=field) == []
+    assert check({"activate": "Quick Patch", "card": "Cm1", "targets": ["Cm1"]}, phase="combat",
+                 A=field) == []
     action = {"activate": "Quick Patch", "card": "Cm1", "targets": ["Cm1"], "by": "A"}
     assert "12.1" in cited(check(action, turn_player="B", A=field))
     assert check(action, Window(response=True, priority="A"), turn_player="B", A=field) == []
@@ -81,7 +83,8 @@ def test_activate_names_an_effect_the_card_has():
 
 def test_11_8_4_use_only_an_optional_timing_effect_offered_now():
     field = {"field": {"Cm1": "Recruiter"}}
-    v = check({"use": "Reinforcement", "card": "Cm1", "targets": ["B:C3"]}, A=field, B={"field": {"C3": "Knight"}})
+    v = check({"use": "Reinforcement", "card": "Cm1", "targets": ["B:C3"]}, A=field,
+              B={"field": {"C3": "Knight"}})
     assert "11.8.4" in cited(v)
     window = Window(response=True, priority="A", offered=(Offer("A", SlotRef("A", "Cm1"), "Reinforcement"),))
     assert check({"use": "Reinforcement", "card": "Cm1", "targets": ["B:C3"]}, window, A=field,

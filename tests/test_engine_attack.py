@@ -118,7 +118,8 @@ def test_glossary_taunt_an_attacker_unyielding_against_its_source_ignores_it():
 
 
 def test_glossary_taunt_the_armament_is_the_source_of_granted_taunt_but_souls_ranks_count():
-    field = {"field": {"C3": "Warlord", "C2": {"card": "Squire", "armament": "Great Shield"}, "Cm1": "Squire"}}
+    field = {"field": {"C3": "Warlord", "C2": {"card": "Squire", "armament": "Great Shield"},
+                       "Cm1": "Squire"}}
     field["field"]["C2"]["card"] = "Knight"
     # Great Shield (rank 2) gives Knight Taunt: Noah (rank 2) is Unyielding against it and ignores it
     assert attack("C2", target="B:Cm1", B=field, A={"field": {"C2": "Test Noah"}}) == []

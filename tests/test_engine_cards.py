@@ -31,7 +31,8 @@ def test_keywords_load_with_their_values():
                                       {"taunt": {"radius": "underlings"}}]}, "c", problems)
     assert problems.items == []
     names = [(k.name, k.value) for k in harold.keywords]
-    assert names == [("range", None), ("defiance", 10), ("moral", {"atk": 5}), ("taunt", "same_direct_superior"),
+    assert names == [("range", None), ("defiance", 10), ("moral", {"atk": 5}),
+                     ("taunt", "same_direct_superior"),
                      ("taunt", "underlings")]
 
 
@@ -61,7 +62,8 @@ def test_library_names_match_case_insensitively_and_scenario_cards_win():
     lib = Library(parse_cards(CARDS, "cards", Problems()))
     assert lib.get("GRUNT").name == "Grunt"
     problems = Problems()
-    other = parse_cards([{"name": "grunt", "type": "soul", "rank": 0, "attribute": "dark", "hp": 5}], "c", problems)
+    other = parse_cards([{"name": "grunt", "type": "soul", "rank": 0, "attribute": "dark", "hp": 5}], "c",
+                        problems)
     assert lib.with_cards(other).get("Grunt").attribute == "dark"
 
 
@@ -73,9 +75,12 @@ BAD = [
      "cards[0].colour", "unknown key"),
     ({"name": "X", "type": "soul", "rank": 4, "attribute": "light", "hp": 10}, "cards[0].rank", "0..3"),
     ({"name": "X", "type": "spell", "rank": 1}, "cards[0].type", "expected one of"),
-    ({"name": "X", "type": "soul", "rank": 1, "attribute": "grey", "hp": 10}, "cards[0].attribute", "light, dark"),
-    ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 12}, "cards[0].hp", "multiple of 5"),
-    ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": "ten"}, "cards[0].hp", "multiple of 5"),
+    ({"name": "X", "type": "soul", "rank": 1, "attribute": "grey", "hp": 10}, "cards[0].attribute",
+     "light, dark"),
+    ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 12}, "cards[0].hp",
+     "multiple of 5"),
+    ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": "ten"}, "cards[0].hp",
+     "multiple of 5"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10, "keywords": ["flying"]},
      "cards[0].keywords[0]", "unknown keyword"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10, "keywords": [{"defiance": 3}]},
@@ -91,7 +96,8 @@ BAD = [
       "effects": [{"kind": "activated", "do": [{"heal": 5, "to": "everyone"}]}]},
      "cards[0].effects[0].do[0].to", "reference"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10,
-      "effects": [{"kind": "activated", "do": [{"explode": 5}]}]}, "cards[0].effects[0].do[0]", "exactly one of"),
+      "effects": [{"kind": "activated", "do": [{"explode": 5}]}]}, "cards[0].effects[0].do[0]", "exactly one "
+                                                                                                "of"),
     ({"name": "X", "type": "event", "rank": 1, "atk": 5}, "cards[0].atk", "no ATK"),
     ({"name": "X", "type": "soul", "rank": 2, "attribute": "light", "hp": 10, "leader": True},
      "cards[0].rank", "Leaders are rank 3"),

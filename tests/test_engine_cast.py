@@ -46,11 +46,13 @@ def test_10_2_1_cast_only_from_the_hand():
 
 
 def test_10_2_2_caster_requirement_names_which_souls_may_cast():
-    v = check({"cast": "Dark Rite", "caster": "C2", "targets": ["B:C3"]}, A={"hand": ["Dark Rite"], "field": FIELD},
+    v = check({"cast": "Dark Rite", "caster": "C2", "targets": ["B:C3"]},
+              A={"hand": ["Dark Rite"], "field": FIELD},
               B={"field": {"C3": "Knight"}})
     assert "10.2.2" in cited(v) and "light, not dark" in v[0].text
     ok = check({"cast": "Dark Rite", "caster": "C2", "targets": ["B:C3"]},
-               A={"hand": ["Dark Rite"], "field": {**FIELD, "C2": "Test Noah"}}, B={"field": {"C3": "Knight"}})
+               A={"hand": ["Dark Rite"], "field": {**FIELD, "C2": "Test Noah"}},
+               B={"field": {"C3": "Knight"}})
     assert ok == []
 
 
@@ -92,7 +94,8 @@ def test_13_6_3_a_higher_rank_source_reaches_an_unyielding_soul():
 
     data = base(A={"hand": ["Big Hole"], "field": {"C3": "Warlord"}}, B={"field": {"C3": "Test Noah"}})
     data["cards"] = CARDS + [{"name": "Big Hole", "type": "event", "rank": 3, "effects": [
-        {"kind": "activated", "targets": [{"spot": "opposing", "naming": "front"}], "do": [{"return": "target"}]}]}]
+        {"kind": "activated", "targets": [{"spot": "opposing", "naming": "front"}],
+         "do": [{"return": "target"}]}]}]
     state = load_scenario(data).state
     assert verbs.verify(state, verbs.action_of({"cast": "Big Hole", "caster": "C3",
                                                       "targets": ["B:C3"]})) == []

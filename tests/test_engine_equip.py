@@ -7,11 +7,13 @@ from engine_helpers import check, cited
 
 def test_10_3_1_equip_to_an_active_soul_on_a_proactive_slot_of_enough_rank_need_not_be_front_line():
     # the altar holds the Leader behind C3: not in the Front Line, still a legal Wielder
-    assert check({"equip": "Iron Blade", "to": "altar"}, A={"hand": ["Iron Blade"], "field": {"C3": "Warlord"}}) == []
+    assert check({"equip": "Iron Blade", "to": "altar"},
+                 A={"hand": ["Iron Blade"], "field": {"C3": "Warlord"}}) == []
 
 
 def test_10_3_1_wielder_slot_rank_at_least_the_armaments():
-    v = check({"equip": "Great Shield", "to": "Cm1"}, A={"hand": ["Great Shield"], "field": {"Cm1": "Squire"}})
+    v = check({"equip": "Great Shield", "to": "Cm1"},
+              A={"hand": ["Great Shield"], "field": {"Cm1": "Squire"}})
     assert "10.3.1" in cited(v) and "rank-1 slot" in v[0].text
 
 
@@ -34,7 +36,8 @@ def test_10_3_1_to_an_active_soul_not_a_captured_one():
 
 
 def test_10_3_1_to_one_of_your_own_souls():
-    v = check({"equip": "Iron Blade", "to": "B:C3"}, A={"hand": ["Iron Blade"]}, B={"field": {"C3": "Warlord"}})
+    v = check({"equip": "Iron Blade", "to": "B:C3"}, A={"hand": ["Iron Blade"]},
+              B={"field": {"C3": "Warlord"}})
     assert any("not one of A's Souls" in x.text for x in v)
 
 

@@ -14,7 +14,8 @@ from judge.engine.errors import ScenarioError
 
 JUNK = st.recursive(
     st.none() | st.booleans() | st.integers(-20, 60) | st.sampled_from(
-        ["", "C3", "B:C3", "A:realm1", "Grunt", "frozen", "target", "x" * 3, "L1.0", "end_of_turn", "1/Turn"]),
+        ["", "C3", "B:C3", "A:realm1", "Grunt", "frozen", "target", "x" * 3, "L1.0", "end_of_turn",
+         "1/Turn"]),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(
         st.sampled_from(["card", "damage", "to", "on", "gain", "atk", "kind", "do", "targets", "soul", "x"]),
         children, max_size=3),
@@ -29,7 +30,8 @@ def _scenario():
                 B={"field": {"C3": "Test Noah", "Cm1": "Medic"}})
     data["state"]["lasting"] = [{"gain": {"def": 5}, "to": "B:C3", "until": "end_of_turn", "source": "A:C3"}]
     data["state"]["used"] = [{"card": "B:Cm1", "effect": "Field Dressing", "this_turn": 1}]
-    data["actions"] = [{"recruit": "Grunt", "to": "R2"}, {"cast": "Chains", "caster": "C3", "targets": ["B:Cm1"]}]
+    data["actions"] = [{"recruit": "Grunt", "to": "R2"},
+                       {"cast": "Chains", "caster": "C3", "targets": ["B:Cm1"]}]
     data["cards"] = data["cards"][:12] + data["cards"][-12:]
     return data
 

@@ -23,7 +23,8 @@ def test_10_5_4_a_shattered_realm_blocks_its_slot():
 
 
 def test_10_5_1_only_in_own_preparation_phase():
-    assert "10.5.1" in cited(check({"invoke": "Temple", "to": "realm1"}, phase="combat", A={"hand": ["Temple"]}))
+    assert "10.5.1" in cited(check({"invoke": "Temple", "to": "realm1"}, phase="combat",
+                                   A={"hand": ["Temple"]}))
 
 
 def test_10_5_2_invoking_is_not_limited_by_the_spiral():

@@ -47,7 +47,8 @@ def boards(draw):
     players = {}
     for p in ("A", "B"):
         field = {}
-        for slot in draw(st.lists(st.sampled_from([s for s in FIELD.slots if s != "altar"]), unique=True, max_size=7)):
+        for slot in draw(st.lists(st.sampled_from([s for s in FIELD.slots if s != "altar"]), unique=True,
+                                  max_size=7)):
             pool = [c for c in PLAIN + RANGED if c["rank"] <= FIELD.rank(slot)]
             field[slot] = {"card": draw(st.sampled_from(pool))["name"], "captured": draw(st.booleans())
                            and draw(st.booleans())}
@@ -106,7 +107,8 @@ def test_10_4_5_in_a_response_window_the_priority_holder_may_spring_use_fast_eff
     from engine_helpers import position
 
     s = position(phase="combat", A={"field": {"C3": "Warlord"}, "hand": ["Grunt"]},
-                 B={"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}, "R0": "Quick Medic", "R2": "Medic"}})
+                 B={"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}, "R0": "Quick Medic",
+                              "R2": "Medic"}})
     actions = [a.to_dict() for a in verbs.legal_actions(s.state, checks.Window(response=True, priority="B"))]
     taken = {next(iter(a)) for a in actions}
     assert taken == {"spring", "activate", "pass"}

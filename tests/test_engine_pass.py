@@ -19,4 +19,5 @@ def test_glossary_turn_player_only_the_turn_player_ends_a_phase():
 
 
 def test_glossary_response_window_no_phase_end_while_a_window_is_open():
-    assert "glossary/response-window" in cited(check({"end_phase": True}, Window(response=True, priority="A")))
+    assert "glossary/response-window" in cited(check({"end_phase": True},
+                                                     Window(response=True, priority="A")))

@@ -45,11 +45,13 @@ def test_glossary_capture_a_captured_soul_blocks_its_slot_and_the_slots_under_it
 
 def test_glossary_frozen_no_recruit_anywhere_further_out_on_its_branch():
     field = {"C3": "Warlord", "Cr1": "Squire"}
-    lasting = [{"lay": "frozen", "on": "A:C3", "until": "end_of_turn", "source": "Blizzard", "controller": "B"}]
+    lasting = [{"lay": "frozen", "on": "A:C3", "until": "end_of_turn", "source": "Blizzard",
+                "controller": "B"}]
     v = check({"recruit": "Grunt", "to": "Cr1·0"}, lasting=lasting, A={"hand": ["Grunt"], "field": field})
     assert "glossary/frozen" in cited(v) and "Warlord (A:C3)" in v[0].text
     # another branch is not affected
-    assert check({"recruit": "Grunt", "to": "L2"}, lasting=lasting, A={"hand": ["Grunt"], "field": field}) == []
+    assert check({"recruit": "Grunt", "to": "L2"}, lasting=lasting,
+                 A={"hand": ["Grunt"], "field": field}) == []
 
 
 def test_10_1_1_5_3_one_recruit_per_turn():
@@ -64,4 +66,5 @@ def test_10_1_1_recruit_needs_a_soul_card():
 
 
 def test_glossary_escalation_spiral_recruiting_is_never_limited():
-    assert check({"recruit": "Grunt", "to": "L2"}, A={"hand": ["Grunt"], "turns_taken": 1, "proactive": ["L0"]}) == []
+    assert check({"recruit": "Grunt", "to": "L2"},
+                 A={"hand": ["Grunt"], "turns_taken": 1, "proactive": ["L0"]}) == []

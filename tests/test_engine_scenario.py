@@ -103,7 +103,8 @@ def test_card_not_in_the_library_is_refused():
 
 
 def test_every_problem_is_listed_not_just_the_first():
-    problems = _problems(base(A={"field": {"C9": "Grunt", "C2": "Warlord", "L2": {"card": "Knight", "damage": 3}}}))
+    problems = _problems(base(A={"field": {"C9": "Grunt", "C2": "Warlord",
+                                           "L2": {"card": "Knight", "damage": 3}}}))
     assert len(problems) >= 3
 
 
@@ -113,12 +114,14 @@ def test_active_soul_at_0_hp_is_inconsistent():
 
 
 def test_captured_soul_with_an_armament_is_inconsistent():
-    problems = _problems(base(A={"field": {"L2": {"card": "Knight", "captured": True, "armament": "Iron Blade"}}}))
+    problems = _problems(base(A={"field": {"L2": {"card": "Knight", "captured": True,
+                                                  "armament": "Iron Blade"}}}))
     assert _has(problems, "state.players.A.field.L2.armament", "10.3.4")
 
 
 def test_two_ambushes_of_one_setter_are_inconsistent():
-    problems = _problems(base(A={"field": {"C2": {"card": "Knight", "ambushes": ["Snare", "Counter Snare"]}}}))
+    problems = _problems(base(A={"field": {"C2": {"card": "Knight",
+                                                  "ambushes": ["Snare", "Counter Snare"]}}}))
     assert _has(problems, "state.players.A.field.C2.ambushes", "10.4.2")
 
 

@@ -6,7 +6,8 @@ from engine_helpers import check, cited
 
 
 def test_10_4_1_set_at_an_active_soul_on_a_proactive_slot_of_enough_rank_in_emplacement():
-    assert check({"set": "Snare", "at": "C3"}, phase="emplacement", A={"hand": ["Snare"], "field": {"C3": "Warlord"}}) == []
+    assert check({"set": "Snare", "at": "C3"}, phase="emplacement",
+                 A={"hand": ["Snare"], "field": {"C3": "Warlord"}}) == []
 
 
 def test_10_4_1_only_in_the_emplacement_phase():
@@ -34,4 +35,5 @@ def test_10_4_2_each_soul_controls_only_one_set_ambush():
 
 def test_10_4_4_a_new_soul_may_set_its_own_where_an_old_ambush_lies():
     field = {"C3": {"card": "Warlord", "ambushes": [{"card": "Counter Snare", "setter": "gone"}]}}
-    assert check({"set": "Snare", "at": "C3"}, phase="emplacement", A={"hand": ["Snare"], "field": field}) == []
+    assert check({"set": "Snare", "at": "C3"}, phase="emplacement",
+                 A={"hand": ["Snare"], "field": field}) == []

@@ -42,13 +42,15 @@ def test_10_4_5_in_own_turn_not_inside_a_battle_without_a_window():
 def test_10_4_3_the_ambusher_must_stand_in_the_front_line():
     field = {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}, "Cr1": "Squire", "Cr1·0": "Grunt"}
     v = check({"spring": "Snare", "at": "C3", "targets": ["B:C3"]},
-              A={"field": {"C3": {"card": "Warlord", "ambushes": ["Snare"]}, **field}}, B={"field": {"C3": "Knight"}})
+              A={"field": {"C3": {"card": "Warlord", "ambushes": ["Snare"]}, **field}},
+              B={"field": {"C3": "Knight"}})
     assert "10.4.3" in cited(v) and "Front Line" in v[0].text
 
 
 def test_10_4_3_ambusher_requirement():
     field = {"C2": {"card": "Knight", "ambushes": ["Counter Snare"]}}
-    window = Window(response=True, priority="A", moment={"trigger": "targeted", "subjects": [SlotRef("A", "C2")]})
+    window = Window(response=True, priority="A",
+                    moment={"trigger": "targeted", "subjects": [SlotRef("A", "C2")]})
     v = check({"spring": "Counter Snare", "at": "C2"}, window, A={"field": field})
     assert "10.4.3" in cited(v) and "light, not dark" in " ".join(x.text for x in v)
 
@@ -57,9 +59,11 @@ def test_10_4_6_an_ambush_naming_a_moment_only_answers_that_moment():
     field = {"C2": {"card": "Test Noah", "ambushes": ["Counter Snare"]}}
     v = check({"spring": "Counter Snare", "at": "C2"}, A={"field": field})
     assert "10.4.6" in cited(v)
-    window = Window(response=True, priority="A", moment={"trigger": "targeted", "subjects": [SlotRef("A", "C2")]})
+    window = Window(response=True, priority="A",
+                    moment={"trigger": "targeted", "subjects": [SlotRef("A", "C2")]})
     assert check({"spring": "Counter Snare", "at": "C2"}, window, A={"field": field}) == []
-    other = Window(response=True, priority="A", moment={"trigger": "targeted", "subjects": [SlotRef("A", "C3")]})
+    other = Window(response=True, priority="A",
+                   moment={"trigger": "targeted", "subjects": [SlotRef("A", "C3")]})
     assert "10.4.6" in cited(check({"spring": "Counter Snare", "at": "C2"}, other, A={"field": field}))
 
 

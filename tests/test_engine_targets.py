@@ -9,10 +9,13 @@ from judge.engine.scenario import load_scenario
 
 EXTRA = [
     {"name": "Far Shot", "type": "event", "rank": 0, "effects": [
-        {"kind": "activated", "targets": [{"soul": "opposing", "lines": "any"}], "do": [{"damage": 5, "to": "target"}]}]},
+        {"kind": "activated", "targets": [{"soul": "opposing", "lines": "any"}],
+         "do": [{"damage": 5, "to": "target"}]}]},
     {"name": "Pair Shot", "type": "event", "rank": 0, "effects": [
-        {"kind": "activated", "targets": [{"soul": "any"}, {"soul": "any"}], "do": [{"damage": 5, "to": "target1"},
-                                                                                  {"damage": 5, "to": "target2"}]}]},
+        {"kind": "activated", "targets": [{"soul": "any"}, {"soul": "any"}],
+         "do": [{"damage": 5, "to": "target1"},
+                                                                                  {"damage": 5,
+                                                                                   "to": "target2"}]}]},
     {"name": "Spot Frost", "type": "event", "rank": 0, "effects": [
         {"kind": "activated", "targets": [{"spot": "opposing"}], "do": [{"lay": "frozen", "on": "target",
                                                                          "until": "end_of_turn"}]}]},
@@ -60,7 +63,8 @@ def test_11_4_5_a_spot_naming_the_soul_needs_an_active_front_line_soul_on_it():
 
 
 def test_13_6_2_unyielding_protects_its_spot_from_an_effect_naming_it():
-    v = verify({"cast": "Wormhole", "targets": ["B:C2"], "discard": ["Chains"]}, B={"field": {"C2": "Test Noah"}})
+    v = verify({"cast": "Wormhole", "targets": ["B:C2"], "discard": ["Chains"]},
+               B={"field": {"C2": "Test Noah"}})
     assert "13.6.2" in cited(v) and "11.4.5" in cited(v)
 
 

@@ -129,8 +129,10 @@ def test_13_6_3_a_higher_rank_static_effect_reaches_an_unyielding_soul():
 
 def test_13_3_3_a_slot_effect_applies_to_whatever_soul_is_on_the_slot_and_13_3_4_two_run_side_by_side():
     lasting = [{"lay": {"gain": {"atk": 5}}, "on": "A:C3", "until": "end_of_turn", "source": "A:altar"},
-               {"lay": {"gain": {"atk": 5}}, "on": "A:C3", "until": "end_of_opponents_next_turn", "source": "A:altar"},
-               {"lay": "frozen", "on": "A:L2", "until": "end_of_turn", "source": "Blizzard", "controller": "B"}]
+               {"lay": {"gain": {"atk": 5}}, "on": "A:C3", "until": "end_of_opponents_next_turn",
+                "source": "A:altar"},
+               {"lay": "frozen", "on": "A:L2", "until": "end_of_turn", "source": "Blizzard",
+                "controller": "B"}]
     b = board(lasting, A={"field": {"C3": "Warlord", "L2": "Test Noah"}})
     assert b.souls[A("C3")].atk.total == 40
     assert b.souls[A("L2")].has("frozen")  # 13.6.7: Unyielding does not protect a spot not naming it
@@ -164,7 +166,8 @@ def test_glossary_hp_current_hp_is_max_hp_minus_damage():
 def test_5_derived_has_the_contract_keys():
     derived = position(A={"field": {"C3": "Warlord"}}).state
     out = derive(derived).derived()
-    assert set(out["A:C3"]) >= {"card", "line", "atk", "def", "hp", "max_hp", "damage", "keywords", "proactive",
+    assert set(out["A:C3"]) >= {"card", "line", "atk", "def", "hp", "max_hp", "damage", "keywords",
+                                "proactive",
                                 "captured"}
     assert "A:altar" in out and "B:altar" in out
 

@@ -19,9 +19,11 @@ from judge.web import create_app
 LIBRARY = sorted(p for p in Path(SCENARIOS_DIR).rglob("*.yaml")
                  if p.name not in ("untestable.yaml", "coverage-baseline.yaml"))[:80]
 
-MIRROR = {"name": "Fuzz Mirror", "type": "soul", "rank": 2, "attribute": "light", "atk": 5, "def": 100, "hp": 1000,
+MIRROR = {"name": "Fuzz Mirror", "type": "soul", "rank": 2, "attribute": "light", "atk": 5, "def": 100,
+          "hp": 1000,
           "effects": [{"kind": "timing", "trigger": "after_battle", "mandatory": True,
-                       "do": [{"battle": {"attacker": "self", "target": "attacker", "counts_as_attack": True}}]}]}
+                       "do": [{"battle": {"attacker": "self", "target": "attacker",
+                                          "counts_as_attack": True}}]}]}
 
 ODD_VALUES = [None, True, 0, -1, 10**40, 1.5, "", "x" * 300, "X\ud800Y", [], {}, [[[]]], {"a": {"b": None}}]
 
@@ -71,7 +73,8 @@ def mutated(draw):
         elif kind == "huge":
             raw_suffix += f"\nnotes: {draw(st.sampled_from(['9' * 5000, '0x' + 'f' * 200, '-' + '1' * 30]))}"
         elif kind == "tag":
-            raw_suffix += f"\nnotes: {draw(st.sampled_from(['!!set {a}', '!!binary aGk=', '!foo x', '.nan']))}"
+            tagged = draw(st.sampled_from(['!!set {a}', '!!binary aGk=', '!foo x', '.nan']))
+            raw_suffix += f"\nnotes: {tagged}"
         elif kind == "loop":  # two mirrors whose mandatory after-battle battles never end
             data["cards"] = [*(data.get("cards") if isinstance(data.get("cards"), list) else []), MIRROR]
             state = data.get("state") if isinstance(data.get("state"), dict) else {}
@@ -110,7 +113,8 @@ def located(response) -> bool:
     problems = body.get("problems") or []
     if problems:
         return all("path" in p and (p["path"] or "line" in p or p.get("message")) for p in problems)
-    return bool(re.search(r"byte \d+|line \d+|actions|cards|after|JSON|YAML|nested|upload", body.get("error", "")))
+    return bool(re.search(r"byte \d+|line \d+|actions|cards|after|JSON|YAML|nested|upload",
+                          body.get("error", "")))
 
 
 def post_all(client, body: bytes, content_type: str):

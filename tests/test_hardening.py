@@ -149,7 +149,8 @@ def test_yaml_holds_only_json_types(client, tagged):
 
 
 def test_a_date_reads_as_text(client):
-    response = client.post("/desk/parse.json", json={"yaml": SIMPLE.replace("A plain position", "2026-01-01")})
+    response = client.post("/desk/parse.json",
+                           json={"yaml": SIMPLE.replace("A plain position", "2026-01-01")})
     assert response.status_code == 200 and response.get_json()["scenario"]["title"] == "2026-01-01"
 
 
@@ -177,7 +178,8 @@ def test_an_engine_failure_is_a_logged_500_never_a_ruling(client, monkeypatch, c
         response = (client.post(path, data=SIMPLE, content_type="application/yaml") if path.startswith("/api")
                     else client.post(path, json={"yaml": SIMPLE}))
         body = response.get_json()
-        assert response.status_code == 500 and body["ok"] is False and "steps" not in body and "ruling" not in body
+        assert response.status_code == 500 and body["ok"] is False
+        assert "steps" not in body and "ruling" not in body
     logged = [r.getMessage() for r in caplog.records if "engine failure" in r.getMessage()]
     assert logged and re.search(r"scenario [0-9a-f]{64}: AttributeError: an engine bug", logged[0])
 
@@ -236,7 +238,8 @@ def test_security_headers_and_the_session_cookie(client, tmp_path, index_dir):
     assert "SameSite=Lax" in cookie and "Secure" not in cookie
     https = make_app(tmp_path, index_dir, JUDGE_HTTPS=True).test_client()
     response = https.get("/desk")
-    assert "max-age" in response.headers["Strict-Transport-Security"] and "Secure" in response.headers["Set-Cookie"]
+    assert "max-age" in response.headers["Strict-Transport-Security"]
+    assert "Secure" in response.headers["Set-Cookie"]
 
 
 def test_rate_limits_answer_429_with_retry_after_in_the_error_shape(tmp_path, index_dir):
@@ -265,7 +268,8 @@ def test_a_permalink_is_resolved_once_and_answers_304(client, monkeypatch):
 
     calls = []
     real = resolve.resolve
-    monkeypatch.setattr(resolve, "resolve", lambda scenario, *a, **k: calls.append(scenario.title) or real(scenario, *a, **k))
+    monkeypatch.setattr(resolve, "resolve", lambda scenario, *a,
+                        **k: calls.append(scenario.title) or real(scenario, *a, **k))
     first = client.get(url)
     again = client.get(url + ".json")
     assert first.status_code == 200 and again.status_code == 200
@@ -334,7 +338,8 @@ def test_a_read_only_database_answers_503_naming_the_cause(client, app, tmp_path
 
     store = RulingStore(app.config["DATABASE"])
     store._connect = lambda: _query_only(app.config["DATABASE"])  # type: ignore[method-assign]
-    with pytest.raises(StoreUnavailable) as caught:  # (root ignores file modes: SQLite's own read-only switch)
+    # (root ignores file modes: SQLite's own read-only switch)
+    with pytest.raises(StoreUnavailable) as caught:
         store.save({"title": "new"}, "0.4.0", {}, {})
     assert "read-only" in caught.value.cause
 

@@ -14,9 +14,11 @@ from judge.engine.scenario import load_scenario, load_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 BASE_CARDS = [
-    {"name": "Queen Sol", "type": "soul", "rank": 3, "attribute": "light", "leader": True, "atk": 20, "def": 10,
+    {"name": "Queen Sol", "type": "soul", "rank": 3, "attribute": "light", "leader": True, "atk": 20,
+     "def": 10,
      "hp": 50},
-    {"name": "King Umbra", "type": "soul", "rank": 3, "attribute": "dark", "leader": True, "atk": 20, "def": 10,
+    {"name": "King Umbra", "type": "soul", "rank": 3, "attribute": "dark", "leader": True, "atk": 20,
+     "def": 10,
      "hp": 50},
     {"name": "Knight", "type": "soul", "rank": 2, "attribute": "light", "atk": 25, "def": 5, "hp": 40},
     {"name": "Wall", "type": "soul", "rank": 2, "attribute": "dark", "atk": 5, "def": 10, "hp": 40},
@@ -30,7 +32,8 @@ def scenario(state: dict, actions: list, cards: list | None = None, **extra):
 
 def combat(a_field: dict, b_field: dict, **state) -> dict:
     return {"phase": "combat", "players": {"A": {"field": {"altar": "Queen Sol", **a_field}, "deck": 5},
-                                           "B": {"field": {"altar": "King Umbra", **b_field}, "deck": 5}}, **state}
+                                           "B": {"field": {"altar": "King Umbra", **b_field}, "deck": 5}},
+            **state}
 
 
 def test_ruling_has_the_contract_keys_and_steps_have_their_fields():
@@ -56,7 +59,8 @@ def test_every_step_cites_a_rule(path):
 
 
 def test_snapshots_carry_the_state_after_each_step_and_the_last_is_final():
-    ruling = resolve(load_scenario_file(ROOT / "mechanics" / "cascade-last-in-first-out.yaml"), snapshots=True)
+    ruling = resolve(load_scenario_file(ROOT / "mechanics" / "cascade-last-in-first-out.yaml"),
+                     snapshots=True)
     assert all("state" in step for step in ruling["steps"])
     assert ruling["steps"][-1]["state"] == ruling["final"]
     damages = [s["state"]["players"]["B"]["field"]["C3"].get("damage", 0) for s in ruling["steps"]]
@@ -74,7 +78,8 @@ def test_final_is_loadable_as_a_new_scenario_state():
 def test_a_loop_hits_the_step_cap_and_is_reported():
     echo = {"name": "Echo", "type": "soul", "rank": 2, "attribute": "light", "atk": 0, "def": 5, "hp": 30,
             "effects": [{"name": "Again", "kind": "timing", "trigger": "after_battle", "mandatory": True,
-                         "targets": [{"soul": "opposing"}], "do": [{"battle": {"attacker": "self", "target": "target"}}]},
+                         "targets": [{"soul": "opposing"}],
+                         "do": [{"battle": {"attacker": "self", "target": "target"}}]},
                         {"name": "Start", "kind": "activated", "targets": [{"soul": "opposing"}],
                          "do": [{"battle": {"attacker": "self", "target": "target"}}]}]}
     s = scenario(combat({"C3": "Echo"}, {"C3": "Wall"}, phase="preparation"),
@@ -89,9 +94,11 @@ def test_a_loop_hits_the_step_cap_and_is_reported():
 def test_instant_effects_triggering_each_other_are_stopped_as_a_loop_not_a_crash():
     # 12.5.1: an Instant Effect resolves at once, even in the middle of another one; two Souls whose
     # Instant Effect answers "attacked" with a battle that counts as an attack would nest for ever.
-    mirror = {"name": "Mirror", "type": "soul", "rank": 2, "attribute": "light", "atk": 5, "def": 100, "hp": 1000,
+    mirror = {"name": "Mirror", "type": "soul", "rank": 2, "attribute": "light", "atk": 5, "def": 100,
+              "hp": 1000,
               "effects": [{"kind": "instant", "trigger": "attacked",
-                           "do": [{"battle": {"attacker": "self", "target": "attacker", "counts_as_attack": True}}]}]}
+                           "do": [{"battle": {"attacker": "self", "target": "attacker",
+                                              "counts_as_attack": True}}]}]}
     s = scenario(combat({"C3": "Mirror"}, {"C3": "Mirror"}), [{"attack": "C3", "target": "B:C3"}], [mirror])
     ruling = resolve(s)
     assert ruling["ok"] is False and ruling["loop"] is True
@@ -103,7 +110,8 @@ def test_instant_effects_triggering_each_other_are_stopped_as_a_loop_not_a_crash
 def test_a_loop_fails_its_expectations():
     echo = {"name": "Echo", "type": "soul", "rank": 2, "attribute": "light", "atk": 0, "def": 5, "hp": 30,
             "effects": [{"name": "Again", "kind": "timing", "trigger": "after_battle", "mandatory": True,
-                         "targets": [{"soul": "opposing"}], "do": [{"battle": {"attacker": "self", "target": "target"}}]}]}
+                         "targets": [{"soul": "opposing"}],
+                         "do": [{"battle": {"attacker": "self", "target": "target"}}]}]}
     s = scenario(combat({"C3": "Echo"}, {"C3": "Wall"}), [{"attack": "C3", "target": "B:C3"}], [echo],
                  expect={"winner": "none"})
     ruling = resolve(s, cap=200)
@@ -124,10 +132,12 @@ def test_stop_is_the_default_and_continue_plays_on():
 
 def test_nothing_is_played_after_the_duel_is_won():
     state = combat({"C3": "Knight", "L2": "Knight"}, {"altar": {"card": "King Umbra", "damage": 40}})
-    ruling = resolve(scenario(state, [{"attack": "C3", "target": "B:altar"}, {"attack": "L2", "target": "B:altar"}]))
+    ruling = resolve(scenario(state,
+                              [{"attack": "C3", "target": "B:altar"}, {"attack": "L2", "target": "B:altar"}]))
     assert ruling["winner"] == "A"
     assert ruling["rejected"]["action"] == 1
-    assert "interpretation/duel-over" in ruling["rejected"]["rules"] or "glossary/leader" in ruling["rejected"]["rules"]
+    rules = ruling["rejected"]["rules"]
+    assert "interpretation/duel-over" in rules or "glossary/leader" in rules
 
 
 def test_counterblow_says_it_rests_on_our_reading():

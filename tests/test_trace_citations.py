@@ -52,11 +52,13 @@ def test_defiance_damage_is_never_called_battle_damage():
     """Defiance is an Instant Effect (glossary Defiance, 11.1.5): its damage comes from an effect, dealt
     at the same moment as the attack damage; 13.6.7 calls battle damage "not an effect"."""
     hits = [(p, s) for p, s in all_steps() if s["kind"] == "damage" and "Defiance" in s["text"]]
-    assert len(hits) >= 5  # the library has several Defiance hits; the check below must have something to check
+    # the library has several Defiance hits; the check below must have something to check
+    assert len(hits) >= 5
     for path, step in hits:
         assert "battle damage" not in step["text"].replace("not battle damage", ""), where(path, step)
         assert "glossary/battle" not in step["rules"], where(path, step)
-        assert {"glossary/defiance", "glossary/instant-effect", "11.1.5"} <= set(step["rules"]), where(path, step)
+        assert {"glossary/defiance", "glossary/instant-effect", "11.1.5"} <= set(step["rules"]), where(path,
+                                                                                                       step)
 
 
 def test_battle_damage_comes_only_from_an_attack_a_battle_or_a_counterblow():
@@ -80,7 +82,8 @@ def test_a_counterblow_rests_on_our_reading_and_the_glossary_realm():
     for path, step in blows:
         assert {"glossary/realm", "10.5.3", "interpretation/realm-counterblow"} <= set(step["rules"]), \
             where(path, step)
-        assert "our reading" in step["text"] and "strikes back with its ATK" in step["text"], where(path, step)
+        assert "our reading" in step["text"] and "strikes back with its ATK" in step["text"], where(path,
+                                                                                                    step)
 
 
 # --- citations that depend on what happened -----------------------------------------------------------
@@ -103,7 +106,8 @@ def test_no_derived_contribution_cites_13_1_3():
 
 
 def test_13_2_2_is_cited_only_where_an_unyielding_soul_meets_a_granted_effect():
-    """13.2.2 fixes a granted effect's rank "for Unyielding"; without an Unyielding Soul it decides nothing."""
+    """13.2.2 fixes a granted effect's rank "for Unyielding"; without an Unyielding Soul it decides
+    nothing."""
     citing = [(p, s) for p, s in all_steps() if "13.2.2" in s["rules"]]
     assert citing
     for path, step in citing:
@@ -150,7 +154,8 @@ def test_windows_cite_what_opens_them_and_passes_cite_priority():
             continue
         if "response window opens" in step["text"]:
             opened += 1
-            assert {"glossary/response-window", "glossary/priority", "12.2"} <= set(step["rules"]), where(path, step)
+            assert {"glossary/response-window", "glossary/priority",
+                    "12.2"} <= set(step["rules"]), where(path, step)
         else:
             passed += 1
             assert "12.2" not in step["rules"] and "glossary/priority" in step["rules"], where(path, step)
@@ -161,7 +166,8 @@ def test_taunt_is_mentioned_at_a_declaration_only_where_a_taunt_is_in_force():
     decls = [s for s in ruling_of("harold-defiance-vs-unyielding-rank0")["steps"] if " attacks " in s["text"]]
     assert decls and all("Taunt" not in s["text"] and "glossary/taunt" not in s["rules"] for s in decls)
     decls = [s for s in ruling_of("taunt-protects-radius")["steps"] if " attacks " in s["text"]]
-    assert decls and all("Taunt is checked now" in s["text"] and "glossary/taunt" in s["rules"] for s in decls)
+    assert decls
+    assert all("Taunt is checked now" in s["text"] and "glossary/taunt" in s["rules"] for s in decls)
 
 
 def test_a_capture_in_the_capture_step_rests_on_the_codex_not_on_our_reading():
@@ -326,7 +332,8 @@ def test_the_end_of_a_turn_names_the_phase_ended_and_the_cards_whose_effects_end
     ends = [(p, s) for p, s in all_steps() if s["kind"] == "turn" and "and with it turn" in s["text"]]
     assert ends
     for path, step in ends:
-        assert "Emplacement Phase" in step["text"] and "glossary/emplacement-phase" in step["rules"], where(path, step)
+        assert "Emplacement Phase" in step["text"], where(path, step)
+        assert "glossary/emplacement-phase" in step["rules"], where(path, step)
     for path, step in all_steps():
         if step["kind"] == "turn" and "ends with turn" in step["text"]:
             assert not re.match(r"[AB]:\w+'s", step["text"]), where(path, step)  # a card, not a bare slot

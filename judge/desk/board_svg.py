@@ -243,7 +243,8 @@ class BoardPainter:
                 atk, def_ = values.get("atk", "?"), values.get("def", "?")
                 hp, max_hp = values.get("hp", "?"), values.get("max_hp", "?")
                 body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
-                body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""), "stats"))
+                body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""),
+                                  "stats"))
                 lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}, damage {damage}")
                 keywords = keywords_in_force(values)
                 if keywords:
@@ -312,7 +313,8 @@ class BoardPainter:
                 atk, def_ = values.get("atk", "?"), values.get("def", "?")
                 hp, max_hp = values.get("hp", "?"), values.get("max_hp", "?")
                 body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
-                body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""), "stats"))
+                body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""),
+                                  "stats"))
                 lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}")
             elif damage:
                 body.append(_text(6, 47, f"damage {damage}", "stats"))
@@ -332,7 +334,8 @@ def _slot_group(x: float, y: float, ref: str, kind: str, classes: list[str], lin
 
 
 def zones(state: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Hand, deck, Elysium, Exile and turn counts per player (B first, as drawn), for the HTML beside the SVG."""
+    """Hand, deck, Elysium, Exile and turn counts per player (B first, as drawn), for the HTML beside the
+    SVG."""
     out = []
     state = _mapping(state)
     players = _mapping(state.get("players"))

@@ -69,7 +69,8 @@ def _svg_cached(key: str) -> str:
     return str(painter().render(state, derived, highlight=refs, title=title))
 
 
-def ruling_context(data: Mapping[str, Any], source: str, ruling: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def ruling_context(data: Mapping[str, Any], source: str,
+                   ruling: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Resolve `data` (unless its `ruling` is given, e.g. kept with a permalink) and describe it for a
     page: the ruling, or the problems that stopped it."""
     context: dict[str, Any] = {

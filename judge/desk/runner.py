@@ -29,7 +29,8 @@ MAX_PILE = 120
 MAX_LASTING = 60
 MAX_EFFECTS = 12  # effects on one custom card, and parts (`do:`) of one effect
 MAX_DEPTH = 40  # levels of nesting; a scenario needs about ten, and the desk's JSON walks recurse
-RENDER_GRACE = 0.3  # seconds at least for drawing a ruling's boards once it is resolved (past them: no pictures)
+# seconds at least for drawing a ruling's boards once it is resolved (past them: no pictures)
+RENDER_GRACE = 0.3
 WEB_STEP_CAP = 2000  # steps of one resolution on the web (the engine's own cap is for the CLI)
 
 
@@ -131,11 +132,13 @@ def _effect_problems(i: int, card: Any) -> list[dict[str, Any]]:
     problems = []
     effects = card.get("effects") if isinstance(card, Mapping) else None
     if isinstance(effects, list) and len(effects) > MAX_EFFECTS:
-        problems.append({"path": f"cards[{i}].effects", "message": f"{len(effects)} effects; at most {MAX_EFFECTS}"})
+        problems.append({"path": f"cards[{i}].effects", "message": f"{len(effects)} effects; at most "
+                                                                   f"{MAX_EFFECTS}"})
     for j, effect in enumerate(effects if isinstance(effects, list) else ()):
         parts = effect.get("do") if isinstance(effect, Mapping) else None
         if isinstance(parts, list) and len(parts) > MAX_EFFECTS:
-            problems.append({"path": f"cards[{i}].effects[{j}].do", "message": f"{len(parts)} parts; at most {MAX_EFFECTS}"})
+            problems.append({"path": f"cards[{i}].effects[{j}].do", "message": f"{len(parts)} parts; at most "
+                                                                               f"{MAX_EFFECTS}"})
     return problems
 
 
@@ -153,7 +156,8 @@ def check_limits(data: Mapping[str, Any]) -> None:
         )
     cards = data.get("cards")
     if isinstance(cards, list) and len(cards) > MAX_CARDS:
-        problems.append({"path": "cards", "message": f"{len(cards)} cards; the desk takes at most {MAX_CARDS}"})
+        problems.append({"path": "cards",
+                         "message": f"{len(cards)} cards; the desk takes at most {MAX_CARDS}"})
     for i, card in enumerate(cards if isinstance(cards, list) else ()):
         problems += _effect_problems(i, card)
     state = data.get("state")

@@ -152,7 +152,8 @@ class RulingStore:
             row = db.execute("SELECT scenario FROM rulings WHERE id = ?", (rid,)).fetchone()
             if row is None:
                 db.execute(
-                    "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) VALUES (?,?,?,?,?,?)",
+                    "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) "
+                    "VALUES (?,?,?,?,?,?)",
                     (rid, text, codex, canonical_json(outcome), packed,
                      datetime.now(UTC).isoformat(timespec="seconds")),
                 )
@@ -179,7 +180,8 @@ class RulingStore:
         """The ruling kept for `rid` under `versions`, or None (never made, or made by other versions)."""
         try:
             with closing(self._connect()) as db:
-                row = db.execute("SELECT ruling FROM views WHERE id = ? AND versions = ?", (rid, versions)).fetchone()
+                row = db.execute("SELECT ruling FROM views WHERE id = ? AND versions = ?",
+                                 (rid, versions)).fetchone()
         except sqlite3.Error as exc:
             raise _cause(exc) from None
         return None if row is None else unpack(row[0])

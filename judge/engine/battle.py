@@ -68,8 +68,8 @@ def declare(g: Game, action: Action) -> None:
     instances = len(board.souls[ref].instances("dual_wielding"))
     dual = (", allowed by Dual Wielding" + ("; two instances still allow two" if instances > 1 else "")
             if soul.attacks_made > 1 else "")
-    g.trace.add("battle", f"{soul.name} ({ref}) attacks {g.name_at(target)} (attack {soul.attacks_made} this Combat "
-                          f"Phase{dual}).{notes}",
+    g.trace.add("battle", f"{soul.name} ({ref}) attacks {g.name_at(target)} (attack {soul.attacks_made} this "
+                          f"Combat Phase{dual}).{notes}",
                 ("glossary/attack", "glossary/attack-target", *rules,
                  *(("glossary/dual-wielding",) if soul.attacks_made > 1 else ()),
                  *(("13.4.2",) if soul.attacks_made > 1 and instances > 1 else ())),
@@ -92,11 +92,13 @@ def declare(g: Game, action: Action) -> None:
             text, why = problem
             # "A cancelled attack does not count (9.5.3)": of the texts we have, only the glossary's Dual
             # Wielding entry says it (9.5.3 is absent), so that entry is cited for it, for every attacker
-            g.trace.add("battle", f"The attack of {soul.name} is cancelled before the fight: {text}. A cancelled "
-                                  "attack does not count (the glossary says so under Dual Wielding).",
+            g.trace.add("battle", f"The attack of {soul.name} is cancelled before the fight: {text}. A "
+                                  "cancelled attack does not count (the glossary says so under Dual "
+                                  "Wielding).",
                         (*R_CHECK, *why, "glossary/dual-wielding"))
             return
-        g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.", R_CHECK)
+        g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.",
+                    R_CHECK)
         fight(g, b)
     finally:
         g.battle = None
@@ -163,7 +165,8 @@ def fight(g: Game, b: Battle) -> None:
     # counterblow are battle damage; Defiance is an Instant Effect (11.1.5), so its damage is effect
     # damage dealt at the same moment (9.5.6), not battle damage (13.6.6 vs 13.6.7)
     hits: list[tuple[SlotRef, int, str, tuple[str, ...], str, bool]] = [
-        (b.target, dmg, f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle",
+        (b.target, dmg,
+         f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle",
          R_FIGHT + atk_rules + (("9.4.2", "glossary/precision") if precision else def_rules), arith, True)]
     # Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)
     defiances = tgt.instances("defiance") if b.counts_as_attack and not b.target.is_realm else []
@@ -175,7 +178,8 @@ def fight(g: Game, b: Battle) -> None:
         src = ks.label if granted else tgt.card.name
         # 11.2.3: a granted Defiance comes from the card that grants it; its rank matters only against an
         # Unyielding attacker (13.2.2), cited on the step that says whether Unyielding stops it
-        source_rules = (*(("11.2.3",) if granted else ()), *(("13.2.2",) if granted and attacker_unyielding else ()))
+        source_rules = (*(("11.2.3",) if granted else ()),
+                        *(("13.2.2",) if granted and attacker_unyielding else ()))
         if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
             g.trace.add("instant", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
                                    f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
@@ -192,9 +196,9 @@ def fight(g: Game, b: Battle) -> None:
     if defiances and attacker_unyielding:
         higher = [ks for ks in defiances if ks.source_rank > att.card.rank]
         if higher:
-            g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but the "
-                                   f"Defiance from rank {higher[0].source_rank} is of a higher rank, so it reaches "
-                                   "it.", ("13.6.7", "13.6.7e", "13.6.3",
+            g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but "
+                                   f"the Defiance from rank {higher[0].source_rank} is of a higher rank, so "
+                                   "it reaches it.", ("13.6.7", "13.6.7e", "13.6.3",
                                            *(("11.2.3", "13.2.2") if higher[0].kind != "printed" else ())))
     # a Realm strikes back (interpretation/realm-counterblow)
     if b.target.is_realm:
@@ -204,7 +208,8 @@ def fight(g: Game, b: Battle) -> None:
         # ours, as 9.4.4 is absent: battle damage like an attack's (interpretation/realm-counterblow)
         hits.append((b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",
                      ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
-                     f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}" + (", never below 0" if raw_c < 0 else "")
+                     f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}"
+                     + (", never below 0" if raw_c < 0 else "")
                      + ", at the same moment as "
                      + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
                      + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True))
@@ -228,15 +233,16 @@ def fight(g: Game, b: Battle) -> None:
     # step, the attacker is still active and is not the target (glossary/berserk)
     if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
             and tgt.has("berserk") and not g.state.winner:
-        g.trace.add("battle", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in battle for "
-                              f"{tgt.card.name}, so its Berserk does not trigger.", ("glossary/berserk",
-                                                                                      "glossary/defiance"))
+        g.trace.add("battle", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
+                              f"battle for {tgt.card.name}, so its Berserk does not trigger.",
+                    ("glossary/berserk", "glossary/defiance"))
     if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
             and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has("berserk"):
         # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
         # the Soul attacked nothing (interpretation/battle-by-effect)
-        g.trace.add("battle", f"{att.card.name}'s battle was not an attack, so it captured no Soul it attacked: its "
-                              "Berserk does not trigger.", ("glossary/berserk", "interpretation/battle-by-effect"))
+        g.trace.add("battle", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
+                              "attacked: its Berserk does not trigger.",
+                    ("glossary/berserk", "interpretation/battle-by-effect"))
     if g.state.winner or not b.counts_as_attack or b.target.is_realm:
         return
     target_taken = b.target in captured and dealt_by_attack >= b_hp_before and dealt_by_attack > 0
@@ -248,8 +254,9 @@ def fight(g: Game, b: Battle) -> None:
         return
     if not g.is_active_uid(b.attacker_uid):
         if att.has("berserk") or _has_capture_instants(g, att.card):
-            g.trace.add("instant", f"{att.card.name} was captured in the same step as its target, so it is no longer "
-                                   "active: its Berserk does not trigger (only active cards' effects trigger).",
+            g.trace.add("instant", f"{att.card.name} was captured in the same step as its target, so it is "
+                                   "no longer active: its Berserk does not trigger (only active cards' "
+                                   "effects trigger).",
                             ("glossary/berserk", "9.5.8", "11.8.1"))
         return
     berserk(g, b, att)
@@ -261,8 +268,8 @@ def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -
     board = g.board()
     for ref in (b.target, b.attacker) if b.target.is_realm else (b.target,):
         if not ref.is_realm and board.has_keyword(ref, "unyielding"):
-            g.trace.add("battle", f"{g.name_at(ref)} is Unyielding, but battle damage is not an effect: Unyielding "
-                                  "does not protect against it.", ("13.6.7", "13.6.7b"))
+            g.trace.add("battle", f"{g.name_at(ref)} is Unyielding, but battle damage is not an effect: "
+                                  "Unyielding does not protect against it.", ("13.6.7", "13.6.7b"))
     if not b.target.is_realm:
         for eff in tgt.card.effects:
             if eff.kind == "static" and eff.to == "other_own_souls" and not tgt.negated:
@@ -273,15 +280,18 @@ def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -
         views: list[tuple[SlotRef, SoulView | RealmView]] = [*board.souls.items(), *board.realms.items()]
         givers = [ref for ref, view in views if ref.player == b.target.player and ref != b.target
                   and not getattr(view, "captured", False) and not getattr(view, "shattered", False)
-                  and any(e.kind == "static" and e.to in ("all_own_souls", "other_own_souls") for e in view.card.effects)]
+                  and any(e.kind == "static" and e.to in ("all_own_souls",
+                                                          "other_own_souls") for e in view.card.effects)]
         if givers:
-            g.trace.add("battle", f"{', '.join(g.name_at(r) for r in givers)} gives to its controller's Souls; that "
-                                  f"reaches Souls only, not {tgt.card.name}, a Realm.", ("13.1.3",))
+            g.trace.add("battle", f"{', '.join(g.name_at(r) for r in givers)} gives to its controller's "
+                                  f"Souls; that reaches Souls only, not {tgt.card.name}, a Realm.",
+                        ("13.1.3",))
     for ref, view in board.souls.items():
         if view.negated and not view.captured and ref.player in (b.attacker.player, b.target.player) and \
                 any(e.kind == "static" for e in view.card.effects):
-            g.trace.add("battle", f"The effects of {g.name_at(ref)} are negated by an effect in force, so what it would "
-                                  "give is stopped for as long as that lasts.", ("13.5.2", "13.1.2"))
+            g.trace.add("battle", f"The effects of {g.name_at(ref)} are negated by an effect in force, so "
+                                  "what it would give is stopped for as long as that lasts.",
+                        ("13.5.2", "13.1.2"))
 
 
 def _has_capture_instants(g: Game, card: CardDef) -> bool:
@@ -294,14 +304,17 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
         raise KeyError(f"the attacker {att.card.name} is not on the field")  # fight checked it is active
     text = f"{att.card.name} ({ref}) captured the Soul it attacked"
     for ks in g.board().souls[ref].instances("berserk"):
-        eff = EffectDef(name="Berserk", kind="instant", trigger="captures_attack_target", do=tuple(ks.keyword.value))
+        eff = EffectDef(name="Berserk", kind="instant", trigger="captures_attack_target",
+                        do=tuple(ks.keyword.value))
         rank = ks.source_rank
-        entry = Entry(g.new_entry_id(), "instant", att.card.name, eff, ref.player, rank, source_uid=b.attacker_uid,
+        entry = Entry(g.new_entry_id(), "instant", att.card.name, eff, ref.player, rank,
+                      source_uid=b.attacker_uid,
                       source_ref=ref, context={"attacker": b.attacker_uid, "attacked": b.target_uid})
         g.trace.add("instant", f"Berserk triggers: {text} with the attack damage in the capture step.",
                     ("glossary/berserk", "9.5.8"))
         effects.resolve_instant(g, entry, text)
-    cascade.triggered(g, "captures_attack_target", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid}, text)
+    cascade.triggered(g, "captures_attack_target", ref,
+                      {"attacker": b.attacker_uid, "attacked": b.target_uid}, text)
 
 
 def aftermath(g: Game, b: Battle) -> None:
@@ -327,8 +340,8 @@ def _battle_part(part: parts.Battle, g: Game, entry: Entry) -> None:
     attackers = references.resolve_ref(g, entry, part.spec["attacker"])
     targets = references.resolve_ref(g, entry, part.spec["target"])
     if not attackers or not targets:
-        g.trace.add("effect", f"{entry.label}: the battle can't happen, a Soul it names is no longer active; the part "
-                              "is skipped.", ("11.6.3", "glossary/battle"))
+        g.trace.add("effect", f"{entry.label}: the battle can't happen, a Soul it names is no longer active; "
+                              "the part is skipped.", ("11.6.3", "glossary/battle"))
         return
     target_ref, targeted = targets[0]
     if references.protected(g, entry, target_ref, targeted):
@@ -353,20 +366,23 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
             frozen = view.has("frozen")
             why = "Frozen, a restriction" if frozen else "restricted from attacking"
             # the glossary says it (Restriction: "stops battles started by effects that count as attacks")
-            g.trace.add("battle", f"{att.name} ({attacker}) is {why}, so it does not battle in a battle that counts "
-                                  "as an attack.", (*(("glossary/frozen",) if frozen else ()), "glossary/restriction"))
+            g.trace.add("battle", f"{att.name} ({attacker}) is {why}, so it does not battle in a battle that "
+                                  "counts as an attack.",
+                        (*(("glossary/frozen",) if frozen else ()), "glossary/restriction"))
             return
     b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
     defiant = not target.is_realm and board.has_keyword(target, "defiance")
-    kind = ("it counts as an attack" + (f", so {holder.name}'s Defiance triggers" if defiant else "")
-            if counts_as_attack else "it is not an attack" + (", so Defiance does not trigger" if defiant else ""))
-    g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles {g.name_at(target)}. It "
-                          f"begins at the fight and uses up no attack; {kind}.",
+    if counts_as_attack:
+        kind = "it counts as an attack" + (f", so {holder.name}'s Defiance triggers" if defiant else "")
+    else:
+        kind = "it is not an attack" + (", so Defiance does not trigger" if defiant else "")
+    g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles "
+                          f"{g.name_at(target)}. It begins at the fight and uses up no attack; {kind}.",
                 ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
                  *(("glossary/defiance",) if defiant else ())))
     if attacker == target and board.souls[attacker].has("berserk"):
-        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own Berserk.",
-                    ("glossary/berserk",))
+        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own "
+                              "Berserk.", ("glossary/berserk",))
 
     if counts_as_attack:
         context = {"attacker": att.uid, "attacked": holder.uid}
@@ -374,7 +390,8 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
         if not target.is_realm and target != attacker:
             cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
         elif target == attacker:
-            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked (by itself)")
+            cascade.triggered(g, "attacked", target, context,
+                              f"{holder.name} ({target}) is attacked (by itself)")
     outer = g.battle
     g.battle = b
     try:

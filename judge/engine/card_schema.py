@@ -193,7 +193,8 @@ class _Checker:
             return Keyword("berserk", tuple(self.actions(val, sub)))
         if name == "reinforcement":
             return Keyword("reinforcement", self.effect(val, sub, 0, default_kind="timing",
-                                                        default_trigger="recruited", default_name="Reinforcement"))
+                                                        default_trigger="recruited",
+                                                        default_name="Reinforcement"))
         if name in BARE_KEYWORDS:
             if val not in (None, True):
                 self.bad(sub, f"{name} takes no value")
@@ -384,9 +385,10 @@ class _Checker:
         effects = tuple(e for i, item in enumerate(self.seq(data.get("effects"), f"{path}.effects"))
                         if (e := self.effect(item, f"{path}.effects[{i}]", i)) is not None)
         sources = tuple(str(s) for s in self.seq(data.get("sources"), f"{path}.sources"))
-        if ctype in ("event", "ambush") and not any(e.kind != "static" for e in effects) and len(self.p) == before:
-            self.bad(f"{path}.effects", f"an {ctype} needs an effect that is not static (casting or springing "
-                                        "uses its first one)")
+        if ctype in ("event", "ambush") and not any(e.kind != "static" for e in effects) \
+                and len(self.p) == before:
+            self.bad(f"{path}.effects", f"an {ctype} needs an effect that is not static (casting or "
+                                        "springing uses its first one)")
         if len(self.p) > before:
             return None
         return CardDef(
@@ -493,7 +495,8 @@ def _v_battle(c: _Checker, v: Any, p: str) -> Any:
     for key in ("attacker", "target"):
         if key not in data:
             c.bad(f"{p}.{key}", "missing")
-    return {"attacker": c.ref(data.get("attacker"), f"{p}.attacker", groups=False) if "attacker" in data else None,
+    return {"attacker": c.ref(data.get("attacker"), f"{p}.attacker",
+                              groups=False) if "attacker" in data else None,
             "target": c.ref(data.get("target"), f"{p}.target", groups=False) if "target" in data else None,
             "counts_as_attack": c.boolean(data.get("counts_as_attack", False), f"{p}.counts_as_attack")}
 

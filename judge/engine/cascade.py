@@ -50,9 +50,11 @@ def _moment(g: Game) -> dict[str, Any] | None:
         if b is None or b.by_effect or b.target.is_realm:
             return None
         return {"trigger": "attacked", "subjects": [b.target], "controller": b.target.player,
-                "attacker": b.attacker_uid, "attacked": b.target_uid, "what": "the attack on " + g.name_at(b.target)}
+                "attacker": b.attacker_uid, "attacked": b.target_uid,
+                "what": "the attack on " + g.name_at(b.target)}
     top = g.cascade[-1]
-    subjects = [t.ref for t in top.targets if t.names_soul and not t.ref.is_realm and t.ref.player != top.controller
+    subjects = [t.ref for t in top.targets
+                if t.names_soul and not t.ref.is_realm and t.ref.player != top.controller
                 and g.state.active_soul_at(t.ref) is not None]
     return {"trigger": "targeted", "subjects": subjects, "controller": top.controller, "entry": top.id,
             "attacker": top.source_uid, "what": top.label}
@@ -111,8 +113,8 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
         effects.count_use(g, entry.source_uid, entry.effect)
         if entry.effect.limit and entry.source_uid is not None:  # the card whose effect it is (11.7.2)
             turn, game = g.state.uses(entry.source_uid, entry.effect.label)
-            text += (f" ({entry.effect.limit.text}: this card's use {turn} this turn, {game} this duel; it counts now, "
-                     "even if it later fizzles.)")
+            text += (f" ({entry.effect.limit.text}: this card's use {turn} this turn, {game} this duel; it "
+                     "counts now, even if it later fizzles.)")
             rules = (*rules, "11.7.1", "11.7.2", "11.7.3")
     depth = len(g.cascade)
     g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
@@ -133,7 +135,8 @@ def cast(g: Game, action: Action) -> None:
     zones.take_from_hand(g, player, card.name)
     g.state.event_slot = card.name
     soul = g.state.soul(caster)
-    picked_caster = "" if "caster" in action.args else " (no Caster was given, so the first legal one is taken)"
+    picked_caster = ("" if "caster" in action.args
+                     else " (no Caster was given, so the first legal one is taken)")
     caster_rules: tuple[str, ...] = ()
     if g.board().has_keyword(caster, "frozen"):
         picked_caster += f"; {soul.name} is Frozen, but a Frozen Soul may still cast Events"
@@ -145,16 +148,18 @@ def cast(g: Game, action: Action) -> None:
                   source_ref=caster, discard=list(action.args.get("discard") or []))
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank), None)
     g.touch()
-    put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) as its "
-                             f"Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the event slot. Its "
-                             "cost, if any, is paid only when it resolves.", ("10.2.1", "10.2.3", "10.2.4", "11.5.1",
+    put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
+                             f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
+                             "event slot. Its cost, if any, is paid only when it resolves.",
+                   ("10.2.1", "10.2.3", "10.2.4", "11.5.1",
                                                                              *caster_rules))
     flush_pending(g)
 
 
 def _first_caster(g: Game, action: Action, card: CardDef) -> SlotRef:
     for ref in g.state.soul_refs(g.actor(action)):
-        probe = Action(action.index, action.verb, action.value, action.by, {**action.args, "caster": str(ref)})
+        probe = Action(action.index, action.verb, action.value, action.by,
+                       {**action.args, "caster": str(ref)})
         if not checks.run(legality.verify_cast, False, g.state, probe, window(g), g.board()):
             return ref
     raise ValueError("no legal Caster")  # verify() refused the action before we got here
@@ -207,8 +212,8 @@ def spring(g: Game, action: Action) -> None:
         rules = (*rules, "10.4.6", "12.6.1", "11.8.2",
                  *(("interpretation/ambush-answers-an-attack",) if moment["trigger"] == "attacked" else ()))
     if amb.setter != ambusher.uid:
-        notes += (f" The Ambush belongs to the slot, so {ambusher.name}, now on it, springs it though another Soul set"
-                  " it.")
+        notes += (f" The Ambush belongs to the slot, so {ambusher.name}, now on it, springs it though "
+                  "another Soul set it.")
         rules = (*rules, "10.4.4")
     if not g.board().is_proactive(ref):
         notes += " Springing is not limited by the Escalation Spiral."
@@ -216,8 +221,9 @@ def spring(g: Game, action: Action) -> None:
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
     answer = f" in answer to {moment['what']}" if moment is not None and eff.kind == "timing" else ""
     g.touch()
-    put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is turned face up; "
-                             f"{ambusher.name} is its Ambusher{_targets_text(g, entry, picked)}.{notes}", rules)
+    put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
+                             f"turned face up; {ambusher.name} is its "
+                             f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules)
     flush_pending(g)
 
 
@@ -231,9 +237,10 @@ def use(g: Game, action: Action) -> None:
                   source_uid=offer.card_uid, source_ref=ref, context=dict(offer.context),
                   discard=list(action.args.get("discard") or []))
     card = g.card(offer.card)
-    entry.targets, picked = _choose(g, action, offer.effect, targets.Source(player, card.name, card.rank, ref), ref)
-    put_on_cascade(g, entry, f"{player} uses {offer.card}'s optional Timing Effect {offer.effect.label} ({ref}), "
-                             f"offered since {offer.trigger_text}{_targets_text(g, entry, picked)}.",
+    entry.targets, picked = _choose(g, action, offer.effect,
+                                    targets.Source(player, card.name, card.rank, ref), ref)
+    put_on_cascade(g, entry, f"{player} uses {offer.card}'s optional Timing Effect {offer.effect.label} "
+                             f"({ref}), offered since {offer.trigger_text}{_targets_text(g, entry, picked)}.",
                    ("11.8.4", "12.4.3", "11.1.3"))
     flush_pending(g)
 
@@ -264,21 +271,24 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         if eff.condition and not ref.is_realm:
             failed = failed_conditions(board, ref, eff.condition)
             if failed:
-                g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): its condition is not "
-                                       f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
+                g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): its condition "
+                                       f"is not met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
                 continue
             cond_rules = ("11.3.3", "11.3.1")
             text += "; its condition holds now, at the trigger"
         used_up = effects.limit_used_up(g, holder.uid, eff)
         if used_up:
-            g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.", ("11.7.4",))
+            g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.",
+                        ("11.7.4",))
             continue
         if eff.kind == "instant":
-            entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, card.rank, source_uid=holder.uid,
+            entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, card.rank,
+                          source_uid=holder.uid,
                           source_ref=ref, context=dict(context))
             effects.resolve_instant(g, entry, text)
             continue
-        g.pending.append(Pending(holder.uid, card.name, eff, ref.player, card.rank, eff.mandatory, dict(context),
+        g.pending.append(Pending(holder.uid, card.name, eff, ref.player, card.rank, eff.mandatory,
+                                 dict(context),
                                  text))
         kind = "mandatory" if eff.mandatory else "optional"
         wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
@@ -302,15 +312,17 @@ def flush_pending(g: Game) -> bool:
         ref = g.where(p.card_uid)
         if ref is None or not g.is_active_uid(p.card_uid):
             if p.mandatory:
-                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active before it "
-                                       "goes on the Cascade.", ("11.8.3",))
+                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active "
+                                       "before it goes on the Cascade.", ("11.8.3",))
             continue
         if p.mandatory:
             card = g.card(p.card)
             chosen, _, _ = targets.choose_targets(g.board(), p.effect, None,
-                                                  targets.Source(p.controller, card.name, card.rank, ref), ref)
+                                                  targets.Source(p.controller, card.name, card.rank, ref),
+                                                  ref)
             if p.effect.targets and not chosen:
-                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: it has no legal target.", ("11.8.3",))
+                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: it has no legal target.",
+                            ("11.8.3",))
                 continue
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
                           source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
@@ -319,15 +331,16 @@ def flush_pending(g: Game) -> bool:
             rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
             if len(items) > 1:
                 rules = (*rules, "interpretation/trigger-order")
-            put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used for "
-                                     f"{p.controller} by the game ({p.trigger_text})"
+            put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used "
+                                     f"for {p.controller} by the game ({p.trigger_text})"
                                      f"{', its targets chosen now' if p.effect.targets else ''}"
                                      f"{_targets_text(g, entry, bool(chosen))}.",
                            rules)
         else:
             g.offered.append(p)
-            g.trace.add("trigger", f"{p.card}'s optional {p.effect.label} ({ref}) is offered to {p.controller} in the "
-                                   "window that follows; they may use it while they hold priority.",
+            g.trace.add("trigger", f"{p.card}'s optional {p.effect.label} ({ref}) is offered to "
+                                   f"{p.controller} in the window that follows; they may use it while they "
+                                   "hold priority.",
                         ("11.8.4", "12.4.3"))
         acted = True
     return acted
@@ -353,8 +366,8 @@ def _one_window(g: Game, opened_by: str) -> None:
     responded = False
     g.window_open = True
     g.priority = holder
-    g.trace.add("window", f"A response window opens after {opened_by}; {holder}, the turn player, holds priority "
-                          "first.", R_WINDOW)
+    g.trace.add("window", f"A response window opens after {opened_by}; {holder}, the turn player, holds "
+                          "priority first.", R_WINDOW)
     notes: list[str] = []
     why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
     while True:
@@ -383,8 +396,8 @@ def _one_window(g: Game, opened_by: str) -> None:
                     passes = 0
                     holder = g.other(holder)
                     continue
-                notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal now: "
-                             f"{'; '.join(v.text for v in violations)})")
+                notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal "
+                             f"now: {'; '.join(v.text for v in violations)})")
                 why_not += [r for v in violations for r in v.rules]
                 passes += 1
                 acted = True

@@ -85,7 +85,8 @@ class Check:
             self.no(f"there is no card named {self.action.value!r}", *rules)
             return None
         if card.type != ctype:
-            self.no(f"{card.name} is a {card.type}, not a{'n' if ctype[0] in 'aeiou' else ''} {ctype}", *rules)
+            self.no(f"{card.name} is a {card.type}, not a{'n' if ctype[0] in 'aeiou' else ''} {ctype}",
+                    *rules)
             return None
         return card
 
@@ -99,7 +100,8 @@ class Check:
         if state.turn_player != self.player:
             self.no(f"{what} only in their own turn: it is {state.turn_player}'s turn", *rules)
         elif state.phase != phase:
-            self.no(f"{what} only in the {phase.capitalize()} Phase; this is the {state.phase.capitalize()} Phase",
+            self.no(f"{what} only in the {phase.capitalize()} Phase; this is the {state.phase.capitalize()} "
+                    "Phase",
                     *rules)
         elif self.window.response or self.window.in_battle:
             self.no(f"{what} only outside response windows and battles (it is not Fast)", *rules,
@@ -117,8 +119,8 @@ class Check:
                 self.no(f"{what}: {self.player} does not hold priority in this response window", *rules,
                         "glossary/priority")
         elif state.turn_player != self.player:
-            self.no(f"{what}: in {state.turn_player}'s turn, {self.player} may only use Fast effects in a response "
-                    "window", *rules, "12.1")
+            self.no(f"{what}: in {state.turn_player}'s turn, {self.player} may only use Fast effects in a "
+                    "response window", *rules, "12.1")
         elif w.in_battle:
             self.no(f"{what}: in your own turn, only outside a battle or in a response window", *rules)
 
@@ -149,14 +151,15 @@ class Check:
     def proactive(self, ref: SlotRef, role: str, rules: tuple[str, ...]) -> None:
         if not self.board.is_proactive(ref):
             ps = self.state.players[ref.player]
-            self.no(f"{ref.slot} is not a proactive slot in {ref.player}'s turn {ps.turns_taken} of the Escalation "
-                    f"Spiral, so {self.label(ref)} can't act as the {role}", *rules, *tree.RULES_SPIRAL)
+            self.no(f"{ref.slot} is not a proactive slot in {ref.player}'s turn {ps.turns_taken} of the "
+                    f"Escalation Spiral, so {self.label(ref)} can't act as the {role}", *rules,
+                    *tree.RULES_SPIRAL)
 
     def slot_rank(self, ref: SlotRef, card: CardDef, role: str, rules: tuple[str, ...]) -> None:
         rank = self.state.field.rank(ref.slot)
         if rank < card.rank:
-            self.no(f"{card.name} is rank {card.rank} but {ref.slot} is a rank-{rank} slot; the {role}'s slot "
-                    f"must have at least the card's rank", *rules, "glossary/rank")
+            self.no(f"{card.name} is rank {card.rank} but {ref.slot} is a rank-{rank} slot; the {role}'s "
+                    "slot must have at least the card's rank", *rules, "glossary/rank")
 
     def requirement(self, ref: SlotRef, card: CardDef, cond: Mapping[str, Any] | None, role: str,
                     rules: tuple[str, ...]) -> None:
@@ -195,7 +198,8 @@ class Check:
 
 def line_rules(line: int | None) -> tuple[str, ...]:
     """The glossary entries that name a line (glossary/line, /second-line, /third-line)."""
-    return ("glossary/line", *({2: ("glossary/second-line",), 3: ("glossary/third-line",)}.get(line or 0, ())))
+    named = {2: ("glossary/second-line",), 3: ("glossary/third-line",)}.get(line or 0, ())
+    return ("glossary/line", *named)
 
 
 def run(verify_verb: Callable[[Check], None], fast: bool, state: State, action: Action,

@@ -18,7 +18,8 @@ def position(argv: list[str]) -> int:
     parser.add_argument("file", help="a scenario file (YAML)")
     parser.add_argument("--json", action="store_true", help="print the §6 JSON instead of a readable board")
     parser.add_argument("--legal", action="store_true",
-                        help="also list every legal action of the player who may act in the starting position")
+                        help="also list every legal action of the player who may act in the starting "
+                             "position")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -50,7 +51,8 @@ def _value_line(name: str, data: dict[str, Any], key: str) -> str:
 def render(result: dict[str, Any], players: dict[str, Any] | None = None) -> str:
     """The readable board: per slot its card, line, values with sources, keywords, proactive."""
     lines = [f"{result['scenario']}" + (f" — {result['title']}" if result.get("title") else ""),
-             f"{result['turn_player']}'s turn, {result['phase'].capitalize()} Phase (Codex {result['codex']})", ""]
+             f"{result['turn_player']}'s turn, {result['phase'].capitalize()} Phase "
+             f"(Codex {result['codex']})", ""]
     for player in ("A", "B"):
         header = f"Player {player}"
         if players:
@@ -86,8 +88,8 @@ def render(result: dict[str, Any], players: dict[str, Any] | None = None) -> str
                 lines.append(f"           {ks['label']}: {ks['from']}"
                              + (f" (rank {ks['source_rank']})" if ks["kind"] != "printed" else ""))
             for blocked in data.get("unyielding_blocks", []):
-                lines.append(f"           Unyielding: unaffected by {blocked['what']} from {blocked['source']} "
-                             f"(rank {blocked['source_rank']}, 13.6.1)")
+                lines.append(f"           Unyielding: unaffected by {blocked['what']} from "
+                             f"{blocked['source']} (rank {blocked['source_rank']}, 13.6.1)")
         lines.append("")
     if "legal_actions" in result:
         lines.append(f"Legal actions now ({len(result['legal_actions'])})")

@@ -28,13 +28,17 @@ def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
     if entry.kind in ("activated", "timing") and entry.source_uid is not None \
             and not g.is_active_uid(entry.source_uid):
         how = g.left.get(entry.source_uid, "no longer active")
-        # 15.5.1: a card that left the field and came back is a new card (a new uid): name it where it applies
+        # 15.5.1: a card that left the field and came back is a new card (a new uid): name it where it
+        # applies
         back = how in ("hand", "exile") and any(
-            (s := g.state.soul_at(r)) is not None and s.name == entry.card for r in g.state.soul_refs(entry.controller))
+            (s := g.state.soul_at(r)) is not None and s.name == entry.card
+            for r in g.state.soul_refs(entry.controller))
         note = "; the one on the field now came back and is a new card" if back else ""
-        return (f"{entry.card} is no longer active ({_how(how)}{note})", ("11.6.1a", *(("15.5.1",) if back else ())))
+        return (f"{entry.card} is no longer active ({_how(how)}{note})",
+                ("11.6.1a", *(("15.5.1",) if back else ())))
     if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
-        how = g.left.get(entry.caster_uid, "no longer active") if entry.caster_uid is not None else "no longer active"
+        how = g.left.get(entry.caster_uid,
+                         "no longer active") if entry.caster_uid is not None else "no longer active"
         return f"its Caster is no longer active ({_how(how)})", ("11.6.1b", "10.2.5")
     if entry.kind == "ambush" and entry.ambusher_uid is not None and g.left.get(entry.ambusher_uid) == "hand":
         return "its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")
@@ -50,7 +54,8 @@ def cost_problem(g: Game, entry: Entry) -> str | None:
     need_discard = sum(c.get("discard", 0) or 0 for c in entry.effect.cost)
     if need_discard and zones.hand_count(g, entry.controller) < need_discard:
         have = zones.hand_count(g, entry.controller)
-        return f"{entry.controller} must discard {need_discard} but has {have} card{'s' if have != 1 else ''} in hand"
+        return (f"{entry.controller} must discard {need_discard} but has {have} "
+                f"card{'s' if have != 1 else ''} in hand")
     for c in entry.effect.cost:
         if "pay_hp" in c:
             payer = _payer(entry, c.get("by", "self"))
@@ -64,8 +69,9 @@ def _payer(entry: Entry, by: str) -> int | None:
 
 
 def pay_costs(g: Game, entry: Entry) -> None:
-    g.trace.add("cost", f"{entry.label}'s cost is paid now, just before it resolves, in full; a paid cost stays paid "
-                        "even if the effect then has nothing to do.", ("11.5.1", "11.5.2", "11.5.4", "11.2.1"))
+    g.trace.add("cost", f"{entry.label}'s cost is paid now, just before it resolves, in full; a paid cost "
+                        "stays paid even if the effect then has nothing to do.",
+                ("11.5.1", "11.5.2", "11.5.4", "11.2.1"))
     for c in entry.effect.cost:
         if c.get("discard"):
             zones.discard(g, entry.controller, c["discard"], entry.discard, f"the cost of {entry.label}",
@@ -83,29 +89,32 @@ def pay_costs(g: Game, entry: Entry) -> None:
 
 def resolve_entry(g: Game, entry: Entry) -> None:
     """11.6.1: check whether the effect can still resolve; pay its cost (11.5.1); do what it says."""
-    g.trace.add("resolve", f"{entry.label} ({entry.controller}), on top of the Cascade, begins to resolve.", ("glossary/cascade",))
+    g.trace.add("resolve", f"{entry.label} ({entry.controller}), on top of the Cascade, begins to resolve.",
+                ("glossary/cascade",))
     reason = fizzle_reason(g, entry)
     if reason is None and entry.kind == "event":
         caster = g.where(entry.caster_uid)
         if caster is None:  # fizzle_reason made sure the Caster is active
             raise KeyError(f"the Caster of {entry.card} is not on the field")
-        g.trace.add("resolve", f"Its Caster, {g.name_at(caster)}, is still active, so {entry.card} resolves (having "
-                               "left the Front Line or moved would not matter).", ("10.2.5",))
+        g.trace.add("resolve", f"Its Caster, {g.name_at(caster)}, is still active, so {entry.card} resolves "
+                               "(having left the Front Line or moved would not matter).", ("10.2.5",))
     if reason is None and entry.effect.condition:
         now = ""
         where = g.where(entry.source_uid) if entry.source_uid is not None else None
         if where is not None and not where.is_realm:
             now = f" ({g.name_at(where)} now stands in line {g.board().line(where)})"
-        g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked again "
-                               f"now{now}.", ("11.3.1",))
+        g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked "
+                               f"again now{now}.", ("11.3.1",))
     if reason is None and entry.kind == "ambush" and not g.is_active_uid(entry.ambusher_uid):
         how = _how(g.left.get(entry.ambusher_uid, "moved") if entry.ambusher_uid is not None else "moved")
-        g.trace.add("resolve", f"{entry.card}'s Ambusher is no longer active ({how}), but an Ambush resolves anyway: "
-                               "it fizzles only if its Ambusher went back to the hand.", ("10.4.7", "11.6.1c"))
+        g.trace.add("resolve", f"{entry.card}'s Ambusher is no longer active ({how}), but an Ambush resolves "
+                               "anyway: it fizzles only if its Ambusher went back to the hand.",
+                    ("10.4.7", "11.6.1c"))
     if reason is None:
         problem = cost_problem(g, entry)
         if problem is not None:
-            reason = (f"its cost, checked now just before it resolves, can't be paid: {problem}; nothing is paid",
+            reason = (f"its cost, checked now just before it resolves, can't be paid: {problem}; nothing is "
+                      "paid",
                       ("11.6.1d", "11.5.2", "11.2.1"))
     if reason is not None:
         text, rules = reason
@@ -241,7 +250,8 @@ def _if(part: parts.If, g: Game, entry: Entry) -> None:
         failed = failed_conditions(g.board(), found[0][0], cond)
     who = g.name_at(found[0][0]) if found else of
     if not failed:
-        g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} meets it.",
+        g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} meets "
+                              "it.",
                     ("11.3.2",))
         run_do(g, entry, part.then or [])
     else:
@@ -256,13 +266,15 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
         index = int(name[6:] or 1) - 1
         if index < len(entry.targets):
             t = entry.targets[index]
-            if t.names_soul and g.state.soul_at(t.ref) is not None and references.protected(g, entry, t.ref, True):
+            if t.names_soul and g.state.soul_at(t.ref) is not None \
+                    and references.protected(g, entry, t.ref, True):
                 references.protected_note(g, entry, t.ref, True)
                 return []
             if not t.names_soul and g.state.active_soul_at(t.ref) is not None and \
                     g.board().has_keyword(t.ref, "unyielding") and t.ref.player != entry.controller:
-                g.trace.add("effect", f"{g.name_at(t.ref)} is Unyielding, but {entry.label} is laid on its Soul Spot "
-                                      "without naming the Soul, so Unyielding does not protect against it.",
+                g.trace.add("effect", f"{g.name_at(t.ref)} is Unyielding, but {entry.label} is laid on its "
+                                      "Soul Spot without naming the Soul, so Unyielding does not protect "
+                                      "against it.",
                             ("13.6.7", "13.6.7d", "11.4.4"))
             return [t.ref]
         return []
@@ -274,22 +286,25 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     holder = None if kind == "lay" else state.realm(ref) if ref.is_realm else state.soul(ref)
     lasting = Lasting(kind=kind, value=value, to=None if holder is None else holder.uid,
                       on=ref if kind == "lay" else None, until=until, controller=entry.controller,
-                      source=entry.card, source_uid=entry.source_uid if entry.kind not in ("event", "ambush") else None,
+                      source=entry.card,
+                      source_uid=entry.source_uid if entry.kind not in ("event", "ambush") else None,
                       source_rank=entry.source_rank, started_turn=state.turn, seq=state.new_uid())
     state.lasting.append(lasting)
     g.touch()
     how = _describe_value(kind, value)
     span = stats.SPANS.get(until, until.replace("_", " "))  # the Codex's words (13.3.1, 13.3.2)
     if kind == "lay":
-        text = f"{entry.label} lays “{how}” on the slot {ref} ({span}): every Soul on it has it while it stays there."
+        text = (f"{entry.label} lays “{how}” on the slot {ref} ({span}): every Soul on it has it while it "
+                "stays there.")
         rules = ("13.3.3", *(("13.3.1",) if until != "permanently" else ()))
         others = [e for e in state.lasting if e.kind == "lay" and e.on == ref and e is not lasting]
         if others:
-            text += (f" It runs side by side with {', '.join(e.source for e in others)} on that slot; the one that "
-                     "ends later decides how long the slot is affected.")
+            text += (f" It runs side by side with {', '.join(e.source for e in others)} on that slot; the "
+                     "one that ends later decides how long the slot is affected.")
             rules = (*rules, "13.3.4")
     else:
-        text = f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) from {entry.label}."
+        text = (f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) "
+                f"from {entry.label}.")
         rules = (*(("13.2.1",) if kind == "grant" else ()), *stats.lasting_rules(until))
     stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
         (value if kind == "gain" else None)
@@ -323,8 +338,8 @@ def negate(g: Game, entry: Entry, name: str) -> None:
         wanted = entry.context.get("triggering_entry")
         victim = next((e for e in g.cascade if e.id == wanted), None)
         if victim is None:
-            g.trace.add("effect", f"{entry.label}: the effect it would negate is no longer on the Cascade; that part "
-                                  "is skipped.", ("11.6.3", "13.5.1"))
+            g.trace.add("effect", f"{entry.label}: the effect it would negate is no longer on the Cascade; "
+                                  "that part is skipped.", ("11.6.3", "13.5.1"))
             return
         # 13.5.3 / 13.6.5: an effect of an Unyielding Soul can't be negated by an opposing effect of a
         # rank up to the Soul's
@@ -334,8 +349,9 @@ def negate(g: Game, entry: Entry, name: str) -> None:
             if ref is not None and not ref.is_realm and \
                     g.board().unyielding_against(ref, entry.source_rank, entry.controller):
                 soul = g.state.soul(ref)
-                g.trace.add("effect", f"{entry.label} (rank {entry.source_rank}) can't negate {victim.label}: "
-                                      f"{soul.name} ({ref}, rank {g.card(soul.name).rank}) is Unyielding against it.",
+                g.trace.add("effect", f"{entry.label} (rank {entry.source_rank}) can't negate "
+                                      f"{victim.label}: {soul.name} ({ref}, rank {g.card(soul.name).rank}) "
+                                      "is Unyielding against it.",
                             ("13.6.5", "13.5.3", "13.6.3"))
                 return
         victim.negated = True
@@ -363,12 +379,13 @@ def enlist(g: Game, entry: Entry, spec: Mapping[str, Any]) -> None:
             continue
         del ps.deck[i]
         ps.hand.append(card.name)
-        g.trace.add("zone", f"{entry.controller} enlists {card.name}: shown and taken into the hand; the deck is "
-                            "shuffled.", ("15.6.2", "glossary/enlist"),
-                    [{"card": card.name, "from": f"{entry.controller}.deck", "to": f"{entry.controller}.hand"}])
+        g.trace.add("zone", f"{entry.controller} enlists {card.name}: shown and taken into the hand; the "
+                            "deck is shuffled.", ("15.6.2", "glossary/enlist"),
+                    [{"card": card.name, "from": f"{entry.controller}.deck",
+                      "to": f"{entry.controller}.hand"}])
         return
-    g.trace.add("zone", f"{entry.label} enlists: nothing in {entry.controller}'s deck matches, so nothing is taken; the deck "
-                        "is still shuffled.", ("15.6.2", "glossary/enlist"))
+    g.trace.add("zone", f"{entry.label} enlists: nothing in {entry.controller}'s deck matches, so nothing is "
+                        "taken; the deck is still shuffled.", ("15.6.2", "glossary/enlist"))
 
 
 # --- Instant Effects ----------------------------------------------------------------------------------
@@ -382,16 +399,18 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
     It counts towards its limit when it begins to resolve (11.7.3)."""
     zones.check_captures(g)
     if entry.source_uid is not None and not g.is_active_uid(entry.source_uid):
-        g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {entry.card} is no longer active, "
-                               "so it does nothing.", ("glossary/instant-effect", "11.1.5"))
+        g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {entry.card} is no longer "
+                               "active, so it does nothing.", ("glossary/instant-effect", "11.1.5"))
         return
     if g.instant_depth >= MAX_INSTANT_DEPTH:
         # Instant Effects that trigger each other without end never come back to the step cap's loop
         # check; stop them here, naming the effect that keeps triggering.
         raise StepLimit(f"{entry.label} ({trigger_text}) would be the Instant Effect number "
-                        f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering each other")
+                        f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering "
+                        "each other")
     count_use(g, entry.source_uid, entry.effect)
-    g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it can't be answered.",
+    g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it can't "
+                           "be answered.",
                 ("glossary/instant-effect", "12.5.1", "11.1.5", *(("11.7.3",) if entry.effect.limit else ())))
     g.instant_depth += 1
     try:
@@ -407,9 +426,11 @@ def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:
     this_turn, this_game = g.state.uses(uid, effect.label)
     lim = effect.limit
     if lim.per_turn is not None and this_turn >= lim.per_turn:
-        return f"{effect.label} has been used {this_turn} time{'s' if this_turn != 1 else ''} this turn ({lim.text})"
+        return (f"{effect.label} has been used {this_turn} time{'s' if this_turn != 1 else ''} this turn "
+                f"({lim.text})")
     if lim.per_game is not None and this_game >= lim.per_game:
-        return f"{effect.label} has been used {this_game} time{'s' if this_game != 1 else ''} this duel ({lim.text})"
+        return (f"{effect.label} has been used {this_game} time{'s' if this_game != 1 else ''} this duel "
+                f"({lim.text})")
     return None
 
 

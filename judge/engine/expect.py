@@ -120,7 +120,8 @@ def _zone(key: str, player: str, zone: str, spec: Mapping[str, Any], final: Mapp
     for what, want in spec.items():
         if what == "count":
             if count != want:
-                out.append(f"{key}.count: expected {want}, got {count} ({', '.join(names) or 'no named cards'})")
+                out.append(f"{key}.count: expected {want}, got {count} "
+                           f"({', '.join(names) or 'no named cards'})")
         elif what == "includes":
             lower = [n.lower() for n in names]
             for name in want or []:
@@ -145,7 +146,8 @@ def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
         if key not in ("rejected", "winner", "cites", "board"):
             out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites or board)"))
     rejected = expect.get("rejected")
-    if rejected is not None and not _none(rejected) and (isinstance(rejected, bool) or not isinstance(rejected, int)):
+    if rejected is not None and not _none(rejected) and (isinstance(rejected,
+                                                                    bool) or not isinstance(rejected, int)):
         out.append(("expect.rejected", "expected an action number or none"))
     winner = expect.get("winner")
     if winner is not None and not _none(winner) and str(winner).upper() not in ("A", "B"):
@@ -187,6 +189,7 @@ def _spec_problems(path: str, key: str, spec: Any) -> list[tuple[str, str]]:
         elif what == "card":
             if not _scalar(want):
                 out.append((where, "expected a card name"))
-        elif not (isinstance(want, int) and not isinstance(want, bool)) and not (want is None and what != "damage"):
+        elif not (isinstance(want, int) and not isinstance(want,
+                                                           bool)) and not (want is None and what != "damage"):
             out.append((where, "expected a whole number"))
     return out

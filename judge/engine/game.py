@@ -108,7 +108,8 @@ class Game:
     battle: Any = None            # the Battle being fought, if any
     next_entry: int = 1
     limit: int | None = None      # stop (Pause) when the queue reaches this many actions
-    in_flight: list[tuple[str, str]] = field(default_factory=list)   # (owner, name): sprung Ambushes resolving
+    # (owner, name): sprung Ambushes resolving
+    in_flight: list[tuple[str, str]] = field(default_factory=list)
     instant_depth: int = 0        # Instant Effects resolving inside one another (12.5.1)
     unnamed_discards: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     _board: stats.Board | None = None

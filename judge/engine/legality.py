@@ -27,7 +27,8 @@ from judge.engine.targets import Source
 def verify_recruit(c: Check) -> None:
     r = ("10.1.1", "glossary/recruit")
     card = c.card("soul", r)
-    c.own_turn_phase("preparation", f"{c.player} may recruit", ("10.1.1", "5.3", "glossary/preparation-phase"))
+    c.own_turn_phase("preparation", f"{c.player} may recruit",
+                     ("10.1.1", "5.3", "glossary/preparation-phase"))
     if card:
         c.in_hand(card, r)
     ref = c.slot_ref("to", r)
@@ -82,8 +83,8 @@ def verify_cast(c: Check) -> None:
     # no Caster given: the engine picks the first legal one (contract §4)
     casters = [ref for ref in state.soul_refs(c.player) if not _caster_problems(c, ref, card)]
     if not casters:
-        c.no(f"none of {c.player}'s Souls may cast {card.name}: a Caster must be active, in the Front Line and on "
-             f"a proactive slot of rank {card.rank} or more" + (" and meet the Caster requirement"
+        c.no(f"none of {c.player}'s Souls may cast {card.name}: a Caster must be active, in the Front Line "
+             f"and on a proactive slot of rank {card.rank} or more" + (" and meet the Caster requirement"
                                                                if card.caster else ""), "10.2.1", "10.2.2")
         return
     c.targets(eff, source, None)
@@ -104,7 +105,8 @@ def _check_caster(c: Check, ref: SlotRef, card: CardDef) -> None:
         return
     if not c.board.is_front_line(ref):
         ranged = c.board.has_keyword(ref, "range")
-        c.no(f"{c.label(ref)} stands in {line_label(c.board.line(ref))}; the Caster must stand in the Front Line"
+        c.no(f"{c.label(ref)} stands in {line_label(c.board.line(ref))}; the Caster must stand in the "
+             "Front Line"
              + ("; Range lets a Soul attack from the Second Line, not cast from there" if ranged else ""), *r,
              *line_rules(c.board.line(ref)), *(("glossary/range",) if ranged else ()))
     c.proactive(ref, "Caster", r)
@@ -165,8 +167,8 @@ def verify_set(c: Check) -> None:
     soul = c.state.soul(ref)
     for name, slot in c.state.players[c.player].slots.items():
         if any(amb.setter == soul.uid for amb in slot.ambushes):
-            c.no(f"{c.label(ref)} already controls a set Ambush at {c.player}:{name}; each Soul may control only "
-                 "one set Ambush at a time", "10.4.2", "glossary/setter")
+            c.no(f"{c.label(ref)} already controls a set Ambush at {c.player}:{name}; each Soul may control "
+                 "only one set Ambush at a time", "10.4.2", "glossary/setter")
 
 
 def verify_spring(c: Check) -> None:
@@ -198,8 +200,9 @@ def verify_spring(c: Check) -> None:
         moment = c.window.moment or {}
         subjects = moment.get("subjects") or []
         if not c.window.response or moment.get("trigger") != eff.trigger or ref not in subjects:
-            c.no(f"{amb.name} names a moment ({eff.trigger.replace('_', ' ')}): it can only be sprung in answer to "
-                 f"that moment, while the effect it answers is on top of the Cascade", "10.4.6", "12.6.1")
+            c.no(f"{amb.name} names a moment ({eff.trigger.replace('_', ' ')}): it can only be sprung in "
+                 "answer to that moment, while the effect it answers is on top of the Cascade", "10.4.6",
+                 "12.6.1")
     c.condition(ref, card, eff)
     c.targets(eff, Source(c.player, card.name, card.rank), ref)
 
@@ -245,7 +248,8 @@ def verify_use(c: Check) -> None:
     offer = next((o for o in c.window.offered if o.card == ref and o.effect.lower() == name
                   and o.player == c.player), None)
     if offer is None:
-        c.no(f"no optional Timing Effect {c.action.value!r} of {c.label(ref)} is offered to {c.player} now", *r)
+        c.no(f"no optional Timing Effect {c.action.value!r} of {c.label(ref)} is offered to {c.player} now",
+             *r)
         return
     if not c.window.response or c.window.priority != c.player:
         c.no(f"{c.player} does not hold priority in a response window", *r, "glossary/priority")
@@ -272,7 +276,8 @@ def verify_attack(c: Check) -> None:
     view = board.souls[ref]
     line = board.line(ref)
     if line != 1 and not (line == 2 and view.has("range")):
-        extra = " (Range allows the Second Line)" if line == 2 else (" even with Range" if view.has("range") else "")
+        extra = (" (Range allows the Second Line)" if line == 2
+                 else " even with Range" if view.has("range") else "")
         c.no(f"{c.label(ref)} stands in line {line}; a Soul attacks from the Front Line{extra}",
              "glossary/attack", "glossary/range", "9.1.1")
     c.proactive(ref, "attacker", ("glossary/attack", "glossary/proactive"))
@@ -282,11 +287,12 @@ def verify_attack(c: Check) -> None:
     allowed = 2 if view.has("dual_wielding") else 1  # 13.4.2: two Dual Wielding still allow two attacks
     if soul.attacks_made >= allowed:
         dual = len(view.instances("dual_wielding"))
-        c.no(f"{c.label(ref)} has made {soul.attacks_made} attack{'s' if soul.attacks_made != 1 else ''} this "
-             f"Combat Phase and may make {allowed}"
-             + (" (Dual Wielding allows two" + (", and two instances still allow two" if dual > 1 else "") + ")"
-                if dual else ""),
-             "glossary/attack", *(("glossary/dual-wielding",) if dual else ()), *(("13.4.2",) if dual > 1 else ()))
+        c.no(f"{c.label(ref)} has made {soul.attacks_made} attack{'s' if soul.attacks_made != 1 else ''} "
+             f"this Combat Phase and may make {allowed}"
+             + (" (Dual Wielding allows two" + (", and two instances still allow two" if dual > 1 else "")
+                + ")" if dual else ""),
+             "glossary/attack", *(("glossary/dual-wielding",) if dual else ()),
+             *(("13.4.2",) if dual > 1 else ()))
     if view.has("frozen"):
         c.no(f"{c.label(ref)} is Frozen and can't attack", "glossary/frozen", "glossary/restriction")
     if view.has("cannot_attack"):
@@ -312,8 +318,8 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
              "the Attack Target must be an active Soul", *r)
         return
     if not board.is_front_line(target):
-        c.no(f"{c.label(target)} stands in {line_label(board.line(target))}; only Souls in the Front Line can be "
-             "attacked (glossary Attack Target)",
+        c.no(f"{c.label(target)} stands in {line_label(board.line(target))}; only Souls in the Front Line "
+             "can be attacked (glossary Attack Target)",
              *r, "glossary/front-line")
         return
     for taunter, ks in taunts_protecting(board, target):
@@ -327,12 +333,13 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
         why = ""
         if higher:
             att_card = state.known_card(state.soul(attacker).name)
-            why = (f"; {c.label(attacker)} is Unyielding, but the Taunt's source (rank {ks.source_rank}) outranks "
-                   f"it (rank {att_card.rank}), so it does not ignore the Taunt")
+            why = (f"; {c.label(attacker)} is Unyielding, but the Taunt's source (rank {ks.source_rank}) "
+                   f"outranks it (rank {att_card.rank}), so it does not ignore the Taunt")
         given = f" (from {ks.label})" if ks.kind != "printed" else ""
         c.no(f"{c.label(taunter)} has Taunt{given} and stands in the Front Line: {c.label(target)} is in its "
              f"radius{shared} "
-             f"and can't be chosen as Attack Target{why}", "glossary/taunt", "glossary/attack-target", *ks.rules,
+             f"and can't be chosen as Attack Target{why}", "glossary/taunt", "glossary/attack-target",
+             *ks.rules,
              *radius, *higher)
         return
 

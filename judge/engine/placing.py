@@ -20,8 +20,8 @@ def recruit(g: Game, action: Action) -> None:
     zones.place_soul(g, player, ref.slot, card.name)
     statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
     g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
-                          f"{', and its Static Effects apply from now' if statics else ''}; a card put on the field is "
-                          "a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
+                          f"{', and its Static Effects apply from now' if statics else ''}; a card put on "
+                          "the field is a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
                                           *(("11.1.4", "13.1.1") if statics else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
     cascade.triggered(g, "recruited", ref, {}, f"{card.name} ({ref}) is recruited")
@@ -45,9 +45,9 @@ def equip(g: Game, action: Action) -> None:
         text, why = stats.explain(value, key)
         parts.append(text)
         rules += why
-    g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the Wielder's "
-                          f"(equipping is not an effect and can't be answered). {soul.name} now has "
-                          f"{', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
+    g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the "
+                          f"Wielder's (equipping is not an effect and can't be answered). {soul.name} now "
+                          f"has {', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
 
 
@@ -59,7 +59,8 @@ def invoke(g: Game, action: Action) -> None:
     zones.take_from_hand(g, player, card.name)
     g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
     g.touch()
-    g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.", ("10.5.1", "10.5.2"),
+    g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.",
+                ("10.5.1", "10.5.2"),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
 
 
@@ -72,9 +73,9 @@ def set_ambush(g: Game, action: Action) -> None:
     setter = g.state.soul(ref)
     already = len(g.state.slot(ref).ambushes)
     g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
-    two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul there may "
-           "set its own.") if already else ""
-    g.trace.add("action", f"{player} sets an Ambush face down at {ref}; {setter.name} is its Setter. Setting is not "
-                          f"an effect and can't be answered.{two}",
+    two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul "
+           "there may set its own.") if already else ""
+    g.trace.add("action", f"{player} sets an Ambush face down at {ref}; {setter.name} is its Setter. Setting "
+                          f"is not an effect and can't be answered.{two}",
                 ("10.4.1", "10.4.2", "glossary/setter", *(("10.4.4",) if already else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": f"{ref} (face down)"}])

@@ -15,7 +15,8 @@ def uid_ref(g: Game, uid: int | None) -> SlotRef | None:
     return g.where(uid) if uid is not None and g.is_active_uid(uid) else None
 
 
-def resolve_ref(g: Game, entry: Entry, name: str, *, allow_captured: bool = False) -> list[tuple[SlotRef, bool]]:
+def resolve_ref(g: Game, entry: Entry, name: str, *,
+                allow_captured: bool = False) -> list[tuple[SlotRef, bool]]:
     """The cards a reference in `do` means now, each with whether the effect targets it (so that
     Unyielding protects it, 13.6.2). Targets are remembered by slot (11.4.8)."""
     state = g.state
@@ -33,8 +34,8 @@ def resolve_ref(g: Game, entry: Entry, name: str, *, allow_captured: bool = Fals
         if soul.captured and not (t.captured or allow_captured):
             return []
         if t.uid is not None and soul.uid != t.uid:
-            g.trace.add("effect", f"{entry.label} remembers its target by its slot: {soul.name} now stands on {t.ref}, "
-                                  "so the effect acts on it.", ("11.4.8", "11.6.4"))
+            g.trace.add("effect", f"{entry.label} remembers its target by its slot: {soul.name} now stands "
+                                  f"on {t.ref}, so the effect acts on it.", ("11.4.8", "11.6.4"))
         return [(t.ref, t.names_soul)]
     if name == "self":
         ref = uid_ref(g, entry.source_uid)
@@ -101,8 +102,9 @@ def refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: boo
         is_target = name.startswith("target")
         which = (f"its target{' ' + name[6:] if name[6:] else ''} is no longer there" if is_target
                  else "no active card it names is there")
-        g.trace.add("effect", f"{entry.label}: nothing is left for its {verb} to act on ({which}), so that part is "
-                              "skipped; the rest still happens.", ("11.6.3", *(("11.4.8",) if is_target else ())))
+        g.trace.add("effect", f"{entry.label}: nothing is left for its {verb} to act on ({which}), so that "
+                              "part is skipped; the rest still happens.",
+                    ("11.6.3", *(("11.4.8",) if is_target else ())))
         return []
     out = []
     for ref, targeted in found:
@@ -124,12 +126,14 @@ def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> Non
         why = "Unyielding does not protect against its own controller's effects"
         item = "13.6.7a"
     elif entry.source_rank > rank:
-        why = (f"the source of {entry.label} has rank {entry.source_rank}, higher than {soul.name}'s rank {rank}, "
-               "so Unyielding does not protect it")
-        g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.3", "13.6.7", "13.6.7e"))
+        why = (f"the source of {entry.label} has rank {entry.source_rank}, higher than {soul.name}'s rank "
+               f"{rank}, so Unyielding does not protect it")
+        g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.",
+                    ("13.6.3", "13.6.7", "13.6.7e"))
         return
     elif not targeted:
-        why = ("the effect neither targets it nor is Static or Instant, so Unyielding does not protect against it")
+        why = ("the effect neither targets it nor is Static or Instant, so Unyielding does not protect "
+               "against it")
         item = "13.6.7c"
     else:
         return

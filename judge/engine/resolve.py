@@ -44,18 +44,19 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
         looped, stopped = True, {"reason": "time", "at_step": len(trace.steps)}
         g.stopped = True
         where = f" at action {g.pos - 1}" if g.pos else ""
-        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: {exc}; this ruling is incomplete.")
+        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: {exc}; this ruling is "
+                             "incomplete.")
     except StepLimit as exc:
         looped, stopped = True, {"reason": "steps", "at_step": len(trace.steps)}
         g.stopped = True
         where = f" at action {g.pos - 1}" if g.pos else ""
-        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: the resolution does not end (a loop): "
-                             f"{exc}")
+        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: the resolution does not end (a "
+                             f"loop): {exc}")
     except Exception as exc:  # noqa: BLE001 - a bug in the engine must show in the ruling, not as a crash
         failed = f"{type(exc).__name__}: {exc}"
         g.stopped = True
-        trace.force("error", f"The engine failed here ({failed}); this ruling is incomplete and must not be relied "
-                             "on. Please report the scenario.")
+        trace.force("error", f"The engine failed here ({failed}); this ruling is incomplete and must not be "
+                             "relied on. Please report the scenario.")
     ruling: dict[str, Any] = {
         "scenario": scenario.id,
         "codex": scenario.codex or CODEX_VERSION,
@@ -167,7 +168,8 @@ def play(g: Game) -> None:
         if action is None:
             return
         if g.state.winner:
-            reject(g, action, [Violation(f"the duel is over: {g.state.winner} has won, so nothing more is played",
+            reject(g, action, [Violation(f"the duel is over: {g.state.winner} has won, so nothing more is "
+                                         "played",
                                          ("interpretation/duel-over", "glossary/leader"))])
             return
         violations = verbs.verify(g.state, action, cascade.window(g), g.board())

@@ -31,7 +31,8 @@ def resolve(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the ruling as JSON (contract §5)")
     parser.add_argument("--snapshots", action="store_true", help="with --json: the state after every step")
     parser.add_argument("--budget", type=float, metavar="SECONDS", default=None,
-                        help="stop the resolution after this many seconds (a ruling that says where it stopped)")
+                        help="stop the resolution after this many seconds (a ruling that says where it "
+                             "stopped)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

@@ -86,7 +86,8 @@ def load_scenario(data: str | bytes | Mapping[str, Any], source: str | None = No
     try:
         return _load(data, source, library)
     except RecursionError:
-        raise ScenarioError([{"path": "", "message": "the scenario is nested too deeply to read"}], source) from None
+        raise ScenarioError([{"path": "", "message": "the scenario is nested too deeply to read"}],
+                            source) from None
 
 
 def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Library | None) -> Scenario:
@@ -227,6 +228,7 @@ class _Loader(StateLoader):
     def slot_text(self, value: Any, path: str, realm: bool = False) -> None:
         if Place.parse(value) is None:
             self.bad(path, f"expected a slot like C3 or B:L1, got {cardmod._show(value)}; slots are "
-                           f"{self.field.describe()}" + (f", {', '.join(self.field.realm_slots)}" if realm else ""))
+                           f"{self.field.describe()}"
+                           + (f", {', '.join(self.field.realm_slots)}" if realm else ""))
 
 

@@ -39,7 +39,8 @@ class SlotRef:
         return f"{self.player}:{self.slot}"
 
     @classmethod
-    def parse(cls, text: object, default_player: str | None = None, fld: Field | None = None) -> SlotRef | None:
+    def parse(cls, text: object, default_player: str | None = None,
+              fld: Field | None = None) -> SlotRef | None:
         """`A:C3` or (with a default player) `C3`; slot names normalised. None when not a slot."""
         if not isinstance(text, str):
             return None
@@ -268,7 +269,8 @@ class State:
 def _keyword_out(value: Any) -> Any:
     if isinstance(value, Keyword):
         if value.name == "taunt":
-            return "taunt" if value.value in (None, "same_direct_superior") else {"taunt": {"radius": value.value}}
+            return "taunt" if value.value in (None,
+                                              "same_direct_superior") else {"taunt": {"radius": value.value}}
         if value.value is None:
             return value.name
         if value.name == "reinforcement":

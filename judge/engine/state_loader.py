@@ -110,7 +110,8 @@ class StateLoader:
         for p in PLAYERS:
             pdata = players.get(p, players.get(p.lower()))
             if pdata is None:
-                self.bad(f"{path}.players.{p}", "missing; each player has a Leader on the altar (glossary/altar)")
+                self.bad(f"{path}.players.{p}", "missing; each player has a Leader on the altar "
+                                                "(glossary/altar)")
                 continue
             if not isinstance(pdata, Mapping):
                 self.bad(f"{path}.players.{p}", "expected a mapping with field:, hand:, …")
@@ -139,11 +140,13 @@ class StateLoader:
         for i, item in enumerate(self.c.seq(data.get("proactive"), f"{path}.proactive")):
             slot = self.field.normalize(item)
             if slot is None:
-                self.bad(f"{path}.proactive[{i}]", f"no such slot {item!r}; slots are {self.field.describe()}")
+                self.bad(f"{path}.proactive[{i}]",
+                         f"no such slot {item!r}; slots are {self.field.describe()}")
             else:
                 ps.proactive.add(slot)
         ps.hand, ps.hand_hidden = self.pile(data.get("hand"), f"{path}.hand")
-        ps.deck, ps.deck_hidden = self.pile(data.get("deck", 20 if "deck" not in data else None), f"{path}.deck")
+        ps.deck, ps.deck_hidden = self.pile(data.get("deck", 20 if "deck" not in data else None),
+                                            f"{path}.deck")
         ps.elysium = self.names(data.get("elysium"), f"{path}.elysium")
         ps.exile = self.names(data.get("exile"), f"{path}.exile")
         if data.get("decked_out_turns") is not None:
@@ -196,7 +199,8 @@ class StateLoader:
         value = self.card_entry(value, path)
         if value is None:
             return
-        self.c.keys(value, ("card", "damage", "captured", "armament", "recruited", "attacks_made", "ambushes"),
+        self.c.keys(value,
+                    ("card", "damage", "captured", "armament", "recruited", "attacks_made", "ambushes"),
                     path)
         target = state.players[p].slots[slot]
         rank = self.field.rank(slot)
@@ -205,7 +209,8 @@ class StateLoader:
             if card is not None and card.type == "soul":
                 if card.rank > rank:
                     # glossary/slot, glossary/rank: a slot shows the highest rank a Soul on it may have
-                    self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} slot")
+                    self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} "
+                                             "slot")
                 soul = Soul(uid=state.new_uid(), name=card.name, owner=p)
                 soul.damage = self.c.step5(value.get("damage", 0), f"{path}.damage") or 0
                 soul.captured = self.c.boolean(value["captured"], f"{path}.captured") if "captured" in value \
@@ -213,7 +218,8 @@ class StateLoader:
                 if "recruited" in value:
                     rec = self.c.choice(value["recruited"], ("this_turn", "earlier"), f"{path}.recruited")
                     soul.recruited_this_turn = rec == "this_turn"
-                soul.attacks_made = self.c.integer(value.get("attacks_made", 0), f"{path}.attacks_made", 0) or 0
+                soul.attacks_made = self.c.integer(value.get("attacks_made", 0), f"{path}.attacks_made",
+                                                   0) or 0
                 if value.get("armament") is not None:
                     arm_value = value["armament"]
                     if isinstance(arm_value, Mapping):
@@ -225,8 +231,8 @@ class StateLoader:
                             self.bad(f"{path}.armament", f"{arm.name} is rank {arm.rank} but {slot} is a "
                                                          f"rank-{rank} slot (10.3.1)")
                         if soul.captured:
-                            self.bad(f"{path}.armament", "a captured Soul carries no Armament: it went to the "
-                                                         "Elysium (10.3.4)")
+                            self.bad(f"{path}.armament", "a captured Soul carries no Armament: it went to "
+                                                         "the Elysium (10.3.4)")
                         soul.armament = Armament(state.new_uid(), arm.name)
                 target.soul = soul
         elif any(k in value for k in ("damage", "captured", "armament", "recruited", "attacks_made")):
@@ -244,12 +250,14 @@ class StateLoader:
             if card is None or card.type != "ambush":
                 continue
             if card.rank > rank:
-                self.bad(f"{sub}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} slot (10.4.1)")
+                self.bad(f"{sub}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} slot "
+                                        "(10.4.1)")
             setter_text = item.get("setter")
             setter: int | None = None
             if setter_text in (None, "here"):
                 if target.soul is None:
-                    self.bad(f"{sub}.setter", "no Soul stands here; say `setter: gone` or where the Setter is")
+                    self.bad(f"{sub}.setter",
+                             "no Soul stands here; say `setter: gone` or where the Setter is")
                 else:
                     setter = target.soul.uid
                     setters_here += 1
@@ -276,11 +284,12 @@ class StateLoader:
             return
         rank = self.field.rank(slot)
         if card.rank > rank:
-            self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} realm slot "
-                                     "(10.5.1)")
+            self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} realm "
+                                     "slot (10.5.1)")
         realm = Realm(state.new_uid(), card.name, p)
         realm.damage = self.c.step5(value.get("damage", 0), f"{path}.damage") or 0
-        realm.shattered = self.c.boolean(value["shattered"], f"{path}.shattered") if "shattered" in value else False
+        realm.shattered = self.c.boolean(value["shattered"],
+                                         f"{path}.shattered") if "shattered" in value else False
         state.players[p].realms[slot] = realm
 
     def lasting(self, state: State, item: Any, path: str) -> None:
@@ -322,7 +331,8 @@ class StateLoader:
         source = data.get("source")
         controller = data.get("controller")
         source_uid, source_rank = None, 0
-        src_ref = SlotRef.parse(source, state.turn_player) if isinstance(source, str) and ":" in source else None
+        src_ref = SlotRef.parse(source, state.turn_player) if isinstance(source,
+                                                                         str) and ":" in source else None
         if src_ref is not None:
             holder = state.soul_at(src_ref) if not src_ref.is_realm else state.realm_at(src_ref)
             if holder is None:
@@ -336,14 +346,17 @@ class StateLoader:
                 return
             source_rank = card.rank
         else:
-            self.bad(f"{path}.source", "missing; a slot like A:L2 or a card name (it decides Unyielding, 13.6.3)")
+            self.bad(f"{path}.source", "missing; a slot like A:L2 or a card name (it decides Unyielding, "
+                                       "13.6.3)")
             return
         if controller is not None and controller not in PLAYERS:
             self.bad(f"{path}.controller", "expected A or B")
             controller = None
-        started = self.c.integer(data.get("started_turn", state.turn), f"{path}.started_turn", 1) or state.turn
+        started = self.c.integer(data.get("started_turn", state.turn), f"{path}.started_turn",
+                                 1) or state.turn
         state.lasting.append(Lasting(kind=kind, value=value, to=to_uid, on=ref if kind == "lay" else None,
-                                     until=until, controller=controller or state.turn_player, source=str(source),
+                                     until=until, controller=controller or state.turn_player,
+                                     source=str(source),
                                      source_uid=source_uid, source_rank=source_rank, started_turn=started,
                                      seq=state.new_uid()))
 
@@ -393,8 +406,8 @@ class StateLoader:
             else:
                 card = self.library[leader.name]
                 if not card.leader:
-                    self.bad(f"{path}.field.{altar}", f"{card.name} is not a Leader; the altar holds the Leader "
-                                                      "(glossary/altar, glossary/leader)")
+                    self.bad(f"{path}.field.{altar}", f"{card.name} is not a Leader; the altar holds the "
+                                                      "Leader (glossary/altar, glossary/leader)")
             for slot, s in ps.slots.items():
                 if s.soul and s.soul.recruited_this_turn and p != state.turn_player:
                     self.bad(f"{path}.field.{slot}.recruited", f"{p} can't have recruited this turn: it is "
@@ -425,8 +438,9 @@ class StateLoader:
             if view.hp.total <= 0:
                 soul = state.soul(ref)
                 self.bad(f"state.players.{ref.player}.field.{ref.slot}.damage",
-                         f"{soul.name} has {soul.damage} damage and a maximum HP of {view.max_hp.total}; at 0 HP "
-                         "it would have been captured (glossary/capture): add `captured: true` or lower the damage")
+                         f"{soul.name} has {soul.damage} damage and a maximum HP of {view.max_hp.total}; at "
+                         "0 HP it would have been captured (glossary/capture): add `captured: true` or lower "
+                         "the damage")
 
 
 

@@ -82,8 +82,9 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source,
             return None  # 11.4.4: any slot will do, empty or not
         # 11.4.5: the target names the Soul on it, so it targets that Soul as well
         if soul is None or soul.captured:
-            return Violation(f"{ref} has no active Soul on it; {source.name} targets a Soul Spot with an active "
-                             "Soul" + (" in the Front Line" if spec.naming == "front" else "") + " on it", ("11.4.5",))
+            front = " in the Front Line" if spec.naming == "front" else ""
+            return Violation(f"{ref} has no active Soul on it; {source.name} targets a Soul Spot with an "
+                             f"active Soul{front} on it", ("11.4.5",))
         if spec.naming == "front" and not board.is_front_line(ref):
             return Violation(f"{_soul_label(board, ref)} is in line {board.line(ref)}, not the Front Line; "
                              f"{source.name} targets a Soul Spot with an active Soul in the Front Line on it",
@@ -93,18 +94,19 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source,
     if soul is None:
         return Violation(f"no Soul stands on {ref}", R_CHOSEN)
     if spec.captured and not soul.captured:
-        return Violation(f"{soul.name} ({ref}) is not captured; {source.name} asks for a captured Soul", R_CAPTURED)
+        return Violation(f"{soul.name} ({ref}) is not captured; {source.name} asks for a captured Soul",
+                         R_CAPTURED)
     if soul.captured and not spec.captured:
         return Violation(f"{soul.name} ({ref}) is captured; only an effect that asks for a captured Soul can "
                          "target it", R_CAPTURED)
     if not soul.captured and spec.lines == "front" and not board.is_front_line(ref):
-        return Violation(f"{soul.name} ({ref}) stands in line {board.line(ref)}; {source.name} may only target "
-                         "Souls in the Front Line", R_DEFAULT)
+        return Violation(f"{soul.name} ({ref}) stands in line {board.line(ref)}; {source.name} may only "
+                         "target Souls in the Front Line", R_DEFAULT)
     if spec.where:
         failed = failed_conditions(board, ref, spec.where)
         if failed:
-            return Violation(f"{soul.name} ({ref}) {' and '.join(failed)}, which {source.name} does not allow",
-                             R_CHOSEN)
+            return Violation(f"{soul.name} ({ref}) {' and '.join(failed)}, which {source.name} does not "
+                             "allow", R_CHOSEN)
     return _unyielding(board, ref, source, R_UNYIELDING)
 
 
@@ -113,8 +115,9 @@ def _unyielding(board: Board, ref: SlotRef, source: Source, rules: tuple[str, ..
     if board.unyielding_against(ref, source.rank, source.controller):
         soul = board.state.soul(ref)
         rank = board.state.known_card(soul.name).rank
-        return Violation(f"{soul.name} ({ref}, rank {rank}) is Unyielding against {source.controller}'s effects "
-                         f"of rank {rank} or lower: {source.name} (rank {source.rank}) can't target it", rules)
+        return Violation(f"{soul.name} ({ref}, rank {rank}) is Unyielding against {source.controller}'s "
+                         f"effects of rank {rank} or lower: {source.name} (rank {source.rank}) can't target "
+                         "it", rules)
     return None
 
 
@@ -124,9 +127,11 @@ def all_slots(board: Board, spec: TargetSpec, controller: str) -> list[SlotRef]:
     return [SlotRef(p, s) for p in _side_players(spec.side, controller) for s in names]
 
 
-def candidates(board: Board, spec: TargetSpec, source: Source, self_ref: SlotRef | None = None) -> list[SlotRef]:
+def candidates(board: Board, spec: TargetSpec, source: Source,
+               self_ref: SlotRef | None = None) -> list[SlotRef]:
     """Every legal choice for one selector."""
-    return [r for r in all_slots(board, spec, source.controller) if why_not(board, spec, r, source, self_ref) is None]
+    return [r for r in all_slots(board, spec, source.controller) if why_not(board, spec, r, source,
+                                                                            self_ref) is None]
 
 
 def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None], source: Source,

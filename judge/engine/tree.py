@@ -26,7 +26,8 @@ def _active(state: State, player: str, slot: str) -> bool:
 
 def superiors(state: State, ref: SlotRef) -> list[SlotRef]:
     """Every active Soul on the way from `ref` back to the Leader, nearest first (glossary/superior)."""
-    return [SlotRef(ref.player, s) for s in state.field.path_to_root(ref.slot) if _active(state, ref.player, s)]
+    return [SlotRef(ref.player, s) for s in state.field.path_to_root(ref.slot) if _active(state, ref.player,
+                                                                                          s)]
 
 
 def direct_superior(state: State, ref: SlotRef) -> SlotRef | None:

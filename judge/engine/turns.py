@@ -56,10 +56,12 @@ def end_turn(g: Game) -> None:
                      else g.name_at(on_card) if on_card is not None else "a card that left")
             src_ref = SlotRef.parse(e.source, None, g.state.field) if ":" in str(e.source) else None
             source = g.name_at(src_ref) if src_ref is not None and g.state.soul_at(src_ref) else e.source
-            g.trace.add("turn", f"{source}'s effect on {where} ({SPANS.get(e.until, e.until.replace('_', ' '))}) "
-                                f"ends with turn {state.turn}.",
+            g.trace.add("turn", f"{source}'s effect on {where} "
+                                f"({SPANS.get(e.until, e.until.replace('_', ' '))}) ends with turn "
+                                f"{state.turn}.",
                         ("13.3.1", "interpretation/lasting-effect-ends"),
-                        [{"lasting": e.kind, "on": str(e.on or on_card or "a card that left"), "ended": True}])
+                        [{"lasting": e.kind, "on": str(e.on or on_card or "a card that left"),
+                          "ended": True}])
         zones.check_captures(g, max_hp_fell=True)
         if state.winner:
             return
@@ -67,8 +69,8 @@ def end_turn(g: Game) -> None:
     ps = state.players[tp]
     if ps.decked_out_turns is not None and ps.decked_out_turns >= DECKED_OUT_TURNS:
         state.winner = g.other(tp)
-        g.trace.add("win", f"{tp} has been Decked Out for {ps.decked_out_turns} of their turns and loses at the end "
-                           f"of this one: {state.winner} wins the duel.", ("glossary/decked-out",))
+        g.trace.add("win", f"{tp} has been Decked Out for {ps.decked_out_turns} of their turns and loses at "
+                           f"the end of this one: {state.winner} wins the duel.", ("glossary/decked-out",))
         return
 
 
@@ -88,7 +90,8 @@ def begin_turn(g: Game) -> None:
     ps = state.players[nxt]
     ps.turns_taken += 1
     g.touch()
-    g.trace.add("turn", f"Turn {state.turn} begins: {nxt} is the turn player (their turn {ps.turns_taken}); the Preparation "
+    g.trace.add("turn", f"Turn {state.turn} begins: {nxt} is the turn player (their turn {ps.turns_taken}); "
+                        "the Preparation "
                 f"Phase begins.",
                 ("glossary/turn-player", "glossary/preparation-phase"),
                 [{"turn": [state.turn - 1, state.turn], "turn_player": nxt}])
@@ -97,8 +100,8 @@ def begin_turn(g: Game) -> None:
     if ps.deck_count == 0:
         if ps.decked_out_turns is None:
             ps.decked_out_turns = 1
-            g.trace.add("turn", f"{nxt}'s deck is empty at the start of their Preparation Phase: {nxt} is Decked Out "
-                                "and loses at the end of their third turn counted from this one.",
+            g.trace.add("turn", f"{nxt}'s deck is empty at the start of their Preparation Phase: {nxt} is "
+                                "Decked Out and loses at the end of their third turn counted from this one.",
                         ("glossary/decked-out",))
         else:
             ps.decked_out_turns += 1
@@ -125,8 +128,8 @@ def wake(g: Game, player: str) -> None:
     chosen = options[0]
     ps.proactive.add(chosen)
     g.touch()
-    g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)}, which becomes "
-                        f"proactive (no choice was given, so the first rank-{rank} slot is taken); every slot of a "
-                        "lower rank is awake.",
+    g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)}, "
+                        f"which becomes proactive (no choice was given, so the first rank-{rank} slot is "
+                        "taken); every slot of a lower rank is awake.",
                 ("glossary/escalation-spiral", "glossary/proactive", "interpretation/escalation-spiral"),
                 [{"slot": str(SlotRef(player, chosen)), "proactive": [False, True]}])

@@ -43,8 +43,8 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     kind = "battle damage" if battle else "damage"
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
-        g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind} from {source} does not reach it "
-                              "(14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP))
+        g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind} from {source} does not reach "
+                              "it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP))
         return 0
     dealt = min(amount, hp)
     before = card.damage
@@ -78,7 +78,8 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
     soul.damage -= healed
     g.touch()
     extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
-    g.trace.add("heal", f"{source} heals {healed} damage from {name}{extra}: damage {before} → {soul.damage}.",
+    g.trace.add("heal",
+                f"{source} heals {healed} damage from {name}{extra}: damage {before} → {soul.damage}.",
                 (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ())),
                 [{"slot": str(ref), "damage": [before, soul.damage]}])
     return healed
@@ -143,8 +144,9 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             realm.shattered = True
             g.left[realm.uid] = "shattered"
             g.touch()
-            g.trace.add("capture", f"{realm.name} ({ref}) is at 0 HP and shatters: turned face down, it blocks "
-                                   f"its slot for the rest of the duel.", ("10.5.4", "glossary/shatter"),
+            g.trace.add("capture", f"{realm.name} ({ref}) is at 0 HP and shatters: turned face down, it "
+                                   "blocks its slot for the rest of the duel.",
+                        ("10.5.4", "glossary/shatter"),
                         [{"slot": str(ref), "shattered": [False, True]}])
     if captured:
         check_winner(g, captured)
@@ -161,7 +163,8 @@ def check_winner(g: Game, captured: list[SlotRef]) -> None:
         return
     if len(fallen) == 2:
         g.state.winner = g.state.turn_player
-        g.trace.add("win", f"Both Leaders are captured at once: the turn player, {g.state.turn_player}, wins the duel.",
+        g.trace.add("win", f"Both Leaders are captured at once: the turn player, {g.state.turn_player}, wins "
+                           "the duel.",
                     ("glossary/turn-player", *R_WIN))
     else:
         loser = fallen[0]
@@ -192,7 +195,8 @@ def _forget(g: Game, uid: int, how: str) -> int:
 def _lost_note(dropped: int) -> tuple[str, tuple[str, ...]]:
     if not dropped:
         return "", ()
-    return (" What lasted on it (even “permanently”) is lost: it lasts only while the card stays on the field.",
+    return (" What lasted on it (even “permanently”) is lost: it lasts only while the card stays on the "
+            "field.",
             ("13.3.2",))
 
 
@@ -227,8 +231,9 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     if soul is None:
         return False
     if is_leader_altar(g, ref):
-        g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it where "
-                            "it is, and the rest of the effect still happens.", (*rules, *R_LEADER_STAYS, "11.6.6",
+        g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
+                            "where it is, and the rest of the effect still happens.",
+                    (*rules, *R_LEADER_STAYS, "11.6.6",
                                                                                  "11.6.3"))
         return False
     changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "the hand too", "10.3.4b"))
@@ -246,8 +251,8 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
     if soul is None:
         return False
     if is_leader_altar(g, ref):
-        g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it where "
-                            "it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
+        g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
+                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
         return False
     text = f"{soul.name} ({ref}) is exiled ({source}); its slot is free again."
     if soul.captured:
@@ -277,12 +282,14 @@ def teleport_problem(g: Game, ref: SlotRef, dest: SlotRef) -> str | None:
         return f"{dest} is not empty"
     rank = g.card(soul.name).rank
     if fld.rank(dest.slot) != rank:
-        return f"{dest} is a rank-{fld.rank(dest.slot)} slot and {soul.name} is rank {rank} (exactly its rank)"
+        return (f"{dest} is a rank-{fld.rank(dest.slot)} slot and {soul.name} is rank {rank} "
+                "(exactly its rank)")
     parent = fld.parent(dest.slot)
     if parent == ref.slot:
         return f"{dest} hangs directly under {soul.name}'s own slot"
     if parent is None or g.state.active_soul_at(SlotRef(ref.player, parent)) is None:
-        return f"{dest} does not hang directly under a slot holding an active Soul, so nothing could be recruited there"
+        return (f"{dest} does not hang directly under a slot holding an active Soul, so nothing could be "
+                "recruited there")
     frozen = tree.is_under_frozen(g.state, dest, lambda r: g.board().has_keyword(r, "frozen"))
     if frozen is not None:
         return f"{dest} is under the Frozen {g.name_at(frozen)}"
@@ -294,18 +301,19 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
     soul = g.state.soul_at(ref)
     if problem is not None:
         if soul is not None and is_leader_altar(g, ref):
-            g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
-                                "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
+            g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} "
+                                "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
         else:
-            g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part is "
-                                  "skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"))
+            g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part "
+                                  "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"))
         return False
     moving = g.state.soul(ref)
     g.state.slot(ref).soul = None
     g.state.slot(dest).soul = moving
     g.touch()
     changes = [{"card": moving.name, "from": str(ref), "to": str(dest)}]
-    text = f"{moving.name} is teleported from {ref} to {dest} ({source}); it stays on the field and keeps everything."
+    text = (f"{moving.name} is teleported from {ref} to {dest} ({source}); it stays on the field and keeps "
+            "everything.")
     if moving.armament is not None:
         rules = (*rules, "10.3.4", "10.3.4c")
         text += f" Its Armament {moving.armament.name} moves with it (10.3.4)."
@@ -351,17 +359,21 @@ def draw(g: Game, player: str, count: int, why: str, rules: tuple[str, ...]) -> 
             ps.hand_hidden += 1
             names.append("an unnamed card")
         else:
-            g.trace.add("zone", f"{player}'s deck is empty: {why}, drawing, does nothing.", (*rules, "glossary/draw"))
+            g.trace.add("zone", f"{player}'s deck is empty: {why}, drawing, does nothing.",
+                        (*rules, "glossary/draw"))
             break
         drawn += 1
     if drawn:
-        g.trace.add("zone", f"{player} draws {drawn} card{'s' if drawn > 1 else ''} ({why}): {', '.join(names)}.",
-                    (*rules, "glossary/draw"), [{"player": player, "hand": [len(ps.hand) + ps.hand_hidden - drawn,
+        g.trace.add("zone", f"{player} draws {drawn} card{'s' if drawn > 1 else ''} ({why}): "
+                            f"{', '.join(names)}.",
+                    (*rules, "glossary/draw"),
+                    [{"player": player, "hand": [len(ps.hand) + ps.hand_hidden - drawn,
                                                                           len(ps.hand) + ps.hand_hidden]}])
     return drawn
 
 
-def discard(g: Game, player: str, count: int, chosen: list[str], why: str, rules: tuple[str, ...]) -> list[str]:
+def discard(g: Game, player: str, count: int, chosen: list[str], why: str,
+            rules: tuple[str, ...]) -> list[str]:
     """Put cards from the hand into the Elysium; the discarding player chooses (glossary/discard).
     Where no choice is given, the first cards of the hand are taken, and the trace says so."""
     ps = g.state.players[player]
@@ -393,7 +405,8 @@ def discard(g: Game, player: str, count: int, chosen: list[str], why: str, rules
             ps.elysium.append(pick)
     if out:
         note = " (no choice was given, so the first cards in the hand are taken)" if picked_by_engine else ""
-        g.trace.add("zone", f"{player} discards {', '.join(out)} ({why}){note}.", (*rules, "glossary/discard"),
+        g.trace.add("zone", f"{player} discards {', '.join(out)} ({why}){note}.",
+                    (*rules, "glossary/discard"),
                     [{"card": c, "from": f"{player}.hand", "to": f"{player}.elysium"} for c in out])
     return out
 
@@ -408,10 +421,12 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
     (11.8.3), and an Instant Effect of a card no longer active does nothing (11.1.5)."""
     for eff in g.card(name).effects:
         if eff.trigger == "captured" and eff.kind in ("timing", "instant"):
-            why = ("an Instant Effect whose card is no longer active does nothing" if eff.kind == "instant" else
-                   "a Timing Effect whose card is no longer active before it goes on the Cascade is lost")
-            g.trace.add("trigger", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then {name} is "
-                                   f"no longer active: {why}.",
+            if eff.kind == "instant":
+                why = "an Instant Effect whose card is no longer active does nothing"
+            else:
+                why = "a Timing Effect whose card is no longer active before it goes on the Cascade is lost"
+            g.trace.add("trigger", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then "
+                                   f"{name} is no longer active: {why}.",
                         ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))
 
 

@@ -97,8 +97,9 @@ def _check_instance(instance: Path) -> None:
         probe.write_text("ok")
         probe.unlink()
     except OSError as exc:
-        raise InstanceUnusable(f"judge: the instance folder {instance} is not usable ({exc.strerror or exc}); "
-                               "make it writable or set JUDGE_INSTANCE to a folder that is") from None
+        raise InstanceUnusable(f"judge: the instance folder {instance} is not usable "
+                               f"({exc.strerror or exc}); make it writable or set JUDGE_INSTANCE to a folder "
+                               "that is") from None
 
 
 def _instance_secret(instance: Path) -> str:

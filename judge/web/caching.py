@@ -48,7 +48,8 @@ def engine_version() -> str:
 @lru_cache(maxsize=1)
 def site_version() -> str:
     """A hash of everything a cacheable page is made from."""
-    return _digest(_files("judge/**/*.py", "codex/**/*", "templates/**/*", "static/**/*", "scenarios/**/*"))[:16]
+    return _digest(_files("judge/**/*.py", "codex/**/*", "templates/**/*", "static/**/*",
+                          "scenarios/**/*"))[:16]
 
 
 @lru_cache(maxsize=1)

@@ -30,7 +30,8 @@ TYPE_TITLES = {"soul": "Souls", "event": "Events", "armament": "Armaments", "amb
                "realm": "Realms"}
 RECONSTRUCTED = "Reconstructed from the Codex — not official card text."
 TRIGGER_WORDS = {"after_battle": "after a battle it fought", "attacks": "when it attacks",
-                 "attacked": "when it is attacked", "captures_attack_target": "when it captures its attack target"}
+                 "attacked": "when it is attacked", "captures_attack_target": "when it captures its attack "
+                                                                              "target"}
 
 
 @lru_cache(maxsize=1)
@@ -199,7 +200,8 @@ def keyword_words(keyword: Any) -> str:
 
 
 def card_summary(card: CardDef) -> dict[str, Any]:
-    return {"name": card.name, "slug": card_slug(card.name), "url": url_for("cards.card", slug=card_slug(card.name)),
+    return {"name": card.name, "slug": card_slug(card.name),
+            "url": url_for("cards.card", slug=card_slug(card.name)),
             "type": card.type, "rank": card.rank, "attribute": card.attribute, "leader": card.leader,
             "reconstructed": card.reconstructed}
 

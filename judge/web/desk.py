@@ -132,7 +132,8 @@ def desk() -> tuple[str, int]:
     else:
         data = initial_scenario()
     context.setdefault("yaml_text", runner.to_yaml(data))
-    context.update(scenario=data, scenario_json=json.dumps(data), field_json=json.dumps(load_field().to_dict()))
+    context.update(scenario=data, scenario_json=json.dumps(data),
+                   field_json=json.dumps(load_field().to_dict()))
     status = 400 if context["problems"] else 200
     return render_template("desk/desk.html", **context), status
 
@@ -178,7 +179,8 @@ def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, A
         for check in position.get("checks") or []:
             if not check.get("legal", True):
                 violations = check.get("violations") or [{}]
-                return {"action": check.get("action"), "text": " ".join(v.get("text", "") for v in violations),
+                return {"action": check.get("action"),
+                        "text": " ".join(v.get("text", "") for v in violations),
                         "rules": list(dict.fromkeys(r for v in violations for r in v.get("rules", [])))}
     return None
 
@@ -304,7 +306,8 @@ def scenario(pid: str) -> tuple[str, dict[str, Any]]:
     entry = library_entry_or_404(pid)
     context = pages.ruling_context(entry.data, entry.path.name)
     context.update(id=pid, kind="library", yaml_url=url_for("desk.scenario_yaml", pid=pid),
-                   json_url=url_for("desk.scenario_json", pid=pid), page_url=url_for("desk.scenario", pid=pid),
+                   json_url=url_for("desk.scenario_json", pid=pid),
+                   page_url=url_for("desk.scenario", pid=pid),
                    desk_url=url_for("desk.desk", scenario=pid))
     return "desk/ruling.html", context
 

@@ -65,7 +65,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(exc: StoreUnavailable) -> Response:
         log.warning("storage unavailable: %s", exc.cause)
-        return error_response(503, f"Saved rulings are unavailable right now: {exc.cause}. Try again shortly.",
+        return error_response(503,
+                              f"Saved rulings are unavailable right now: {exc.cause}. Try again shortly.",
                               retry_after=exc.retry_after)
 
     @app.errorhandler(EngineFailure)

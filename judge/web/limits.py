@@ -90,7 +90,9 @@ def register(app: Flask) -> None:
             return response
         size = response.calculate_content_length() or 0
         if size > limit:
-            current_app.logger.warning("answer of %d bytes to %s refused (limit %d)", size, request.path, limit)
-            return error_response(422, f"The answer would be {size // 1024} KB, more than the {limit // 1024} KB "
-                                       "one request may return; ask for less (no snapshots, fewer actions).")
+            current_app.logger.warning("answer of %d bytes to %s refused (limit %d)", size, request.path,
+                                       limit)
+            return error_response(422, f"The answer would be {size // 1024} KB, more than the "
+                                       f"{limit // 1024} KB one request may return; ask for less (no "
+                                       "snapshots, fewer actions).")
         return response

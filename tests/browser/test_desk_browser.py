@@ -13,7 +13,8 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("judge.engine.api", reason="the rules engine (judge.engine.api) has not landed in this branch")
+pytest.importorskip("judge.engine.api", reason="the rules engine (judge.engine.api) has not landed in this "
+                                               "branch")
 
 NASTY = "<script>alert(1)</script>"
 
@@ -134,7 +135,8 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
         assert "HP 30/30" in other.locator('.ruling-board [data-ref="B:C3"]').text_content()
         for _ in steps:
             other.keyboard.press("ArrowRight")
-        assert other.locator(".ruling-board h2").text_content() == f"The board after step {len(steps)} (final)"
+        heading = other.locator(".ruling-board h2").text_content()
+        assert heading == f"The board after step {len(steps)} (final)"
         assert "HP 20/30" in other.locator('.ruling-board [data-ref="B:C3"]').text_content()
         if shots:
             other.screenshot(path=str(shots / "ruling.png"), full_page=True)
