@@ -13,8 +13,14 @@ from judge.engine.scenario import load_scenario
 from judge.engine.state import SlotRef
 from judge.engine.stats import derive
 
-A = lambda slot: SlotRef("A", slot)
-B = lambda slot: SlotRef("B", slot)
+
+def A(slot: str) -> SlotRef:
+    """A("C3") is the slot A:C3 (named after the player, like the slot references it builds)."""
+    return SlotRef("A", slot)
+
+
+def B(slot: str) -> SlotRef:
+    return SlotRef("B", slot)
 
 EXTRA = [
     {"name": "Hex Totem", "type": "soul", "rank": 1, "attribute": "dark", "atk": 5, "def": 0, "hp": 20,

@@ -75,7 +75,8 @@ def _choose(g: Game, action: Action, eff: EffectDef, source: targets.Source,
             self_ref: SlotRef | None) -> tuple[list[Target], bool]:
     given = action.target_refs(g.state) if "targets" in action.args else None
     chosen, _, picked = targets.choose_targets(g.board(), eff, given, source, self_ref)
-    return [effects.make_target(g, ref, spec) for ref, spec in zip(chosen, eff.targets)], picked
+    # chosen may be shorter than the specs (choose_targets drops a given target that names no slot)
+    return [effects.make_target(g, ref, spec) for ref, spec in zip(chosen, eff.targets, strict=False)], picked
 
 
 def target_rules(g: Game, entry: Entry) -> tuple[str, ...]:
@@ -326,7 +327,8 @@ def flush_pending(g: Game) -> bool:
                 continue
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
                           source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
-            entry.targets = [effects.make_target(g, r, s) for r, s in zip(chosen, p.effect.targets)]
+            entry.targets = [effects.make_target(g, r, s)
+                             for r, s in zip(chosen, p.effect.targets, strict=False)]
             # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
             rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
             if len(items) > 1:

@@ -243,11 +243,7 @@ def _if(part: parts.If, g: Game, entry: Entry) -> None:
     cond = dict(part.condition)
     of = cond.pop("of", "self")
     found = references.resolve_ref(g, entry, of)
-    failed: list[str]
-    if not found:
-        failed = ["nothing is there any more"]
-    else:
-        failed = failed_conditions(g.board(), found[0][0], cond)
+    failed = failed_conditions(g.board(), found[0][0], cond) if found else ["nothing is there any more"]
     who = g.name_at(found[0][0]) if found else of
     if not failed:
         g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} meets "

@@ -289,69 +289,71 @@ def _cards_out(named: list[str], hidden: int) -> Any:
     return {"cards": list(named), "unnamed": hidden}
 
 
-def state_to_dict(state: State) -> dict[str, Any]:
-    players: dict[str, Any] = {}
-    for p in PLAYERS:
-        ps = state.players[p]
-        fld: dict[str, Any] = {}
-        for name, slot in ps.slots.items():
-            if slot.soul is None and not slot.ambushes:
-                continue
-            entry: dict[str, Any] = {}
-            soul = slot.soul
-            if soul is not None:
-                entry["card"] = soul.name
-                if soul.damage:
-                    entry["damage"] = soul.damage
-                if soul.captured:
-                    entry["captured"] = True
-                if soul.armament:
-                    entry["armament"] = soul.armament.name
-                if soul.recruited_this_turn:
-                    entry["recruited"] = "this_turn"
-                if soul.attacks_made:
-                    entry["attacks_made"] = soul.attacks_made
-            if slot.ambushes:
-                entry["ambushes"] = []
-                for amb in slot.ambushes:
-                    item: dict[str, Any] = {"card": amb.name}
-                    if amb.setter is None:
-                        item["setter"] = "gone"
-                    elif soul is None or amb.setter != soul.uid:
-                        where = state.find_uid(amb.setter)
-                        item["setter"] = str(where) if where else "gone"
-                    fld[name] = entry
-                    entry["ambushes"].append(item)
-            fld[name] = entry
-        realms: dict[str, Any] = {}
-        for name, realm in ps.realms.items():
-            if realm is None:
-                continue
-            item = {"card": realm.name}
-            if realm.damage:
-                item["damage"] = realm.damage
-            if realm.shattered:
-                item["shattered"] = True
-            realms[name] = item
-        out: dict[str, Any] = {"turns_taken": ps.turns_taken}
-        if ps.proactive:
-            order = list(load_field().slots)
-            out["proactive"] = sorted(ps.proactive, key=order.index)
-        out["field"] = fld
-        if realms:
-            out["realms"] = realms
-        out["hand"] = _cards_out(ps.hand, ps.hand_hidden)
-        out["deck"] = _cards_out(ps.deck, ps.deck_hidden)
-        out["elysium"] = list(ps.elysium)
-        out["exile"] = list(ps.exile)
-        if ps.decked_out_turns is not None:
-            out["decked_out_turns"] = ps.decked_out_turns
-        players[p] = out
-    result: dict[str, Any] = {"turn_player": state.turn_player, "phase": state.phase, "turn": state.turn,
-                              "players": players}
+def _soul_out(soul: Soul) -> dict[str, Any]:
+    entry: dict[str, Any] = {"card": soul.name}
+    if soul.damage:
+        entry["damage"] = soul.damage
+    if soul.captured:
+        entry["captured"] = True
+    if soul.armament:
+        entry["armament"] = soul.armament.name
+    if soul.recruited_this_turn:
+        entry["recruited"] = "this_turn"
+    if soul.attacks_made:
+        entry["attacks_made"] = soul.attacks_made
+    return entry
+
+
+def _ambush_out(state: State, amb: Ambush, soul: Soul | None) -> dict[str, Any]:
+    """A set Ambush; its Setter is named only when it is not the Soul on the slot (or is gone)."""
+    item: dict[str, Any] = {"card": amb.name}
+    if amb.setter is None:
+        item["setter"] = "gone"
+    elif soul is None or amb.setter != soul.uid:
+        where = state.find_uid(amb.setter)
+        item["setter"] = str(where) if where else "gone"
+    return item
+
+
+def _realm_out(realm: Realm) -> dict[str, Any]:
+    item: dict[str, Any] = {"card": realm.name}
+    if realm.damage:
+        item["damage"] = realm.damage
+    if realm.shattered:
+        item["shattered"] = True
+    return item
+
+
+def _player_out(state: State, ps: PlayerState) -> dict[str, Any]:
+    fld: dict[str, Any] = {}
+    for name, slot in ps.slots.items():
+        if slot.soul is None and not slot.ambushes:
+            continue
+        entry = _soul_out(slot.soul) if slot.soul is not None else {}
+        if slot.ambushes:
+            entry["ambushes"] = [_ambush_out(state, amb, slot.soul) for amb in slot.ambushes]
+        fld[name] = entry
+    realms = {name: _realm_out(realm) for name, realm in ps.realms.items() if realm is not None}
+    out: dict[str, Any] = {"turns_taken": ps.turns_taken}
+    if ps.proactive:
+        order = list(load_field().slots)
+        out["proactive"] = sorted(ps.proactive, key=order.index)
+    out["field"] = fld
+    if realms:
+        out["realms"] = realms
+    out["hand"] = _cards_out(ps.hand, ps.hand_hidden)
+    out["deck"] = _cards_out(ps.deck, ps.deck_hidden)
+    out["elysium"] = list(ps.elysium)
+    out["exile"] = list(ps.exile)
+    if ps.decked_out_turns is not None:
+        out["decked_out_turns"] = ps.decked_out_turns
+    return out
+
+
+def _lasting_out(state: State) -> list[dict[str, Any]]:
     lasting = []
     for eff in state.lasting:
-        item = {}
+        item: dict[str, Any] = {}
         if eff.kind == "lay":
             item["lay"] = _keyword_out(eff.value)
             item["on"] = str(eff.on)
@@ -359,24 +361,37 @@ def state_to_dict(state: State) -> dict[str, Any]:
             where = state.find_uid(eff.to) if eff.to is not None else None
             if where is None:
                 continue  # 13.3.2: the card has left the field, and the effect with it
-            item[eff.kind] = _keyword_out(eff.value) if eff.kind != "negate" else True
             if eff.kind == "negate":
                 item = {"negate": str(where)}
             else:
+                item[eff.kind] = _keyword_out(eff.value)
                 item["to"] = str(where)
         item["until"] = eff.until
         item["source"] = eff.source
         item["controller"] = eff.controller
         item["started_turn"] = eff.started_turn
         lasting.append(item)
-    if lasting:
-        result["lasting"] = lasting
+    return lasting
+
+
+def _used_out(state: State) -> list[dict[str, Any]]:
     used = []
     for (uid, effect), (this_turn, this_game) in state.used.items():
         where = state.find_uid(uid)
         if where is None or not (this_turn or this_game):
             continue  # 15.5.1: limits belong to the one card on the field
         used.append({"card": str(where), "effect": effect, "this_turn": this_turn, "this_game": this_game})
+    return used
+
+
+def state_to_dict(state: State) -> dict[str, Any]:
+    players = {p: _player_out(state, state.players[p]) for p in PLAYERS}
+    result: dict[str, Any] = {"turn_player": state.turn_player, "phase": state.phase, "turn": state.turn,
+                              "players": players}
+    lasting = _lasting_out(state)
+    if lasting:
+        result["lasting"] = lasting
+    used = _used_out(state)
     if used:
         result["used"] = used
     if state.event_slot:

@@ -99,7 +99,8 @@ class Trace:
     def to_list(self) -> list[dict[str, Any]]:
         out = [step.to_dict() for step in self.steps]
         if self.snapshot is not None:
-            for item, state in zip(out, self.states):
+            # a step whose snapshot raised (the engine failing there) has no state: zip stops before it
+            for item, state in zip(out, self.states, strict=False):
                 item["state"] = state
         return out
 
