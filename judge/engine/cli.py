@@ -48,6 +48,39 @@ def _value_line(name: str, data: dict[str, Any], key: str) -> str:
     return f"{name} {data[key]} = {terms.lstrip('+ ')}"
 
 
+def _slot_lines(slot: str, data: dict[str, Any]) -> list[str]:
+    """One slot of the readable board: its card and values, then where each value and keyword comes from."""
+    lines = []
+    status = []
+    if data.get("captured"):
+        status.append("captured")
+    if data.get("shattered"):
+        status.append("shattered")
+    if data.get("negated"):
+        status.append("effects negated")
+    head = f"  {slot:<7}{data['card']}"
+    if "line" in data:
+        head += f"  line {data['line']}" if data["line"] else ""
+    head += f"  ATK {data['atk']}  DEF {data['def']}  HP {data['hp']}/{data['max_hp']}"
+    if "line" in data:
+        head += "  proactive" if data["proactive"] else "  not proactive"
+    if data.get("armament"):
+        head += f"  [Armament: {data['armament']}]"
+    if status:
+        head += "  (" + ", ".join(status) + ")"
+    lines.append(head)
+    for name, key in (("ATK", "atk"), ("DEF", "def"), ("max HP", "max_hp"), ("HP", "hp")):
+        if len(data.get("contributions", {}).get(key, [])) > 1:
+            lines.append(f"           {_value_line(name, data, key)}")
+    for ks in data.get("keyword_sources", []):
+        lines.append(f"           {ks['label']}: {ks['from']}"
+                     + (f" (rank {ks['source_rank']})" if ks["kind"] != "printed" else ""))
+    for blocked in data.get("unyielding_blocks", []):
+        lines.append(f"           Unyielding: unaffected by {blocked['what']} from "
+                     f"{blocked['source']} (rank {blocked['source_rank']}, 13.6.1)")
+    return lines
+
+
 def render(result: dict[str, Any], players: dict[str, Any] | None = None) -> str:
     """The readable board: per slot its card, line, values with sources, keywords, proactive."""
     lines = [f"{result['scenario']}" + (f" — {result['title']}" if result.get("title") else ""),
@@ -62,34 +95,7 @@ def render(result: dict[str, Any], players: dict[str, Any] | None = None) -> str
         for ref, data in result["derived"].items():
             if not ref.startswith(player + ":"):
                 continue
-            slot = ref.split(":", 1)[1]
-            status = []
-            if data.get("captured"):
-                status.append("captured")
-            if data.get("shattered"):
-                status.append("shattered")
-            if data.get("negated"):
-                status.append("effects negated")
-            head = f"  {slot:<7}{data['card']}"
-            if "line" in data:
-                head += f"  line {data['line']}" if data["line"] else ""
-            head += f"  ATK {data['atk']}  DEF {data['def']}  HP {data['hp']}/{data['max_hp']}"
-            if "line" in data:
-                head += "  proactive" if data["proactive"] else "  not proactive"
-            if data.get("armament"):
-                head += f"  [Armament: {data['armament']}]"
-            if status:
-                head += "  (" + ", ".join(status) + ")"
-            lines.append(head)
-            for name, key in (("ATK", "atk"), ("DEF", "def"), ("max HP", "max_hp"), ("HP", "hp")):
-                if len(data.get("contributions", {}).get(key, [])) > 1:
-                    lines.append(f"           {_value_line(name, data, key)}")
-            for ks in data.get("keyword_sources", []):
-                lines.append(f"           {ks['label']}: {ks['from']}"
-                             + (f" (rank {ks['source_rank']})" if ks["kind"] != "printed" else ""))
-            for blocked in data.get("unyielding_blocks", []):
-                lines.append(f"           Unyielding: unaffected by {blocked['what']} from "
-                             f"{blocked['source']} (rank {blocked['source_rank']}, 13.6.1)")
+            lines += _slot_lines(ref.split(":", 1)[1], data)
         lines.append("")
     if "legal_actions" in result:
         lines.append(f"Legal actions now ({len(result['legal_actions'])})")

@@ -60,13 +60,7 @@ def _board(key: str, spec: Mapping[str, Any], ruling: Mapping[str, Any]) -> list
     if ref is None:
         return [f"{key}: not a slot or zone (expected e.g. B:C3 or A.hand)"]
     out: list[str] = []
-    pdata = (final.get("players") or {}).get(ref.player) or {}
-    if ref.is_realm:
-        entry = (pdata.get("realms") or {}).get(ref.slot)
-    else:
-        entry = (pdata.get("field") or {}).get(ref.slot)
-        if entry is not None and "card" not in entry:
-            entry = None     # only Ambushes lie there
+    entry = _slot_entry(ref, final)
     derived = (ruling.get("derived") or {}).get(str(ref)) or {}
     for what, want in spec.items():
         if what == "empty":
@@ -74,35 +68,47 @@ def _board(key: str, spec: Mapping[str, Any], ruling: Mapping[str, Any]) -> list
             if bool(want) != is_empty:
                 out.append(f"{key}.empty: expected {str(bool(want)).lower()}, got {str(is_empty).lower()}"
                            + (f" ({entry.get('card')} is there)" if entry else ""))
-            continue
-        if entry is None:
+        elif entry is None:
             out.append(f"{key}.{what}: expected {want}, but the slot is empty")
-            continue
-        if what == "card":
-            got = entry.get("card")
-            if str(got).lower() != str(want).lower():
-                out.append(f"{key}.card: expected {want}, got {got}")
-        elif what in ("damage",):
-            got = entry.get("damage", 0)
-            if got != want:
-                out.append(f"{key}.damage: expected {want}, got {got}")
-        elif what in ("captured", "shattered"):
-            flag = bool(entry.get(what, False))
-            if flag != bool(want):
-                out.append(f"{key}.{what}: expected {str(bool(want)).lower()}, got {str(flag).lower()}")
-        elif what in DERIVED_KEYS:
-            got = derived.get(what)
-            if got != want:
-                out.append(f"{key}.{what}: expected {want}, got {got}")
-        elif what == "keywords_include":
-            have = set(derived.get("keywords") or [])
-            for kw in want or []:
-                if str(kw).lower() not in have:
-                    out.append(f"{key}.keywords_include: {kw} is not in force (keywords: "
-                               f"{', '.join(sorted(have)) or 'none'})")
         else:
-            out.append(f"{key}.{what}: unknown check")
+            out += _slot_check(key, what, want, entry, derived)
     return out
+
+
+def _slot_entry(ref: SlotRef, final: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The card on `ref` in the final state (a slot with only Ambushes on it holds none)."""
+    pdata = (final.get("players") or {}).get(ref.player) or {}
+    if ref.is_realm:
+        entry: Mapping[str, Any] | None = (pdata.get("realms") or {}).get(ref.slot)
+    else:
+        entry = (pdata.get("field") or {}).get(ref.slot)
+        if entry is not None and "card" not in entry:
+            entry = None     # only Ambushes lie there
+    return entry
+
+
+def _slot_check(key: str, what: str, want: Any, entry: Mapping[str, Any],
+                derived: Mapping[str, Any]) -> list[str]:
+    """One expectation of a slot that holds a card."""
+    if what == "card":
+        got = entry.get("card")
+        return [] if str(got).lower() == str(want).lower() else [f"{key}.card: expected {want}, got {got}"]
+    if what == "damage":
+        got = entry.get("damage", 0)
+        return [] if got == want else [f"{key}.damage: expected {want}, got {got}"]
+    if what in ("captured", "shattered"):
+        flag = bool(entry.get(what, False))
+        return [] if flag == bool(want) else \
+            [f"{key}.{what}: expected {str(bool(want)).lower()}, got {str(flag).lower()}"]
+    if what in DERIVED_KEYS:
+        got = derived.get(what)
+        return [] if got == want else [f"{key}.{what}: expected {want}, got {got}"]
+    if what == "keywords_include":
+        have = set(derived.get("keywords") or [])
+        shown = ", ".join(sorted(have)) or "none"
+        return [f"{key}.keywords_include: {kw} is not in force (keywords: {shown})"
+                for kw in want or [] if str(kw).lower() not in have]
+    return [f"{key}.{what}: unknown check"]
 
 
 def _zone(key: str, player: str, zone: str, spec: Mapping[str, Any], final: Mapping[str, Any]) -> list[str]:

@@ -24,7 +24,7 @@ from judge.engine.cards import CardDef, Library, load_library
 from judge.engine.errors import Problems, ScenarioError
 from judge.engine.state import PLAYERS, State
 from judge.engine.state_loader import StateLoader, _blank_state
-from judge.engine.verbs import NAMES, VERBS
+from judge.engine.verbs import NAMES, VERBS, Verb
 
 TOP_KEYS = ("id", "title", "question", "codex", "cards", "state", "actions", "expect", "on_illegal",
             "notes", "tags", "rules")
@@ -192,23 +192,31 @@ class _Loader(StateLoader):
             self.bad(f"{path}.by", f"expected A or B, got {by!r}")
             by = None
         by = str(by).upper() if by is not None else None
-        value = data[verb.name]
-        sub = f"{path}.{verb.name}"
+        value = self.action_value(verb, data[verb.name], f"{path}.{verb.name}")
+        for key in verb.keys:
+            if key in data:
+                self.slot_text(data[key], f"{path}.{key}", realm=verb.realm_slot)
+        if verb.required and verb.required not in data:
+            self.bad(f"{path}.{verb.required}", f"missing; {verb.name} needs {verb.required}:")
+        args = self.action_args(data, verb, path)
+        return Action(index=index, verb=verb.name, value=value, by=by, args=args)
+
+    def action_value(self, verb: Verb, value: Any, sub: str) -> Any:
+        """The verb's own value: a card (its name as the library spells it), an effect, a slot or true."""
         if verb.value == "card":
             card = self.known(value, sub)
-            value = card.name if card else value
-        elif verb.value == "effect":
+            return card.name if card else value
+        if verb.value == "effect":
             if not isinstance(value, str) or not value.strip():
                 self.bad(sub, "expected the effect's name")
         elif verb.value == "slot":
             self.slot_text(value, sub)
         elif value is not True:
             self.bad(sub, f"expected true ({{{verb.name}: true}})")
-        for key in verb.keys:
-            if key in data:
-                self.slot_text(data[key], f"{path}.{key}", realm=verb.realm_slot)
-        if verb.required and verb.required not in data:
-            self.bad(f"{path}.{verb.required}", f"missing; {verb.name} needs {verb.required}:")
+        return value
+
+    def action_args(self, data: Mapping[str, Any], verb: Verb, path: str) -> dict[str, Any]:
+        """Everything of an action but its verb and `by`; targets and discards as lists."""
         args: dict[str, Any] = {k: data[k] for k in data if k not in (verb.name, "by")}
         if "targets" in data:
             targets = data["targets"]
@@ -223,7 +231,7 @@ class _Loader(StateLoader):
             if isinstance(discard, str):
                 discard = [discard]
             args["discard"] = self.names(discard, f"{path}.discard")
-        return Action(index=index, verb=verb.name, value=value, by=by, args=args)
+        return args
 
     def slot_text(self, value: Any, path: str, realm: bool = False) -> None:
         if Place.parse(value) is None:

@@ -22,6 +22,7 @@ from judge.engine.state import (
     Lasting,
     PlayerState,
     Realm,
+    Slot,
     SlotRef,
     Soul,
     State,
@@ -203,43 +204,57 @@ class StateLoader:
                     ("card", "damage", "captured", "armament", "recruited", "attacks_made", "ambushes"),
                     path)
         target = state.players[p].slots[slot]
-        rank = self.field.rank(slot)
         if "card" in value and value["card"] is not None:
-            card = self.known(value["card"], f"{path}.card", "soul")
-            if card is not None and card.type == "soul":
-                if card.rank > rank:
-                    # glossary/slot, glossary/rank: a slot shows the highest rank a Soul on it may have
-                    self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} "
-                                             "slot")
-                soul = Soul(uid=state.new_uid(), name=card.name, owner=p)
-                soul.damage = self.c.step5(value.get("damage", 0), f"{path}.damage") or 0
-                soul.captured = self.c.boolean(value["captured"], f"{path}.captured") if "captured" in value \
-                    else False
-                if "recruited" in value:
-                    rec = self.c.choice(value["recruited"], ("this_turn", "earlier"), f"{path}.recruited")
-                    soul.recruited_this_turn = rec == "this_turn"
-                soul.attacks_made = self.c.integer(value.get("attacks_made", 0), f"{path}.attacks_made",
-                                                   0) or 0
-                if value.get("armament") is not None:
-                    arm_value = value["armament"]
-                    if isinstance(arm_value, Mapping):
-                        self.c.keys(arm_value, ("card",), f"{path}.armament")
-                        arm_value = arm_value.get("card")
-                    arm = self.known(arm_value, f"{path}.armament", "armament")
-                    if arm is not None and arm.type == "armament":
-                        if arm.rank > rank:
-                            self.bad(f"{path}.armament", f"{arm.name} is rank {arm.rank} but {slot} is a "
-                                                         f"rank-{rank} slot (10.3.1)")
-                        if soul.captured:
-                            self.bad(f"{path}.armament", "a captured Soul carries no Armament: it went to "
-                                                         "the Elysium (10.3.4)")
-                        soul.armament = Armament(state.new_uid(), arm.name)
+            soul = self.soul(state, p, slot, value, path)
+            if soul is not None:
                 target.soul = soul
         elif any(k in value for k in ("damage", "captured", "armament", "recruited", "attacks_made")):
             self.bad(f"{path}.card", "missing; damage, armament and the like belong to a Soul")
+        self.ambushes(state, p, slot, target, value.get("ambushes"), f"{path}.ambushes")
+
+    def soul(self, state: State, p: str, slot: str, value: Mapping[str, Any], path: str) -> Soul | None:
+        """The Soul a slot's entry names, or None when its card is no Soul (reported)."""
+        rank = self.field.rank(slot)
+        card = self.known(value["card"], f"{path}.card", "soul")
+        if card is None or card.type != "soul":
+            return None
+        if card.rank > rank:
+            # glossary/slot, glossary/rank: a slot shows the highest rank a Soul on it may have
+            self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} "
+                                     "slot")
+        soul = Soul(uid=state.new_uid(), name=card.name, owner=p)
+        soul.damage = self.c.step5(value.get("damage", 0), f"{path}.damage") or 0
+        soul.captured = self.c.boolean(value["captured"], f"{path}.captured") if "captured" in value \
+            else False
+        if "recruited" in value:
+            rec = self.c.choice(value["recruited"], ("this_turn", "earlier"), f"{path}.recruited")
+            soul.recruited_this_turn = rec == "this_turn"
+        soul.attacks_made = self.c.integer(value.get("attacks_made", 0), f"{path}.attacks_made",
+                                           0) or 0
+        if value.get("armament") is not None:
+            soul.armament = self.armament(state, slot, value["armament"], soul.captured, f"{path}.armament")
+        return soul
+
+    def armament(self, state: State, slot: str, arm_value: Any, captured: bool, path: str) -> Armament | None:
+        if isinstance(arm_value, Mapping):
+            self.c.keys(arm_value, ("card",), path)
+            arm_value = arm_value.get("card")
+        arm = self.known(arm_value, path, "armament")
+        if arm is None or arm.type != "armament":
+            return None
+        rank = self.field.rank(slot)
+        if arm.rank > rank:
+            self.bad(path, f"{arm.name} is rank {arm.rank} but {slot} is a rank-{rank} slot (10.3.1)")
+        if captured:
+            self.bad(path, "a captured Soul carries no Armament: it went to the Elysium (10.3.4)")
+        return Armament(state.new_uid(), arm.name)
+
+    def ambushes(self, state: State, p: str, slot: str, target: Slot, value: Any, path: str) -> None:
+        """The Ambushes set on a slot, each with its Setter (10.4.2)."""
+        rank = self.field.rank(slot)
         setters_here = 0
-        for i, item in enumerate(self.c.seq(value.get("ambushes"), f"{path}.ambushes")):
-            sub = f"{path}.ambushes[{i}]"
+        for i, item in enumerate(self.c.seq(value, path)):
+            sub = f"{path}[{i}]"
             if isinstance(item, str):
                 item = {"card": item}
             if not isinstance(item, Mapping):
@@ -271,8 +286,8 @@ class StateLoader:
             target.ambushes.append(Ambush(state.new_uid(), card.name, p, setter))
         if setters_here > 1:
             # 10.4.2: each Soul may control only one set Ambush at a time
-            self.bad(f"{path}.ambushes", "the Soul here is the Setter of more than one Ambush; each Soul "
-                                         "controls only one set Ambush at a time (10.4.2)")
+            self.bad(path, "the Soul here is the Setter of more than one Ambush; each Soul "
+                           "controls only one set Ambush at a time (10.4.2)")
 
     def realm_slot(self, state: State, p: str, slot: str, value: Any, path: str) -> None:
         value = self.card_entry(value, path)
@@ -329,26 +344,13 @@ class StateLoader:
             self.bad(target_path, "a slot effect is laid on a soul slot (13.3.3)")
             return
         source = data.get("source")
-        controller = data.get("controller")
-        source_uid, source_rank = None, 0
-        src_ref = SlotRef.parse(source, state.turn_player) if isinstance(source,
-                                                                         str) and ":" in source else None
-        if src_ref is not None:
-            holder = state.soul_at(src_ref) if not src_ref.is_realm else state.realm_at(src_ref)
-            if holder is None:
-                self.bad(f"{path}.source", f"no card stands on {src_ref}")
-                return
-            source_uid, source_rank = holder.uid, self.library[holder.name].rank
-            controller = controller or src_ref.player
-        elif source is not None:
-            card = self.known(source, f"{path}.source")
-            if card is None:
-                return
-            source_rank = card.rank
-        else:
-            self.bad(f"{path}.source", "missing; a slot like A:L2 or a card name (it decides Unyielding, "
-                                       "13.6.3)")
+        found = self.lasting_source(state, source, f"{path}.source")
+        if found is None:
             return
+        source_uid, source_rank, source_player = found
+        controller = data.get("controller")
+        if source_player is not None:
+            controller = controller or source_player
         if controller is not None and controller not in PLAYERS:
             self.bad(f"{path}.controller", "expected A or B")
             controller = None
@@ -359,6 +361,24 @@ class StateLoader:
                                      source=str(source),
                                      source_uid=source_uid, source_rank=source_rank, started_turn=started,
                                      seq=state.new_uid()))
+
+    def lasting_source(self, state: State, source: Any,
+                       path: str) -> tuple[int | None, int, str | None] | None:
+        """A lasting effect's source: a slot (its card's uid, rank and player) or a card name (its rank,
+        13.6.3); None when it is missing or names nothing (reported)."""
+        is_slot = isinstance(source, str) and ":" in source
+        src_ref = SlotRef.parse(source, state.turn_player) if is_slot else None
+        if src_ref is not None:
+            holder = state.soul_at(src_ref) if not src_ref.is_realm else state.realm_at(src_ref)
+            if holder is None:
+                self.bad(path, f"no card stands on {src_ref}")
+                return None
+            return holder.uid, self.library[holder.name].rank, src_ref.player
+        if source is not None:
+            card = self.known(source, path)
+            return None if card is None else (None, card.rank, None)
+        self.bad(path, "missing; a slot like A:L2 or a card name (it decides Unyielding, 13.6.3)")
+        return None
 
     def used(self, state: State, item: Any, path: str) -> None:
         data = self.c.mapping(item, path)

@@ -76,21 +76,30 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source,
         return Violation(f"{_soul_label(board, ref)} is not {whose}: {source.name} targets "
                          f"{'an opposing' if spec.side == 'opposing' else 'your own'} "
                          f"{'Soul Spot' if spec.what == 'spot' else 'Soul'}", R_DEFAULT)
-    soul = state.soul_at(ref)
     if spec.what == "spot":
-        if spec.naming is None:
-            return None  # 11.4.4: any slot will do, empty or not
-        # 11.4.5: the target names the Soul on it, so it targets that Soul as well
-        if soul is None or soul.captured:
-            front = " in the Front Line" if spec.naming == "front" else ""
-            return Violation(f"{ref} has no active Soul on it; {source.name} targets a Soul Spot with an "
-                             f"active Soul{front} on it", ("11.4.5",))
-        if spec.naming == "front" and not board.is_front_line(ref):
-            return Violation(f"{_soul_label(board, ref)} is in line {board.line(ref)}, not the Front Line; "
-                             f"{source.name} targets a Soul Spot with an active Soul in the Front Line on it",
-                             ("11.4.5",))
-        return _unyielding(board, ref, source, R_NAMING + ("13.6.1", "13.6.3"))
-    # a Soul
+        return _why_not_spot(board, spec, ref, source)
+    return _why_not_soul(board, spec, ref, source)
+
+
+def _why_not_spot(board: Board, spec: TargetSpec, ref: SlotRef, source: Source) -> Violation | None:
+    """A Soul Spot: any slot (11.4.4), or one whose active Soul it names (11.4.5)."""
+    if spec.naming is None:
+        return None  # 11.4.4: any slot will do, empty or not
+    soul = board.state.soul_at(ref)
+    # 11.4.5: the target names the Soul on it, so it targets that Soul as well
+    if soul is None or soul.captured:
+        front = " in the Front Line" if spec.naming == "front" else ""
+        return Violation(f"{ref} has no active Soul on it; {source.name} targets a Soul Spot with an "
+                         f"active Soul{front} on it", ("11.4.5",))
+    if spec.naming == "front" and not board.is_front_line(ref):
+        return Violation(f"{_soul_label(board, ref)} is in line {board.line(ref)}, not the Front Line; "
+                         f"{source.name} targets a Soul Spot with an active Soul in the Front Line on it",
+                         ("11.4.5",))
+    return _unyielding(board, ref, source, R_NAMING + ("13.6.1", "13.6.3"))
+
+
+def _why_not_soul(board: Board, spec: TargetSpec, ref: SlotRef, source: Source) -> Violation | None:
+    soul = board.state.soul_at(ref)
     if soul is None:
         return Violation(f"no Soul stands on {ref}", R_CHOSEN)
     if spec.captured and not soul.captured:
