@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
+from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import yaml
 from markupsafe import Markup
 
-from judge.desk import engine
+from judge.desk import engine, hints, words
 from judge.desk.board_svg import BoardPainter, zones
 from judge.desk.layout import load_field
 
@@ -22,18 +25,19 @@ MAX_STEP_BOARDS = 150
 NO_BOARD = Markup(f'<p class="muted no-board">No picture after step {MAX_STEP_BOARDS}; '
                   "the last step shows the final board.</p>")
 
-BLANK = {
-    "state": {
-        "turn_player": "A",
-        "phase": "preparation",
-        "turn": 9,
-        "players": {
-            "A": {"turns_taken": 5, "field": {}, "hand": [], "deck": 20},
-            "B": {"turns_taken": 4, "field": {}, "hand": [], "deck": 20},
-        },
-    },
-    "actions": [],
-}
+STARTS_FILE = Path(__file__).with_name("starts.yaml")
+
+
+@lru_cache(maxsize=1)
+def starts() -> tuple[dict[str, Any], ...]:
+    """The desk's quick starts (starts.yaml): {key, label, scenario}; `default` is a new desk's position."""
+    return tuple(yaml.safe_load(STARTS_FILE.read_text(encoding="utf-8")))
+
+
+def start(key: str = "default") -> dict[str, Any]:
+    """A fresh copy of one quick start's scenario."""
+    found = next(s for s in starts() if s["key"] == key)
+    return json.loads(json.dumps(found["scenario"]))
 
 
 @lru_cache(maxsize=1)
@@ -63,7 +67,7 @@ def _svg_cached(key: str) -> str:
 def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     """Resolve `data` and describe it for a page: the ruling, or the problems that stopped it."""
     context: dict[str, Any] = {
-        "title": str(data.get("title") or data.get("id") or "Untitled scenario"),
+        "title": str(data.get("title") or data.get("id") or "A ruling"),
         "question": str(data.get("question") or "").strip(),
         "scenario": engine.json_safe(data),
         "ruling": None,
@@ -73,7 +77,7 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     try:
         ruling = engine.resolve(data, source=source)
     except engine.DeskInputError as exc:
-        context["problems"] = exc.problems
+        context["problems"] = hints.explain(exc.problems, data)
         return context
     except engine.EngineUnavailable:
         raise
@@ -83,6 +87,8 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
                                                        "please report it with the scenario's YAML"}]
         return context
     context["ruling"] = ruling
+    context["action_words"] = words.queue_words(data)
+    context["deciding_step"] = deciding_step(ruling)
     context["codex"] = ruling.get("codex")
     context["outcome"] = engine.outcome(ruling)
     return context
@@ -128,3 +134,33 @@ def action_label(action: Any) -> str:
             value = engine.canonical_json(value)
         parts.append(f"{key} {value}" if value is not True else str(key))
     return " · ".join(parts)
+
+
+# Steps that settle a dispute, most telling first; bookkeeping (a card going to the Elysium, a window,
+# a phase) rarely is the answer.
+DECIDING_KINDS = (("reject",), ("win",), ("capture", "damage", "heal", "fizzle", "effect", "battle", "instant"))
+
+
+def deciding_step(ruling: Mapping[str, Any]) -> int | None:
+    """The step that settles the question: the refusal of a rejected action, else a win, else the last
+    capture, damage, heal, fizzle or effect, else the last step."""
+    steps = ruling.get("steps") or []
+    for kinds in DECIDING_KINDS:
+        for step in reversed(steps):
+            if step.get("kind") in kinds:
+                return step.get("n")
+    return steps[-1].get("n") if steps else None
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+
+
+def human_date(value: Any) -> str:
+    """"2026-12-01T03:12:20+00:00" → "1 December 2026, 03:12 UTC"; anything else as it is."""
+    try:
+        when = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    zone = " UTC" if when.utcoffset() is not None and not when.utcoffset() else ""
+    return f"{when.day} {MONTHS[when.month - 1]} {when.year}, {when:%H:%M}{zone}"
