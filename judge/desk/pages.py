@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from functools import lru_cache
@@ -16,6 +17,7 @@ from markupsafe import Markup
 from judge.desk import engine, hints, words
 from judge.desk.board_svg import BoardPainter, zones
 from judge.desk.layout import load_field
+from judge.desk.library import LIBRARY, cites_rule
 
 log = logging.getLogger(__name__)
 
@@ -164,3 +166,41 @@ def human_date(value: Any) -> str:
         return str(value)
     zone = " UTC" if when.utcoffset() is not None and not when.utcoffset() else ""
     return f"{when.day} {MONTHS[when.month - 1]} {when.year}, {when:%H:%M}{zone}"
+
+
+RULE_TAIL = re.compile(r"(?:[a-z]+|\.\d+)$")
+
+
+def nearest_rule(rule_id: str, known: Mapping[str, Any]) -> str | None:
+    """The nearest existing rule above `rule_id`: "13.6.2b" → "13.6.2", "11.4.9.3" → "11.4.9" or "11.4"."""
+    candidate = rule_id.strip().lower()
+    if not re.fullmatch(r"\d+(?:\.\d+)*[a-z]*", candidate):
+        return None
+    while (shorter := RULE_TAIL.sub("", candidate)) != candidate and shorter:
+        candidate = shorter
+        if candidate in known:
+            return candidate
+    return None
+
+
+def directness(rule_id: str, pid: str) -> tuple[int, int]:
+    """How directly a library ruling shows `rule_id`, smaller first: its expectation names the rule
+    (the ruling was written to decide on it), its `rules:` name it, either names a rule under it, or its
+    trace merely passes through it; then the fewer rules it is about, the more it is about this one."""
+    entry = LIBRARY.get(pid)
+    data = entry.data if entry is not None else {}
+    expected = [str(r) for r in entry.expected_cites] if entry is not None else []
+    about = [str(r) for r in data.get("rules") or []] if isinstance(data.get("rules"), list) else []
+    if rule_id in expected:
+        rank = 0
+    elif rule_id in about:
+        rank = 1
+    elif any(cites_rule(r, rule_id) for r in expected + about):
+        rank = 2
+    else:
+        rank = 3
+    return rank, len(set(expected + about))
+
+
+def rulings_by_directness(rule_id: str, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(rulings, key=lambda r: (*directness(rule_id, r["id"]), r["title"]))
