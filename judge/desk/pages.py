@@ -172,11 +172,12 @@ RULE_TAIL = re.compile(r"(?:[a-z]+|\.\d+)$")
 
 
 def nearest_rule(rule_id: str, known: Mapping[str, Any]) -> str | None:
-    """The nearest existing rule above `rule_id`: "13.6.2b" → "13.6.2", "11.4.9.3" → "11.4.9" or "11.4"."""
+    """The nearest existing rule or section above `rule_id`: "13.6.2b" → "13.6.2", "11.4.9.3" → "11.4.9"
+    or "11.4". A whole chapter is too far to be of help: None then."""
     candidate = rule_id.strip().lower()
     if not re.fullmatch(r"\d+(?:\.\d+)*[a-z]*", candidate):
         return None
-    while (shorter := RULE_TAIL.sub("", candidate)) != candidate and shorter:
+    while (shorter := RULE_TAIL.sub("", candidate)) != candidate and "." in shorter:
         candidate = shorter
         if candidate in known:
             return candidate
@@ -204,3 +205,20 @@ def directness(rule_id: str, pid: str) -> tuple[int, int]:
 
 def rulings_by_directness(rule_id: str, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(rulings, key=lambda r: (*directness(rule_id, r["id"]), r["title"]))
+
+
+def library_groups(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Library rulings grouped by their folder: "10-card-types/…" under "Chapter 10: card types"."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for ruling in rulings:
+        folder = ruling["id"].split("/", 1)[0] if "/" in ruling["id"] else ""
+        groups.setdefault(folder, []).append(ruling)
+    return [{"key": folder or "other", "title": folder_title(folder), "rulings": items}
+            for folder, items in sorted(groups.items())]
+
+
+def folder_title(folder: str) -> str:
+    number, _, words = folder.partition("-")
+    if number.isdigit():
+        return f"Chapter {number}: {words.replace('-', ' ')}"
+    return folder.replace("-", " ").capitalize() or "Other rulings"

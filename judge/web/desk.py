@@ -218,7 +218,7 @@ def resolve_json() -> Response:
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=engine.without_snapshots(ruling), boards=boards, deciding=view["deciding_step"],
                    trace=render_template("desk/_trace.html", ruling=ruling, boards=False,
-                                         deciding=view["deciding_step"]))
+                                         deciding=view["deciding_step"], action_words=view["action_words"]))
 
 
 @bp.post("/desk/parse.json")
@@ -289,7 +289,8 @@ def saved_yaml(rid: str) -> Response:
 @twin(bp, "/scenarios")
 def scenarios() -> tuple[str, dict[str, Any]]:
     query = request.args.get("q", "")[:200]
-    return "desk/scenarios.html", {"q": query, "scenarios": titles(LIBRARY.search(query)),
+    found = titles(LIBRARY.search(query))
+    return "desk/scenarios.html", {"q": query, "scenarios": found, "groups": pages.library_groups(found),
                                    "total": len(LIBRARY.entries())}
 
 
