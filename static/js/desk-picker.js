@@ -16,7 +16,7 @@ class Picker {
     $("#card-q").addEventListener("input", this.run);
     $("#card-type").addEventListener("change", () => this.search());
     $("#card-keyword").addEventListener("change", () => this.search());
-    $("#picker-close").addEventListener("click", () => this.close());
+    $("#picker-close").addEventListener("click", () => this.desk.closeEditor(true));
     this.panel.addEventListener("keydown", (e) => {
       if (e.key === "ArrowDown" && e.target.id === "card-q") { e.preventDefault(); const b = $("#card-results button"); if (b) b.focus(); }
     });

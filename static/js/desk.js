@@ -346,8 +346,8 @@ class Desk {
     }
     this.renderAmbushes(entry);
     this.fillArmaments();
-    $("#slot-editor").hidden = false;
     $("#custom-card").hidden = true;
+    $("#slot-editor").hidden = !occupied;  // an empty slot needs only the picker
     if (occupied) { this.picker.close(); $("#slot-title").focus(); }
     else this.picker.open({ zone: "slot", ref, kind }, `For ${ref.replace(":", "'s ")}: ${kind === "realm" ? "a Realm" : slot === this.rootSlot ? "a Leader (only Leaders stand on the altar)" : "a Soul (not a Leader)"}`);
   }
@@ -886,10 +886,12 @@ function initRulingPage(page) {
     if (e.key === "ArrowLeft") go(current - 1);
     if (e.key === "ArrowRight") go(current + 1);
   });
+  // The deciding step in view: beside the final board on a wide screen; on a phone with its own board open.
   const deciding = $(".ruling-trace .step.deciding", page);
   if (deciding && !window.location.hash) {
+    if (!wide.matches) go(steps.indexOf(deciding), false);
     label.textContent = `The deciding step: ${deciding.querySelector(".step-n").textContent} of ${steps.length}`;
-    deciding.scrollIntoView({ block: "center" });
+    deciding.scrollIntoView({ block: wide.matches ? "center" : "start" });
   }
 }
 

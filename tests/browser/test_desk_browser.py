@@ -20,7 +20,7 @@ NASTY = "<script>alert(1)</script>"
 
 def open_slot(page, ref):
     page.locator(f'#board [data-ref="{ref}"]').click()
-    page.wait_for_selector("#slot-editor:not([hidden])")
+    page.wait_for_selector("#slot-editor:not([hidden]), #picker:not([hidden])")
 
 
 def empty_desk(page, live_server):

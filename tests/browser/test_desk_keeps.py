@@ -178,9 +178,9 @@ def test_the_board_is_one_tab_stop_with_arrow_keys_and_escape_returns_to_the_slo
     assert page.locator("#board [data-ref][tabindex='0']").count() == 1
     assert page.locator("#board [data-ref][tabindex='0']").get_attribute("data-ref") == moved
     page.keyboard.press("Enter")
-    page.wait_for_selector("#slot-editor:not([hidden])")
+    page.wait_for_selector("#slot-editor:not([hidden]), #picker:not([hidden])")
     page.keyboard.press("Escape")
-    assert page.locator("#slot-editor").is_hidden()
+    assert page.locator("#slot-editor").is_hidden() and page.locator("#picker").is_hidden()
     assert page.evaluate("document.activeElement.dataset.ref") == moved
     # focus and selection look different: a selected slot's box is filled, a focused one only ringed
     slot = page.locator(f'#board [data-ref="{moved}"]')
