@@ -125,6 +125,9 @@ def p95(values: list[float]) -> float:
 
 
 def main(runs: int = 3) -> int:
+    if not Path(CHROMIUM).exists():
+        print(f"desk_time: no Chromium at {CHROMIUM}; skipped")
+        return 0
     from playwright.sync_api import sync_playwright
 
     base, server = serve()

@@ -109,3 +109,11 @@ def test_search_counts_read_as_people_say_them(client):
     assert not re.search(r"page \d+ of \d+", body)
     glossary = client.get("/search?q=kind:glossary damage").get_data(as_text=True)
     assert "Glossary · " not in glossary
+
+
+def test_a_step_lights_up_the_slots_it_changes_and_the_slots_it_names():
+    step = {"changes": [{"slot": "A:L2", "damage": [25, 35]}],
+            "text": "Executioner (A:L2) takes 10 damage from Hidden Snare, set at B:L2."}
+    slots = {c["slot"] for c in pages.touched(step)}
+    assert slots == {"A:L2", "B:L2"}
+    assert pages.touched({"changes": [], "text": "A passes."}) == []

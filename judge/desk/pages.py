@@ -66,6 +66,17 @@ def _svg_cached(key: str) -> str:
     return str(painter().render(state, derived, highlight=refs, title=title))
 
 
+SLOT_REF = re.compile(r"\b([AB]:[A-Za-z0-9·]+)")
+
+
+def touched(step: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The slots a step touches, to light up on its board: those it changes and those its text names
+    ("Executioner (A:L2) takes 10 damage", "springs Hidden Snare at B:L2")."""
+    changes = [c for c in step.get("changes") or [] if isinstance(c, Mapping)]
+    named = [{"slot": ref} for ref in dict.fromkeys(SLOT_REF.findall(str(step.get("text") or "")))]
+    return changes + named
+
+
 def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     """Resolve `data` and describe it for a page: the ruling, or the problems that stopped it."""
     context: dict[str, Any] = {

@@ -39,7 +39,7 @@ bp = Blueprint("desk", __name__)
 def desk_globals() -> dict[str, Any]:
     return {"rulings_citing": rulings_citing, "desk_rule_link": rule_link, "board_figure": pages.board_figure,
             "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS,
-            "human_date": pages.human_date}
+            "human_date": pages.human_date, "touched": pages.touched}
 
 
 @bp.record_once
@@ -213,7 +213,7 @@ def resolve_json() -> Response:
     cards = data.get("cards")
     steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
-        s.get("state"), cards, highlight=s.get("changes"), title=f"The board after step {s['n']}"))
+        s.get("state"), cards, highlight=pages.touched(s), title=f"The board after step {s['n']}"))
         if i < pages.MAX_STEP_BOARDS or i == len(steps) - 1 else pages.NO_BOARD
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=engine.without_snapshots(ruling), boards=boards, deciding=view["deciding_step"],
