@@ -480,9 +480,30 @@ class Desk {
       $("#step-text").textContent = li.querySelector(".step-text").textContent;
       if (scroll) li.scrollIntoView({ block: "nearest" });
     }
+    this.compactBoard();
     $("#step-prev").disabled = this.step < 0;
     $("#step-next").disabled = this.step >= this.boards.length - 1;
     this.keepSoon();
+  }
+
+  // On a phone, a step's board is drawn around the cards in play (and the slots the step touches), so it
+  // fits the screen beside the step instead of scrolling sideways.
+  compactBoard() {
+    const svg = this.board.querySelector("svg");
+    if (!svg || !window.matchMedia("(max-width: 60rem)").matches) return;
+    const boxes = $$("[data-ref].occupied, [data-ref].changed", svg).map((g) => {
+      const m = /translate\(([-\d.]+)[ ,]([-\d.]+)\)/.exec(g.getAttribute("transform") || "");
+      const r = g.querySelector(".slot-box");
+      return m && r ? [Number(m[1]), Number(m[2]), Number(r.getAttribute("width")), Number(r.getAttribute("height"))] : null;
+    }).filter(Boolean);
+    if (!boxes.length) return;
+    const pad = 12;
+    const x0 = Math.min(...boxes.map((b) => b[0])) - pad;
+    const y0 = Math.min(...boxes.map((b) => b[1])) - pad;
+    const x1 = Math.max(...boxes.map((b) => b[0] + b[2])) + pad;
+    const y1 = Math.max(...boxes.map((b) => b[1] + b[3])) + pad;
+    svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
+    svg.classList.add("compact");
   }
 
   leaveSteps() {

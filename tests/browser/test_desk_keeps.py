@@ -240,3 +240,15 @@ def client_pages(live_server, browser):
         context.close()
     del urllib, start
     return pages
+
+
+def test_what_can_happen_next_is_five_keystrokes_from_the_top(page, live_server):
+    page.goto(f"{live_server}/desk")
+    ready(page)
+    page.locator("#next-actions .next-action").first.wait_for()
+    for key in ("Tab", "Tab", "Tab"):
+        page.keyboard.press(key)
+    assert page.evaluate("document.activeElement.textContent") == "Skip to what can happen next"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert "next-action" in page.evaluate("document.activeElement.className")
