@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from judge.desk import hints, pages, words
+from judge.desk import engine, hints, pages, words
 
 pytest.importorskip("judge.engine.api")
 
@@ -53,10 +53,16 @@ def test_after_a_cast_both_players_answers_are_offered_and_no_pass():
     assert all("pass" not in a["action"] for g in groups for a in g["actions"])
 
 
-def test_before_anything_the_turn_player_acts_now():
+def test_a_new_position_offers_casts_now_and_attacks_once_the_phase_ends():
     groups = words.legal_groups(POSITION, 0)
-    assert [g["player"] for g in groups] == ["A"] and groups[0]["when"] == "now"
+    assert [(g["player"], g["when"]) for g in groups] == [("A", "now"), ("A", "once the Preparation Phase ends")]
     assert any(a["words"] == "A casts Firebolt with Noah (C3) at B's Harold (C3)" for a in groups[0]["actions"])
+    attacks = groups[1]["actions"]
+    assert attacks and all(a["queue"][0].get("end_phase") and "attack" in a["queue"][1] for a in attacks)
+    # queued as offered, the phase ends and the attack is legal: nothing is rejected
+    first = attacks[0]["queue"]
+    ruling = engine.resolve(dict(POSITION, actions=first), snapshots=False)
+    assert not ruling.get("rejected")
 
 
 def test_a_card_typo_gets_a_did_you_mean():

@@ -175,7 +175,28 @@ def legal_groups(data: Mapping[str, Any], after: int) -> list[dict[str, Any]]:
         if not window:
             break
         passes.append({"pass": True, "by": actor})
+    if not passes and groups:
+        groups.extend(_after_the_phase(prefix, actions, after, board, groups[0]))
     return groups
+
+
+def _after_the_phase(prefix: Mapping[str, Any], actions: list[Any], after: int, board: Board,
+                     now: dict[str, Any]) -> list[dict[str, Any]]:
+    """In the Preparation Phase, the attacks that ending it opens (each queued with the phase's end), so a
+    new position offers casts and attacks side by side."""
+    end = next((a["action"] for a in now["actions"] if "end_phase" in a["action"]), None)
+    if end is None or str(board.state.get("phase") or "preparation") != "preparation":
+        return []
+    try:
+        legal = engine.legal_actions(dict(prefix, actions=[*actions, end]), after + 1)
+    except engine.DeskInputError:
+        return []
+    attacks = [a for a in legal if "attack" in a]
+    if not attacks:
+        return []
+    return [{"player": now["player"], "when": "once the Preparation Phase ends", "actions": [
+        {"action": a, "queue": [end, a], "words": f"{describe(a, board)} (ending the Preparation Phase first)"}
+        for a in attacks]}]
 
 
 def _when(window: bool, passes: list[dict[str, Any]], answer_to: str | None) -> str:

@@ -144,7 +144,7 @@ const QueueAndPiles = {
       for (const item of group.actions) {
         const button = el("button", { type: "button", className: "next-action" }, item.words);
         button.addEventListener("click", () => {
-          this.actions.push(clone(item.action));
+          this.actions.push(...clone(item.queue || [item.action]));
           $("#queue-msg").textContent = `Queued: ${item.words}.`;
           this.changed();
         });
