@@ -287,6 +287,7 @@ class Desk {
     });
     $("#yaml-copy").addEventListener("click", () => this.copyYaml());
     $("#yaml-download").addEventListener("click", () => this.downloadYaml());
+    $("#share-ruling").addEventListener("click", () => this.openShare());
     $("#share-form").addEventListener("submit", (e) => { e.preventDefault(); this.share(); });
     $("#share-cancel").addEventListener("click", () => $("#share-dialog").close());
   }

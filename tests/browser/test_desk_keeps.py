@@ -73,6 +73,24 @@ def test_a_reload_brings_back_the_board_the_queue_the_ruling_and_the_step(page, 
     assert page.problems == []
 
 
+def test_share_from_the_ruling_asks_a_title_and_question_prefilled_from_the_queue(page, live_server):
+    effect_and_answer(page, live_server)
+    page.click("#share-ruling")
+    page.wait_for_selector("#share-dialog[open]")
+    question = page.input_value("#share-question")
+    assert "A casts Firebolt with Noah (C3) at B's Harold (C3)" in question and "Hidden Snare" in question
+    page.fill("#share-name", "Snare against Firebolt")
+    page.click("#share-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/r/[0-9a-f]{12}$"))
+    assert page.locator("h1").text_content() == "Snare against Firebolt"
+    assert not re.search(r"\d{4}-\d\d-\d\dT", page.locator(".ruling-header .meta").text_content())
+    deciding = page.locator(".ruling-trace .step.deciding")
+    assert deciding.count() == 1
+    box = deciding.bounding_box()
+    assert 0 <= box["y"] < page.viewport_size["height"]  # opened with the deciding step in view
+    assert page.problems == []
+
+
 def test_a_closed_tab_comes_back_on_a_new_desk_with_a_notice(page, context, live_server):
     effect_and_answer(page, live_server)
     before = snapshot(page)
