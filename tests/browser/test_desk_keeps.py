@@ -270,3 +270,23 @@ def test_what_can_happen_next_is_five_keystrokes_from_the_top(page, live_server)
     page.keyboard.press("Enter")
     page.keyboard.press("Tab")
     assert "next-action" in page.evaluate("document.activeElement.className")
+
+
+def test_on_a_phone_the_board_and_the_current_step_stay_on_screen_together(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        effect_and_answer(page, live_server)
+        for _ in range(4):
+            before = page.evaluate("scrollY")
+            label = page.locator("#step-label").text_content()
+            page.click("#step-prev")
+            page.wait_for_function("t => document.querySelector('#step-label').textContent !== t", arg=label)
+            assert abs(page.evaluate("scrollY") - before) < 400  # a tap no longer jumps away from the board
+            board = page.locator(".desk-board").bounding_box()
+            step = page.locator("#ruling-out .step.current").bounding_box()
+            assert board["y"] <= 0 + 1 and board["height"] < 844 * 0.7
+            assert board["y"] + board["height"] <= step["y"] + 1 and step["y"] < 844
+    finally:
+        context.close()
