@@ -61,7 +61,8 @@ const QueueAndPiles = {
         this.player(p)[pile] = pileValue(parts);
         this.changed();
       });
-      box.append(el("span", { className: "chip" }, name, remove));
+      const wrong = this.problemPaths && this.problemPaths.has(`state.players.${p}.${pile}[${i}]`);
+      box.append(el("span", { className: wrong ? "chip has-problem" : "chip", title: wrong ? "See the problem under the board" : "" }, name, remove));
     });
     const count = el("input", { type: "number", min: 0, max: 120, value: parts.unnamed, className: "pile-count",
                                 ariaLabel: `${p}'s ${PILE_WORDS[pile]}: cards not named` });

@@ -160,6 +160,7 @@ class Desk {
 
   // Problems beside what they name: the list under the board, and the slot a path points at marked.
   showProblems(problems, message) {
+    this.problemPaths = new Set((problems || []).map((p) => p.path).filter(Boolean));
     renderProblems($("#board-problems"), problems, message, (p) => this.fixCard(p));
     $$("#board .has-problem").forEach((g) => g.classList.remove("has-problem"));
     for (const p of problems || []) {

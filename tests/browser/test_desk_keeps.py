@@ -177,6 +177,7 @@ def test_a_card_typo_says_did_you_mean_and_one_click_fixes_it(page, live_server)
     problem = page.locator("#board-problems li", has_text="Firebalt")
     problem.wait_for()
     assert "did you mean Firebolt?" in problem.text_content()
+    assert page.locator(".player-A .pile-hand .chip.has-problem", has_text="Firebalt").count() == 1  # marked where it is
     with redrawn(page):
         problem.locator("button", has_text="Use Firebolt").click()
     page.locator(".next-action", has_text="casts Firebolt").first.wait_for()
