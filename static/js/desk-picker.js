@@ -29,6 +29,7 @@ class Picker {
       return [["soul"], target.ref.split(":")[1] === this.desk.rootSlot];
     }
     if (target.zone === "ambush") return [["ambush"], undefined];
+    if (target.zone === "armament") return [["armament"], undefined];
     return [PILE_TYPES, undefined];
   }
 

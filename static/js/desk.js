@@ -245,6 +245,8 @@ class Desk {
     for (const id of ["#f-damage", "#f-captured", "#f-armament", "#f-recruited", "#f-attacks"]) {
       $(id).addEventListener("change", () => this.saveSlotFields());
     }
+    $("#armament-pick").addEventListener("click", () => this.picker.open({ zone: "armament", ref: this.selected.ref },
+      `An Armament equipped to ${this.selected.ref.replace(":", "'s ")}`));
     $("#ambush-pick").addEventListener("click", () => this.picker.open({ zone: "ambush", ref: this.selected.ref },
       `An Ambush set face down under ${this.selected.ref}`));
     $("#custom-open").addEventListener("click", () => this.openCustom());
@@ -374,6 +376,13 @@ class Desk {
     const target = this.picker.target;
     if (!target) return;
     if (target.zone === "slot") { this.placeCard(name); return; }
+    if (target.zone === "armament") {
+      const entry = { ...(this.entry(target.ref, "soul") || {}), armament: name };
+      this.picker.close();
+      this.setEntry(target.ref, "soul", entry);
+      this.openSlot(target.ref, "soul");
+      return;
+    }
     if (target.zone === "ambush") {
       const entry = { ...(this.entry(target.ref, "soul") || {}) };
       const ambush = { card: name };

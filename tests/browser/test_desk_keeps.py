@@ -291,3 +291,25 @@ def test_on_a_phone_the_board_and_the_current_step_stay_on_screen_together(brows
             assert board["y"] + board["height"] <= step["y"] + 1 and step["y"] < 844
     finally:
         context.close()
+
+
+def test_the_picker_offers_only_what_fits_and_clicks_an_armament_onto_a_soul(page, live_server):
+    page.goto(f"{live_server}/desk")
+    ready(page)
+    page.locator('#board [data-ref="B:L1"]').click()  # an empty soul slot off the altar: no Leaders
+    page.locator("#card-results button").first.wait_for()
+    kinds = page.locator("#card-results .meta").all_text_contents()
+    assert kinds and all(" Soul, rank" in k and "Leader" not in k for k in kinds)
+    # keywords and effect text are in view: Blood Reaver's Berserk
+    reaver = page.locator('#card-results button[data-card="Blood Reaver"]')
+    assert "berserk" in reaver.locator(".kw").text_content().lower()
+    assert "Berserk" in reaver.locator(".text").text_content()
+    page.keyboard.press("Escape")
+    page.locator('#board [data-ref="A:altar"]').click()  # Queen Sol: occupied, the slot editor
+    page.click("#armament-pick")
+    page.locator('#card-results button[data-card="Iron Blade"]').wait_for()
+    assert all("Armament" in k for k in page.locator("#card-results .meta").all_text_contents())
+    with redrawn(page):
+        page.click('#card-results button[data-card="Iron Blade"]')
+    page.wait_for_function("() => document.querySelector('#yaml-text').value.includes('armament: Iron Blade')")
+    assert page.input_value("#f-armament") == "Iron Blade"
