@@ -87,6 +87,11 @@ class Picker {
         kw.length ? el("span", { className: "kw" }, kw.join(", ")) : null,
         card.text ? el("span", { className: "text" }, card.text) : null);
       button.addEventListener("click", () => this.desk.pickCard(card.name));
+      button.draggable = true;  // or drag it onto a slot or a pile
+      button.addEventListener("dragstart", (e) => {
+        e.dataTransfer.setData("application/x-codex-card", JSON.stringify({ name: card.name, type: card.type, leader: Boolean(card.leader) }));
+        e.dataTransfer.effectAllowed = "copy";
+      });
       list.append(el("li", {}, button));
     }
     if (!cards.length) list.append(el("li", { className: "muted" }, "No card fits and matches; make a custom one."));

@@ -231,6 +231,7 @@ class Desk {
       const g = e.target.closest("[data-ref]");
       if (g) this.focusRef = g.dataset.ref;
     });
+    this.bindDrops();
     let touchX = null;
     this.board.addEventListener("touchstart", (e) => { touchX = e.touches[0].clientX; }, { passive: true });
     this.board.addEventListener("touchend", (e) => {
@@ -293,6 +294,42 @@ class Desk {
     $("#share-ruling").addEventListener("click", () => this.openShare());
     $("#share-form").addEventListener("submit", (e) => { e.preventDefault(); this.share(); });
     $("#share-cancel").addEventListener("click", () => $("#share-dialog").close());
+  }
+
+  // A card dragged from the picker drops onto a slot it fits, or onto a player's pile.
+  bindDrops() {
+    const cardOf = (e) => {
+      try { return JSON.parse(e.dataTransfer.getData("application/x-codex-card") || "null"); } catch (err) { return null; }
+    };
+    const accepts = (e) => e.dataTransfer.types.includes("application/x-codex-card");
+    for (const zone of [this.board, $("#piles")]) {  // capture: a pile's count field must not take the drop as text
+      zone.addEventListener("dragover", (e) => { if (accepts(e) && this.step === null) { e.preventDefault(); e.dataTransfer.dropEffect = "copy"; } }, true);
+    }
+    this.board.addEventListener("drop", (e) => {
+      const g = e.target.closest("[data-ref]");
+      const card = cardOf(e);
+      if (!g || !card || this.step !== null) return;
+      e.preventDefault();
+      const { ref, kind } = g.dataset;
+      const altar = ref.split(":")[1] === this.rootSlot;
+      const fits = kind === "realm" ? card.type === "realm" : card.type === "soul" && card.leader === altar;
+      if (!fits) {
+        $("#queue-msg").textContent = `${card.name} can't stand on ${ref}: ${kind === "realm" ? "a realm slot takes a Realm" : altar ? "the altar takes a Leader" : "a soul slot takes a Soul that is not a Leader"}.`;
+        return;
+      }
+      this.selected = { ref, kind };
+      this.placeCard(card.name);
+    });
+    $("#piles").addEventListener("drop", (e) => {
+      const pile = e.target.closest(".pile");
+      const row = e.target.closest(".pile-row");
+      const card = cardOf(e);
+      if (!pile || !row || !card) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const name = PILES.find((p) => pile.classList.contains(`pile-${p}`));
+      this.addToPile(row.classList.contains("player-A") ? "A" : "B", name, card.name);
+    }, true);
   }
 
   pageKey(e) {

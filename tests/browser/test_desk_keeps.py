@@ -313,3 +313,22 @@ def test_the_picker_offers_only_what_fits_and_clicks_an_armament_onto_a_soul(pag
         page.click('#card-results button[data-card="Iron Blade"]')
     page.wait_for_function("() => document.querySelector('#yaml-text').value.includes('armament: Iron Blade')")
     assert page.input_value("#f-armament") == "Iron Blade"
+
+
+def test_a_card_dragged_from_the_picker_lands_on_a_slot_or_a_pile(page, live_server):
+    page.goto(f"{live_server}/desk")
+    ready(page)
+    page.locator('#board [data-ref="A:L1"]').click()
+    source = page.locator('#card-results button[data-card="Harold"]')
+    source.wait_for()
+    with redrawn(page):
+        source.drag_to(page.locator('#board [data-ref="A:R1"]'))
+    page.locator('#board [data-ref="A:R1"]', has_text="Harold").wait_for()
+    page.set_viewport_size({"width": 1280, "height": 1600})  # the picker and B's piles on one screen
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator('#board [data-ref="A:L1"]').click()  # still empty: the picker again
+    source = page.locator('#card-results button[data-card="Harold"]')
+    source.wait_for()
+    with redrawn(page):
+        source.drag_to(page.locator(".player-B .pile-elysium"))
+    page.locator(".player-B .pile-elysium .chip", has_text="Harold").wait_for()
