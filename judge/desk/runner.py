@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from judge.engine import api, budget, yamlio
+from judge.engine.budget import OutOfTime
 from judge.engine.errors import ScenarioError, StepLimit
 
 log = logging.getLogger("judge.engine")
@@ -142,8 +143,6 @@ def _effect_problems(i: int, card: Any) -> list[dict[str, Any]]:
 def check_limits(data: Mapping[str, Any]) -> None:
     if nesting_depth(data) > MAX_DEPTH:
         raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}])
-    from judge.engine import yamlio
-
     odd = yamlio.value_problems(data)
     if odd:  # refused before anything echoes it back (a lone surrogate can't even be sent as UTF-8)
         raise DeskInputError("The scenario holds values a scenario can't.", odd)
@@ -231,8 +230,6 @@ def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, 
 def derive(state: Mapping[str, Any], cards: list[Any] | None = None) -> dict[str, Any]:
     """`derived` (§5) for a bare state, e.g. one step's snapshot; {} when it does not load."""
     key = canonical_json({"cards": cards or [], "state": state})
-    from judge.engine.budget import OutOfTime
-
     try:
         return _derive_cached(key)
     except OutOfTime:  # past the request's budget: the board is drawn without derived values

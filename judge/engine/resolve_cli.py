@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.engine.budget import Budget, limit
 from judge.engine.errors import ScenarioError
 from judge.engine.resolve import resolve as resolve_scenario
 from judge.engine.scenario import load_scenario_file
@@ -44,8 +45,6 @@ def resolve(argv: list[str]) -> int:
         print(f"judge resolve: can't read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     if args.budget is not None:
-        from judge.engine.budget import Budget, limit
-
         with limit(Budget(seconds=args.budget, steps=10**9)):
             ruling = resolve_scenario(scenario, snapshots=args.snapshots)
     else:
