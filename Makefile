@@ -28,6 +28,7 @@ check: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/desk_time.py
 
 bench-site: $(BIN)/.installed
 	$(BIN)/python bench/abuse.py

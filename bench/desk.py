@@ -1,6 +1,6 @@
 """Server time of ruling pages: the library scenario with the most steps (and the largest file),
 rendered as `/scenarios/<id>` through the in-process client. Prints median and p95, cold (caches
-cleared) and warm.
+cleared) and warm; then the desk's list of what can happen next, once per library scenario.
 
     .venv/bin/python bench/desk.py [runs]
 """
@@ -59,7 +59,17 @@ def main(runs: int = 20) -> int:
             print(f"{why}: {url} ({steps[entry.pid]} steps, {entry.path.stat().st_size} bytes)")
             report("cold", timed(client, url, runs, cold=True))
             report("warm", timed(client, url, runs, cold=False))
+        print("what can happen next (/desk/legal.json, both players, in words) at the end of each library "
+              "queue:")
+        report("legal", [legal_time(client, entry) for entry in entries])
     return 0
+
+
+def legal_time(client, entry) -> float:
+    body = {"scenario": entry.data, "after": len(entry.data.get("actions") or [])}
+    start = time.perf_counter()
+    client.post("/desk/legal.json", json=body)
+    return (time.perf_counter() - start) * 1000
 
 
 if __name__ == "__main__":

@@ -65,18 +65,8 @@ def test_9_5_6_lists_defiance_and_battle_as_the_same_subject(client):
     assert 'href="/glossary/defiance"' in body and 'href="/glossary/battle"' in body
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/rules/99.1",
-        "/rules/10.9.9",
-        "/rules/9.5.7",
-        "/rules/glossary",
-        "/rules/11.6.1z",
-        "/glossary/no-such-term",
-        "/interpretations/no-such-thing",
-    ],
-)
+@pytest.mark.parametrize("path", ["/rules/99.1", "/rules/10.9.9", "/rules/9.5.7", "/rules/glossary",
+                                  "/glossary/no-such-term", "/interpretations/no-such-thing"])
 def test_unknown_ids_404_in_both_forms(client, path):
     page = client.get(path)
     assert page.status_code == 404 and page.mimetype == "text/html"
@@ -84,6 +74,17 @@ def test_unknown_ids_404_in_both_forms(client, path):
     assert twin.status_code == 404
     body = twin.get_json()
     assert body["ok"] is False and body["status"] == 404 and body["error"]
+
+
+@pytest.mark.parametrize("asked, nearest", [("13.6.2b", "13.6.2"), ("11.6.1z", "11.6.1")])
+def test_a_missing_sub_item_opens_its_nearest_rule_with_a_notice(client, asked, nearest):
+    page = client.get(f"/rules/{asked}")
+    body = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert f"The Codex has no rule {asked}; this is the nearest rule above it, {nearest}." in body
+    assert f"<h1>Rule {nearest}</h1>" in body or f"Sub-item {nearest}" in body
+    twin = client.get(f"/rules/{asked}.json").get_json()
+    assert twin["rule"]["id"] == nearest and asked in twin["notice"]
 
 
 def test_13_6_4_says_it_is_empty_in_the_source(client):

@@ -97,7 +97,11 @@ def test_the_ruling_page_renders_the_trace_with_rule_links_and_a_board_per_step(
     assert page.count('aria-label="The board after step') == 2
     assert "The final board" in page
     assert "HP" in page or "dmg" in page or "damage 10" in page
-    assert "Saved under Codex 0.4.0" in page
+    assert "under Codex 0.4.0" in page
+    # the date as people write it ("1 December 2026, 03:12 UTC"), the ISO form only in the machine attribute
+    saved_on = re.search(r'Saved on <time datetime="([^"]+)">([^<]+)</time>', page)
+    assert saved_on and "T" in saved_on.group(1)
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d( UTC)?", saved_on.group(2)), saved_on.group(2)
     assert "No winner" in page
     assert "open in desk" in page.lower()
 
@@ -167,7 +171,7 @@ def test_a_long_ruling_draws_a_bounded_number_of_boards(client, fake_engine):
     fake_engine["now"] = dict(copy.deepcopy(RULING), steps=many)
     url = share(client).headers["Location"]
     page = client.get(url).get_data(as_text=True)
-    assert page.count('<li class="step step-action"') == MAX_STEP_BOARDS + 50
+    assert page.count('<li class="step step-action') == MAX_STEP_BOARDS + 50
     assert page.count('<details class="step-board">') == MAX_STEP_BOARDS + 1  # and the last step's
     data = client.post("/desk/resolve.json", json={"scenario": SCENARIO}).get_json()
     drawn = [b for b in data["boards"] if "<svg" in b]

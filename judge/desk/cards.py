@@ -19,16 +19,28 @@ def card_summary(card: CardDef) -> dict[str, Any]:
     }
 
 
-def search(
-    query: str, kind: str | None = None, leader: bool | None = None, limit: int = 20
-) -> list[dict[str, Any]]:
-    """Cards whose name starts with `query` first, then names containing it, then texts mentioning it."""
+def has_keyword(card: CardDef, keyword: str) -> bool:
+    return any(kw.label().split()[0].lower() == keyword.lower() for kw in card.keywords)
+
+
+def keywords() -> list[str]:
+    """Every keyword some library card has, for the picker's filter."""
+    return sorted({kw.label().split()[0] for card in load_library() for kw in card.keywords})
+
+
+def search(query: str, kind: str | tuple[str, ...] | None = None, leader: bool | None = None,
+           limit: int = 20, keyword: str | None = None) -> list[dict[str, Any]]:
+    """Cards whose name starts with `query` first, then names containing it, then texts mentioning it.
+    `kind` is a card type or several; `keyword` keeps cards that have it (Berserk, Unyielding, …)."""
     q = query.strip().lower()
+    kinds = (kind,) if isinstance(kind, str) else kind
     scored = []
     for card in load_library():
-        if kind and card.type != kind:
+        if kinds and card.type not in kinds:
             continue
         if leader is not None and card.leader != leader:
+            continue
+        if keyword and not has_keyword(card, keyword):
             continue
         name = card.name.lower()
         if not q or name.startswith(q):

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping
+from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import yaml
 from markupsafe import Markup
 
-from judge.desk import runner
+from judge.desk import hints, runner, words
 from judge.desk.board_svg import BoardPainter, zones
 from judge.desk.layout import load_field
 from judge.engine.budget import CURRENT as CURRENT_BUDGET
 from judge.engine.budget import OutOfTime
+from judge.library import LIBRARY, cites_rule
 
 log = logging.getLogger(__name__)
 
@@ -27,18 +32,19 @@ NO_BOARD = Markup(f'<p class="muted no-board">No picture after step {MAX_STEP_BO
 OUT_OF_TIME_BOARD = Markup('<p class="muted no-board">No picture: drawing this ruling\'s boards ran past the '
                            "time one request may take; the trace and the final board are complete.</p>")
 
-BLANK = {
-    "state": {
-        "turn_player": "A",
-        "phase": "preparation",
-        "turn": 9,
-        "players": {
-            "A": {"turns_taken": 5, "field": {}, "hand": [], "deck": 20},
-            "B": {"turns_taken": 4, "field": {}, "hand": [], "deck": 20},
-        },
-    },
-    "actions": [],
-}
+STARTS_FILE = Path(__file__).with_name("starts.yaml")
+
+
+@lru_cache(maxsize=1)
+def starts() -> tuple[dict[str, Any], ...]:
+    """The desk's quick starts (starts.yaml): {key, label, scenario}; `default` is a new desk's position."""
+    return tuple(yaml.safe_load(STARTS_FILE.read_text(encoding="utf-8")))
+
+
+def start(key: str = "default") -> dict[str, Any]:
+    """A fresh copy of one quick start's scenario."""
+    found = next(s for s in starts() if s["key"] == key)
+    return json.loads(json.dumps(found["scenario"]))
 
 
 @lru_cache(maxsize=1)
@@ -69,12 +75,23 @@ def _svg_cached(key: str) -> str:
     return str(painter().render(state, derived, highlight=refs, title=title))
 
 
-def ruling_context(data: Mapping[str, Any], source: str,
-                   ruling: Mapping[str, Any] | None = None) -> dict[str, Any]:
+SLOT_REF = re.compile(r"\b([AB]:[A-Za-z0-9·]+)")
+
+
+def touched(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The slots a step touches, to light up on its board: those it changes and those its text names
+    ("Executioner (A:L2) takes 10 damage", "springs Hidden Snare at B:L2")."""
+    changes = [c for c in step.get("changes") or [] if isinstance(c, Mapping)]
+    named = [{"slot": ref} for ref in dict.fromkeys(SLOT_REF.findall(str(step.get("text") or "")))]
+    return changes + named
+
+
+def ruling_context(data: Mapping[str, Any], source: str, ruling: Mapping[str, Any] | None = None) -> dict[str,
+                                                                                                          Any]:
     """Resolve `data` (unless its `ruling` is given, e.g. kept with a permalink) and describe it for a
     page: the ruling, or the problems that stopped it."""
     context: dict[str, Any] = {
-        "title": str(data.get("title") or data.get("id") or "Untitled scenario"),
+        "title": str(data.get("title") or data.get("id") or "A ruling"),
         "question": str(data.get("question") or "").strip(),
         "scenario": runner.json_safe(data),
         "ruling": None,
@@ -84,7 +101,7 @@ def ruling_context(data: Mapping[str, Any], source: str,
     try:
         ruling = dict(ruling) if ruling is not None else runner.resolve(data, source=source)
     except runner.DeskInputError as exc:
-        context["problems"] = exc.problems
+        context["problems"] = hints.explain(exc.problems, data)
         return context
     except (runner.EngineFailure, OutOfTime):
         raise
@@ -99,6 +116,8 @@ def ruling_context(data: Mapping[str, Any], source: str,
         ]
         return context
     context["ruling"] = ruling
+    context["action_words"] = words.queue_words(data)
+    context["deciding_step"] = deciding_step(ruling)
     context["codex"] = ruling.get("codex")
     context["outcome"] = runner.outcome(ruling)
     return context
@@ -146,3 +165,90 @@ def action_label(action: Any) -> str:
             value = runner.canonical_json(value)
         parts.append(f"{key} {value}" if value is not True else str(key))
     return " · ".join(parts)
+
+
+# Steps that settle a dispute, most telling first; bookkeeping (a card going to the Elysium, a window,
+# a phase) rarely is the answer.
+DECIDING_KINDS = (("reject",), ("win",),
+                  ("capture", "damage", "heal", "fizzle", "effect", "battle", "instant"))
+
+
+def deciding_step(ruling: Mapping[str, Any]) -> int | None:
+    """The step that settles the question: the refusal of a rejected action, else a win, else the last
+    capture, damage, heal, fizzle or effect, else the last step."""
+    steps = ruling.get("steps") or []
+    for kinds in DECIDING_KINDS:
+        for step in reversed(steps):
+            if step.get("kind") in kinds:
+                return step.get("n")
+    return steps[-1].get("n") if steps else None
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+
+
+def human_date(value: Any) -> str:
+    """"2026-12-01T03:12:20+00:00" → "1 December 2026, 03:12 UTC"; anything else as it is."""
+    try:
+        when = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    zone = " UTC" if when.utcoffset() is not None and not when.utcoffset() else ""
+    return f"{when.day} {MONTHS[when.month - 1]} {when.year}, {when:%H:%M}{zone}"
+
+
+RULE_TAIL = re.compile(r"(?:[a-z]+|\.\d+)$")
+
+
+def nearest_rule(rule_id: str, known: Mapping[str, Any]) -> str | None:
+    """The nearest existing rule or section above `rule_id`: "13.6.2b" → "13.6.2", "11.4.9.3" → "11.4.9"
+    or "11.4". A whole chapter is too far to be of help: None then."""
+    candidate = rule_id.strip().lower()
+    if not re.fullmatch(r"\d+(?:\.\d+)*[a-z]*", candidate):
+        return None
+    while (shorter := RULE_TAIL.sub("", candidate)) != candidate and "." in shorter:
+        candidate = shorter
+        if candidate in known:
+            return candidate
+    return None
+
+
+def directness(rule_id: str, pid: str) -> tuple[int, int]:
+    """How directly a library ruling shows `rule_id`, smaller first: its expectation names the rule
+    (the ruling was written to decide on it), its `rules:` name it, either names a rule under it, or its
+    trace merely passes through it; then the fewer rules it is about, the more it is about this one."""
+    entry = LIBRARY.get(pid)
+    data = entry.data if entry is not None else {}
+    expected = [str(r) for r in entry.expected_cites] if entry is not None else []
+    about = [str(r) for r in data.get("rules") or []] if isinstance(data.get("rules"), list) else []
+    if rule_id in expected:
+        rank = 0
+    elif rule_id in about:
+        rank = 1
+    elif any(cites_rule(r, rule_id) for r in expected + about):
+        rank = 2
+    else:
+        rank = 3
+    return rank, len(set(expected + about))
+
+
+def rulings_by_directness(rule_id: str, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(rulings, key=lambda r: (*directness(rule_id, r["id"]), r["title"]))
+
+
+def library_groups(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Library rulings grouped by their folder: "10-card-types/…" under "Chapter 10: card types"."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for ruling in rulings:
+        folder = ruling["id"].split("/", 1)[0] if "/" in ruling["id"] else ""
+        groups.setdefault(folder, []).append(ruling)
+    return [{"key": folder or "other", "title": folder_title(folder), "rulings": items}
+            for folder, items in sorted(groups.items())]
+
+
+def folder_title(folder: str) -> str:
+    number, _, words = folder.partition("-")
+    if number.isdigit():
+        return f"Chapter {number}: {words.replace('-', ' ')}"
+    return folder.replace("-", " ").capitalize() or "Other rulings"

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from judge.engine import api, budget, yamlio
+from judge.engine.budget import OutOfTime
 from judge.engine.errors import ScenarioError, StepLimit
 
 log = logging.getLogger("judge.engine")
@@ -235,7 +236,7 @@ def derive(state: Mapping[str, Any], cards: list[Any] | None = None) -> dict[str
     key = canonical_json({"cards": cards or [], "state": state})
     try:
         return _derive_cached(key)
-    except budget.OutOfTime:  # past the request's budget: the board is drawn without derived values
+    except OutOfTime:  # past the request's budget: the board is drawn without derived values
         return {}
 
 

@@ -51,11 +51,13 @@ class Verb:
     candidates: Callable[[moves.Moment], Iterator[dict[str, Any]]]
     respond: Do | None = None         # taken inside a response window: it answers (12.1)
     realm_slot: bool = False          # its slot key may name a realm slot
+    on_cascade: bool = False          # taking it puts an entry (its card or effect) on the Cascade (12.1)
 
     def describe(self) -> dict[str, Any]:
         """The verb as data (vocabulary()): JSON-able, without the functions."""
         return {"verb": self.name, "value": self.value, "keys": list(self.keys), "required": self.required,
-                "card_type": self.card_type, "fast": self.fast, "responds": self.respond is not None}
+                "card_type": self.card_type, "fast": self.fast, "responds": self.respond is not None,
+                "on_cascade": self.on_cascade}
 
 
 def _cast(g: Game, action: Action) -> None:
@@ -84,7 +86,7 @@ TABLE: tuple[Verb, ...] = (
     Verb("recruit", "card", ("to",), "to", "soul", False,
          legality.verify_recruit, placing.recruit, moves.recruit),
     Verb("cast", "card", ("caster",), None, "event", False,
-         legality.verify_cast, _cast, moves.cast),
+         legality.verify_cast, _cast, moves.cast, on_cascade=True),
     Verb("equip", "card", ("to",), "to", "armament", False,
          legality.verify_equip, placing.equip, moves.equip),
     Verb("invoke", "card", ("to",), "to", "realm", False,
@@ -92,11 +94,14 @@ TABLE: tuple[Verb, ...] = (
     Verb("set", "card", ("at",), "at", "ambush", False,
          legality.verify_set, placing.set_ambush, moves.set_ambush),
     Verb("spring", "card", ("at",), "at", "ambush", True,
-         legality.verify_spring, _answering(cascade.spring), moves.spring, respond=cascade.spring),
+         legality.verify_spring, _answering(cascade.spring), moves.spring, respond=cascade.spring,
+         on_cascade=True),
     Verb("activate", "effect", ("card",), "card", None, True,
-         legality.verify_activate, _answering(cascade.activate), moves.activate, respond=cascade.activate),
+         legality.verify_activate, _answering(cascade.activate), moves.activate, respond=cascade.activate,
+         on_cascade=True),
     Verb("use", "effect", ("card",), "card", None, True,
-         legality.verify_use, _answering(cascade.use), moves.use, respond=cascade.use),
+         legality.verify_use, _answering(cascade.use), moves.use, respond=cascade.use,
+         on_cascade=True),
     Verb("attack", "slot", ("target",), "target", None, False,
          legality.verify_attack, battle.declare, moves.attack),
     Verb("pass", "true", (), None, None, True,

@@ -13,6 +13,7 @@ from judge.codex import load_codex
 from judge.codex import pages as ctx
 from judge.codex.linkify import link
 from judge.codex.linkify import linkify as _linkify
+from judge.desk.pages import nearest_rule, rulings_by_directness
 from judge.web.links import rulings_citing
 from judge.web.twin import twin
 
@@ -32,13 +33,18 @@ def rule(rule_id: str):
         template = "codex/chapter.html" if page["rule"]["kind"] == "chapter" else "codex/rule.html"
     elif codex.knows(rule_id) and "/" not in rule_id:
         page, template = ctx.absent_page(codex, rule_id), "codex/absent.html"
+    elif parent := nearest_rule(rule_id, codex.rules):  # "13.6.2b" → 13.6.2, with a notice saying so
+        page = ctx.rule_page(codex, parent)
+        template = "codex/chapter.html" if page["rule"]["kind"] == "chapter" else "codex/rule.html"
+        page["notice"] = f"The Codex has no rule {rule_id}; this is the nearest rule above it, {parent}."
+        rule_id = parent
     else:
         abort(
             404,
             description=f"No rule {rule_id!r} in the Codex: rule ids look like 11.5.1, 11.6.1b, 13.6 or 10.",
         )
     page["url"] = url_for("codex.rule", rule_id=rule_id)
-    page["rulings"] = rulings_citing(rule_id)
+    page["rulings"] = rulings_by_directness(rule_id, rulings_citing(rule_id))
     return template, page
 
 

@@ -24,7 +24,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from judge.desk import cards as card_index
-from judge.desk import pages, runner
+from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
 from judge.desk.rules import rule_link
 from judge.desk.store import RulingStorage, RulingTooLarge, Saved, open_store
@@ -44,7 +44,8 @@ PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards
 @bp.app_context_processor
 def desk_globals() -> dict[str, Any]:
     return {"rulings_citing": rulings_citing, "desk_rule_link": rule_link, "board_figure": pages.board_figure,
-            "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS}
+            "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS,
+            "human_date": pages.human_date, "touched": pages.touched}
 
 
 @bp.record_once
@@ -113,27 +114,39 @@ def posted_scenario() -> dict[str, Any]:
 
 @bp.errorhandler(runner.DeskInputError)
 def desk_input_error(exc: runner.DeskInputError) -> Response:
-    return error_response(400, str(exc), exc.problems)
+    return error_response(400, str(exc), hints.explain(exc.problems, posted_mapping()))
+
+
+def posted_mapping() -> dict[str, Any] | None:
+    """The posted scenario mapping if there is one (for naming cards in a problem), else None."""
+    body = json_body() if request.is_json else None
+    scenario = body.get("scenario") if isinstance(body, dict) else None
+    return scenario if isinstance(scenario, dict) else None
 
 
 # -- the desk ---------------------------------------------------------------------------------------
 @bp.route("/desk", methods=["GET", "POST"])
 def desk() -> tuple[str, int]:
-    context: dict[str, Any] = {"ruling_view": None, "problems": []}
+    context: dict[str, Any] = {"ruling_view": None, "problems": [], "yaml_problems": [], "board_problems": []}
     if request.method == "POST":  # the form that works without JavaScript: paste, resolve
         try:
             data = posted_scenario()
-        except runner.DeskInputError as exc:
-            data, context["problems"] = pages.BLANK, exc.problems
+        except runner.DeskInputError as exc:  # the user's text stays in the editor, the error beside it
+            data, context["problems"] = pages.start(), hints.explain(exc.problems)
+            context["yaml_problems"] = context["problems"]
             context["yaml_text"] = request.form.get("yaml", "")
+            context["yaml_error"] = True
         else:
             context["ruling_view"] = pages.ruling_context(data, "desk")
-            context["problems"] = context["ruling_view"]["problems"]
+            context["problems"] = context["board_problems"] = context["ruling_view"]["problems"]
     else:
         data = initial_scenario()
     context.setdefault("yaml_text", runner.to_yaml(data))
     context.update(scenario=data, scenario_json=json.dumps(data),
-                   field_json=json.dumps(load_field().to_dict()))
+                   field_json=json.dumps(load_field().to_dict()),
+                   starts=pages.starts(),
+                   starts_json=json.dumps({s["key"]: s["scenario"] for s in pages.starts()}),
+                   fresh=request.method == "GET" and not request.args, card_keywords=card_index.keywords())
     status = 400 if context["problems"] else 200
     return render_template("desk/desk.html", **context), status
 
@@ -143,7 +156,7 @@ def initial_scenario() -> dict[str, Any]:
         return saved_or_404(rid).scenario
     if pid := request.args.get("scenario"):
         return library_entry_or_404(pid).data
-    return json.loads(json.dumps(pages.BLANK))
+    return pages.start()
 
 
 @bp.post("/desk/board.json")
@@ -159,12 +172,12 @@ def board_json() -> Response:
         if data.get("actions"):
             rejected = first_illegal(data, position)
     except runner.DeskInputError as exc:
-        problems = exc.problems
+        problems = hints.explain(exc.problems, data)
     figure = pages.board_figure(data.get("state") or {}, derived=derived)
     if rejected:
         rejected = dict(rejected, rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
     return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=runner.to_yaml(data),
-                   board=render_template("desk/_board.html", figure=figure))
+                   words=words.queue_words(data), board=render_template("desk/_board.html", figure=figure))
 
 
 def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, Any] | None:
@@ -191,7 +204,9 @@ def legal_json() -> Response:
     after = json_body().get("after") if request.is_json else None
     if after is not None and (not isinstance(after, int) or after < 0):
         raise BadInput("`after` is the number of queued actions to play first (0 or more).")
-    return jsonify(ok=True, after=after, actions=runner.legal_actions(data, after))
+    actions = runner.legal_actions(data, after)
+    groups = words.legal_groups(data, len(data.get("actions") or []) if after is None else after)
+    return jsonify(ok=True, after=after, actions=actions, groups=groups)
 
 
 @bp.post("/desk/resolve.json")
@@ -204,11 +219,13 @@ def resolve_json() -> Response:
     cards = data.get("cards")
     steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
-        s.get("state"), cards, highlight=s.get("changes"), title=f"The board after step {s['n']}"))
+        s.get("state"), cards, highlight=pages.touched(s), title=f"The board after step {s['n']}"))
         if i < pages.MAX_STEP_BOARDS or i == len(steps) - 1 else pages.NO_BOARD
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,
-                   trace=render_template("desk/_trace.html", ruling=ruling, boards=False))
+                   deciding=view["deciding_step"],
+                   trace=render_template("desk/_trace.html", ruling=ruling, boards=False,
+                                         deciding=view["deciding_step"], action_words=view["action_words"]))
 
 
 @bp.post("/desk/parse.json")
@@ -237,10 +254,13 @@ def parse_json() -> Response:
 
 @bp.get("/desk/cards.json")
 def cards_json() -> Response:
-    kind = request.args.get("type") or None
+    kinds = tuple(k for k in request.args.get("type", "").split(",") if k) or None
     leader = {"1": True, "true": True, "0": False, "false": False}.get(request.args.get("leader", ""))
     query = request.args.get("q", "")[:80]
-    return jsonify(ok=True, cards=card_index.search(query, kind=kind, leader=leader))
+    keyword = request.args.get("keyword", "")[:40] or None
+    limit = min(max(request.args.get("limit", 40, type=int) or 40, 1), 100)
+    return jsonify(ok=True,
+                   cards=card_index.search(query, kind=kinds, leader=leader, keyword=keyword, limit=limit))
 
 
 @bp.post("/desk/share")
@@ -297,7 +317,8 @@ def saved_yaml(rid: str) -> Response:
 @twin(bp, "/scenarios")
 def scenarios() -> tuple[str, dict[str, Any]]:
     query = request.args.get("q", "")[:200]
-    return "desk/scenarios.html", {"q": query, "scenarios": titles(LIBRARY.search(query)),
+    found = titles(LIBRARY.search(query))
+    return "desk/scenarios.html", {"q": query, "scenarios": found, "groups": pages.library_groups(found),
                                    "total": len(LIBRARY.entries())}
 
 

@@ -21,7 +21,16 @@ NASTY = "<script>alert(1)</script>"
 
 def open_slot(page, ref):
     page.locator(f'#board [data-ref="{ref}"]').click()
-    page.wait_for_selector("#slot-editor:not([hidden])")
+    page.wait_for_selector("#slot-editor:not([hidden]), #picker:not([hidden])")
+
+
+def empty_desk(page, live_server):
+    """A new desk opens on a populated position; these tests build their own from an empty board."""
+    page.goto(f"{live_server}/desk")
+    page.wait_for_selector("#desk[data-ready='1']")
+    with redrawn(page):
+        page.click(".start-button[data-start=empty]")
+    page.locator('#board [data-ref="A:C3"]', has_text="empty").wait_for()
 
 
 def redrawn(page):
@@ -56,12 +65,16 @@ def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=
     shows(page, ref, name[:10])
 
 
+def yaml_has(page, text):
+    page.wait_for_function("t => document.querySelector('#yaml-text').value.includes(t)", arg=text)
+
+
 def slot_text(page, ref):
     return page.locator(f'#board [data-ref="{ref}"]').text_content()
 
 
 def build_position(page, live_server):
-    page.goto(f"{live_server}/desk")
+    empty_desk(page, live_server)
     place_custom_card(page, "A:altar", "Leader of A", leader=True)
     place_custom_card(page, "B:altar", "Leader of B", leader=True)
     place_library_card(page, "A:C3", "Noah")
@@ -74,15 +87,12 @@ def build_position(page, live_server):
 
 
 def queue_attack(page):
-    page.click("#legal-load")
-    page.wait_for_selector("#legal-box:not([hidden])")
-    options = page.locator("#legal-select option").all_text_contents()
-    wanted = [i for i, text in enumerate(options) if text.startswith("attack C3") and "B:C3" in text]
-    assert wanted, options
-    page.select_option("#legal-select", str(wanted[0]))
+    offered = page.locator("#next-actions .next-action", has_text="A's Noah (C3) attacks B's Harold (C3)")
     with redrawn(page):
-        page.click("#legal-add")
-    assert "attack C3" in page.locator("#queue li").first.text_content()
+        offered.click()
+    # the queue's words arrive with the redrawn board; wait for them rather than racing the request
+    page.locator("#queue li", has_text="A's Noah (C3) attacks B's Harold (C3)").first.wait_for(timeout=15000)
+    assert "A's Noah (C3) attacks B's Harold (C3)" in page.locator("#queue li").first.text_content()
 
 
 def step_texts(page, root):
@@ -112,7 +122,7 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
     assert page.locator("#step-label").text_content() == "Starting position"
     assert "HP 30/30" in slot_text(page, "B:C3")
     page.click("#step-next")
-    assert "After step 1" in page.locator("#step-label").text_content()
+    assert page.locator("#step-label").text_content().startswith("Step 1 of ")
     while page.locator("#step-next").is_enabled():
         page.keyboard.press("ArrowRight")
     assert slot_text(page, "B:C3") == final
@@ -120,6 +130,10 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
     # share, then open the link in a fresh browser context: the same ruling
     steps = step_texts(page, "#ruling-out")
     page.click("#share")
+    page.wait_for_selector("#share-dialog[open]")
+    assert page.input_value("#share-name")  # prefilled from the queue
+    page.fill("#share-name", "Noah into Harold")
+    page.click("#share-form button[type=submit]")
     page.wait_for_url(re.compile(r"/r/[0-9a-f]{12}$"))
     url = page.url
     fresh = context.browser.new_context()
@@ -145,7 +159,7 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
         other.click("text=Open in desk")
         other.wait_for_selector("#desk")
         assert "Harold" in other.locator('#board [data-ref="B:C3"]').text_content()
-        assert "attack C3" in other.locator("#queue li").first.text_content()
+        other.locator("#queue li", has_text="attacks B's Harold (C3)").wait_for()
     finally:
         fresh.close()
     # reading needs no JavaScript: the same trace, and each step's board opens by itself
@@ -163,15 +177,16 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
 
 
 def test_yaml_out_by_download_and_in_by_upload(page, live_server):
-    page.goto(f"{live_server}/desk")
+    empty_desk(page, live_server)
     place_library_card(page, "A:C3", "Noah")
     with page.expect_download() as download:
         page.click("#yaml-download")
     text = Path(download.value.path()).read_text(encoding="utf-8")
     assert text == page.input_value("#yaml-text") and "Noah" in text
-    # a fresh desk, then the file back in: Noah stands on A:C3 again
-    page.goto(f"{live_server}/desk")
-    assert "Noah" not in slot_text(page, "A:C3")
+    # an empty board, then the file back in: Noah stands on A:C3 again
+    with redrawn(page):
+        page.click(".start-button[data-start=empty]")
+    page.locator('#board [data-ref="A:C3"]', has_text="empty").wait_for()
     page.set_input_files("#yaml-file", files=[{"name": "noah.yaml", "mimeType": "text/yaml",
                                                 "buffer": text.encode("utf-8")}])
     shows(page, "A:C3", "Noah")
@@ -198,14 +213,14 @@ def test_an_illegal_hand_written_action_shows_its_reasons_with_rule_links(page, 
         page.click("#manual-add")
     item = page.locator("#queue li.illegal").first
     item.wait_for()
-    assert "Illegal here" in item.text_content()
+    assert "Not legal here" in item.text_content()
     links = item.locator(".why a")
     assert links.count() >= 1 and links.first.get_attribute("title")
     assert page.problems == []
 
 
 def test_a_malicious_card_name_stays_text(page, live_server, shots):
-    page.goto(f"{live_server}/desk")
+    empty_desk(page, live_server)
     place_custom_card(page, "A:C3", NASTY, leader=False, rank=2, atk=10, defence=5, hp=20)
     slot = page.locator('#board [data-ref="A:C3"]')
     assert "<script>alert(1)" in slot.text_content()
@@ -226,7 +241,7 @@ def test_a_malicious_card_name_stays_text(page, live_server, shots):
     {"e_kind": "static", "e_do": "gain_atk", "e_do_to": "other_own_souls"},
 ])
 def test_a_custom_card_with_keywords_and_an_effect_is_one_the_engine_accepts(page, live_server, effect):
-    page.goto(f"{live_server}/desk")
+    empty_desk(page, live_server)
     open_slot(page, "A:C3")
     page.click("#custom-open")
     form = page.locator("#custom-form")
@@ -244,14 +259,24 @@ def test_a_custom_card_with_keywords_and_an_effect_is_one_the_engine_accepts(pag
     assert "cards[" not in page.locator("#board-problems").text_content()
 
 
-def test_piles_take_names_counts_and_unnamed_extras(page, live_server):
-    page.goto(f"{live_server}/desk")
-    hand = page.locator('.player-settings[data-player="A"] input[data-pile="hand"]')
-    hand.fill("Noah, Harold, +2")
-    hand.dispatch_event("change")
-    page.locator(".zones-A dd", has_text="Noah, Harold +2").wait_for()
-    deck = page.locator('.player-settings[data-player="B"] input[data-pile="deck"]')
+def test_piles_take_cards_by_click_and_a_count_of_unnamed_ones(page, live_server):
+    empty_desk(page, live_server)
+    page.click('[aria-label="Add a card to A\'s Hand"]')
+    page.wait_for_selector("#picker:not([hidden])")
+    for name in ("Noah", "Firebolt"):
+        with redrawn(page):
+            page.locator(f'#card-results button[data-card="{name}"]').click()
+        page.locator(".player-A .pile-hand .chip", has_text=name).wait_for()
+    unnamed = page.locator('[aria-label="A\'s Hand: cards not named"]')
+    unnamed.fill("2")
+    with redrawn(page):
+        unnamed.dispatch_event("change")
+    yaml_has(page, "unnamed: 2")
+    yaml_text = page.input_value("#yaml-text")
+    assert "- Noah" in yaml_text and "- Firebolt" in yaml_text
+    deck = page.locator('[aria-label="B\'s Deck: cards not named"]')
     deck.fill("7")
-    deck.dispatch_event("change")
-    page.locator(".zones-B dd", has_text="7").first.wait_for()
+    with redrawn(page):
+        deck.dispatch_event("change")
+    yaml_has(page, "deck: 7")
     assert "players.A.hand" not in page.locator("#board-problems").text_content()

@@ -1,0 +1,221 @@
+"""Queued and legal actions in plain words, and the legal actions of both players at a point of the queue.
+
+`{spring: Hidden Snare, at: C3, by: B, targets: ["A:L2"]}` after a cast of Firebolt reads
+"B springs Hidden Snare (set on Harold, C3) at A's Grey Knight (L2), in answer to Firebolt".
+
+Passes are implied, as the engine takes them (contract §4: the player holding priority passes unless the
+next queued action is theirs and legal there), so `legal_groups` lists what each player may do at a point
+of the queue: the player holding priority, then the other player once that one passes, then the turn
+player again once the window closes. Queuing any of them is enough; the passes between are the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge.desk import runner
+from judge.engine.verbs import VERBS
+
+PHASE_WORDS = {"setup": "Setup", "preparation": "Preparation Phase", "combat": "Combat Phase",
+               "emplacement": "Emplacement Phase"}
+MAX_PASSES = 3  # the priority holder, the other player, then the turn player once the window closes
+
+
+class Board:
+    """Who stands where at one point of a queue (the contract's §2 state), for naming slots."""
+
+    def __init__(self, state: Mapping[str, Any] | None, turn_player: str = "A"):
+        self.state = state if isinstance(state, Mapping) else {}
+        self.turn_player = str(self.state.get("turn_player") or turn_player)
+
+    def card_at(self, player: str, slot: str) -> str | None:
+        players = self.state.get("players")
+        pstate = players.get(player) if isinstance(players, Mapping) else None
+        if not isinstance(pstate, Mapping):
+            return None
+        for zone in ("field", "realms"):
+            entries = pstate.get(zone)
+            value = entries.get(slot) if isinstance(entries, Mapping) else None
+            if isinstance(value, str):
+                return value
+            if isinstance(value, Mapping) and isinstance(value.get("card"), str):
+                return value["card"]
+        return None
+
+    def place(self, player: str, slot: str, card: str) -> None:
+        """Note a card that a queued action puts on a slot (a recruit, an invocation)."""
+        players = self.state.setdefault("players", {}) if isinstance(self.state, dict) else {}
+        players.setdefault(player, {}).setdefault("field", {})[slot] = card
+
+
+def split_ref(ref: Any, actor: str) -> tuple[str, str]:
+    text = str(ref)
+    if ":" in text:
+        player, slot = text.split(":", 1)
+        return player, slot
+    return actor, text
+
+
+def slot_words(board: Board, ref: Any, actor: str, *, own_prefix: bool = False) -> str:
+    """"B's Harold (C3)"; one's own "Noah (C3)"; an empty slot "B's empty C3"."""
+    player, slot = split_ref(ref, actor)
+    card = board.card_at(player, slot)
+    whose = f"{player}'s " if player != actor or own_prefix else ""
+    return f"{whose}{card} ({slot})" if card else f"{whose}empty {slot}"
+
+
+def targets_words(board: Board, action: Mapping[str, Any], actor: str) -> str:
+    targets = action.get("targets")
+    if isinstance(targets, str):
+        targets = [targets]
+    if not isinstance(targets, list) or not targets:
+        return ""
+    return " at " + " and ".join(slot_words(board, t, actor) for t in targets)
+
+
+def describe(action: Mapping[str, Any], board: Board, answer_to: str | None = None) -> str:
+    """One action (contract §4) in a judge's words."""
+    if not isinstance(action, Mapping) or not action:
+        return str(action)
+    actor = str(action.get("by") or board.turn_player)
+    verb = next((v for v in VERBS if v in action), next(iter(action)))
+    text = _verb_words(verb, action, board, actor)
+    if answer_to and verb not in ("pass", "end_phase"):
+        text += f", in answer to {answer_to}"
+    return text
+
+
+def _verb_words(verb: str, a: Mapping[str, Any], board: Board, actor: str) -> str:
+    name = a.get(verb)
+    if verb == "recruit":
+        return f"{actor} recruits {name} to {a.get('to')}"
+    if verb == "cast":
+        caster = slot_words(board, a.get("caster"), actor)
+        return f"{actor} casts {name} with {caster}{targets_words(board, a, actor)}"
+    if verb == "equip":
+        return f"{actor} equips {name} to {slot_words(board, a.get('to'), actor)}"
+    if verb == "invoke":
+        return f"{actor} invokes {name} on {a.get('to')}"
+    if verb == "set":
+        return f"{actor} sets {name} face down under {slot_words(board, a.get('at'), actor)}"
+    if verb == "spring":
+        setter_slot = split_ref(a.get("at"), actor)[1]
+        return f"{actor} springs {name} (set on {setter_slot}){targets_words(board, a, actor)}"
+    if verb in ("activate", "use"):
+        verb_word = "activates" if verb == "activate" else "uses"
+        return f"{actor} {verb_word} {name} of {slot_words(board, a.get('card'), actor)}" \
+               f"{targets_words(board, a, actor)}"
+    if verb == "attack":
+        return f"{slot_words(board, a.get('attack'), actor, own_prefix=True)} attacks " \
+               f"{slot_words(board, a.get('target'), actor)}"
+    if verb == "pass":
+        return f"{actor} passes"
+    if verb == "end_phase":
+        phase = PHASE_WORDS.get(str(board.state.get("phase") or "preparation"), "phase")
+        return f"{actor} ends the {phase}"
+    return " · ".join(f"{k} {v}" for k, v in a.items())
+
+
+def what_it_plays(action: Mapping[str, Any]) -> str | None:
+    """The card or effect an action brings into play, for "in answer to …"."""
+    for verb in (v.name for v in VERBS.values() if v.on_cascade):
+        if isinstance(action.get(verb), str):
+            return action[verb]
+    if "attack" in action:
+        return "the attack"
+    return None
+
+
+def queue_words(data: Mapping[str, Any]) -> list[str]:
+    """Each queued action in words, naming cards as they stand at the start (and as earlier recruits and
+    invocations in the queue placed them)."""
+    state = runner.json_safe(data.get("state") or {})
+    board = Board(state)
+    out = []
+    previous: Mapping[str, Any] | None = None
+    for action in data.get("actions") or []:
+        if not isinstance(action, Mapping):
+            out.append(str(action))
+            continue
+        actor = str(action.get("by") or board.turn_player)
+        answer = what_it_plays(previous) if previous is not None and actor != previous_actor(previous,
+                                                                                             board) else None
+        out.append(describe(action, board, answer))
+        for verb in ("recruit", "invoke"):
+            if isinstance(action.get(verb), str) and action.get("to"):
+                board.place(actor, str(action["to"]), action[verb])
+        previous = action
+    return out
+
+
+def previous_actor(action: Mapping[str, Any], board: Board) -> str:
+    return str(action.get("by") or board.turn_player)
+
+
+def legal_groups(data: Mapping[str, Any], after: int) -> list[dict[str, Any]]:
+    """The legal actions at queue position `after`, grouped by player, in words.
+
+    Each group: {player, when, actions: [{action, words}]}. The first is the player who may act; when that
+    player's only way on is to pass, the next group is what the other player may then do, and so on."""
+    actions = list(data.get("actions") or [])[:after]
+    prefix = dict(data, actions=actions)
+    board = Board(_state_at(prefix))
+    answer_to = what_it_plays(actions[-1]) if actions and isinstance(actions[-1], Mapping) else None
+    groups: list[dict[str, Any]] = []
+    passes: list[dict[str, Any]] = []
+    for _ in range(MAX_PASSES):
+        legal = runner.legal_actions(dict(prefix, actions=actions + passes), after + len(passes))
+        if not legal:
+            break
+        actor = str(legal[0].get("by") or board.turn_player)
+        offered = [a for a in legal if "pass" not in a]
+        window = len(offered) < len(legal)
+        when = _when(window, passes, answer_to)
+        if offered:
+            groups.append({"player": actor, "when": when, "actions": [
+                {"action": a, "words": describe(a, board, answer_to if window else None)} for a in offered]})
+        if not window:
+            break
+        passes.append({"pass": True, "by": actor})
+    if not passes and groups:
+        groups.extend(_after_the_phase(prefix, actions, after, board, groups[0]))
+    return groups
+
+
+def _after_the_phase(prefix: Mapping[str, Any], actions: list[Any], after: int, board: Board,
+                     now: dict[str, Any]) -> list[dict[str, Any]]:
+    """In the Preparation Phase, the attacks that ending it opens (each queued with the phase's end), so a
+    new position offers casts and attacks side by side."""
+    end = next((a["action"] for a in now["actions"] if "end_phase" in a["action"]), None)
+    if end is None or str(board.state.get("phase") or "preparation") != "preparation":
+        return []
+    try:
+        legal = runner.legal_actions(dict(prefix, actions=[*actions, end]), after + 1)
+    except runner.DeskInputError:
+        return []
+    attacks = [a for a in legal if "attack" in a]
+    if not attacks:
+        return []
+    return [{"player": now["player"], "when": "once the Preparation Phase ends", "actions": [
+        {"action": a, "queue": [end, a],
+         "words": f"{describe(a, board)} (ending the Preparation Phase first)"}
+        for a in attacks]}]
+
+
+def _when(window: bool, passes: list[dict[str, Any]], answer_to: str | None) -> str:
+    if not window:
+        return "after the answers" if passes else "now"
+    if not answer_to:
+        return "holding priority"
+    return f"in answer to {answer_to}"
+
+
+def _state_at(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The board after the queued actions (windows closed); the starting state when there are none."""
+    if not data.get("actions"):
+        return runner.json_safe(data.get("state") or {})
+    try:
+        return runner.resolve(data, snapshots=False).get("final") or {}
+    except runner.DeskInputError:
+        return runner.json_safe(data.get("state") or {})

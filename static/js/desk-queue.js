@@ -1,0 +1,173 @@
+// The desk's turn, question, piles and queue: hands, decks, Elysium and Exile as chips filled from the
+// card picker, and what can happen next, grouped by player, one click to queue. Methods of the Desk.
+"use strict";
+
+const PILES = ["hand", "deck", "elysium", "exile"];
+const PILE_WORDS = { hand: "Hand", deck: "Deck", elysium: "Elysium", exile: "Exile" };
+
+// A pile as the contract writes it (a count, a list of names, or {cards, unnamed}) → {names, unnamed}.
+function pileParts(value) {
+  if (Array.isArray(value)) return { names: value.map((v) => v.card || v), unnamed: 0 };
+  if (value && typeof value === "object") return { names: (value.cards || []).map((v) => v.card || v), unnamed: value.unnamed || 0 };
+  return { names: [], unnamed: Number(value) || 0 };
+}
+
+function pileValue({ names, unnamed }) {
+  if (!unnamed) return names;
+  return names.length ? { cards: names, unnamed } : unnamed;
+}
+
+const QueueAndPiles = {
+  setText(key, value) {
+    if (value.trim()) this.scenario[key] = value.trim(); else delete this.scenario[key];
+    this.keepSoon();
+    this.refreshSoon();
+  },
+
+  fillSettings() {
+    $("#s-title").value = this.scenario.title || "";
+    $("#s-question").value = this.scenario.question || "";
+    $("#s-turn-player").value = this.state.turn_player || "A";
+    $("#s-phase").value = this.state.phase || "preparation";
+    $("#s-turn").value = this.state.turn || 9;
+    for (const input of $$(".turns-taken")) input.value = this.player(input.dataset.player).turns_taken ?? "";
+    this.renderTurn();
+    this.renderPiles();
+  },
+
+  renderTurn() {
+    const who = this.state.turn_player || "A";
+    document.title = `Desk: turn ${this.state.turn || 9}, ${who}'s ${PHASE_WORDS[this.state.phase || "preparation"]} · Codex Judge`;
+  },
+
+  renderPiles() {
+    const box = $("#piles");
+    box.replaceChildren();
+    for (const p of ["A", "B"]) {
+      const row = el("div", { className: `pile-row player-${p}`, role: "group", ariaLabel: `Player ${p}'s piles` },
+        el("strong", { className: "pile-player" }, `${p}${(this.state.turn_player || "A") === p ? " (turn)" : ""}`));
+      for (const pile of PILES) row.append(this.pileBox(p, pile));
+      box.append(row);
+    }
+  },
+
+  pileBox(p, pile) {
+    const parts = pileParts(this.player(p)[pile]);
+    const box = el("span", { className: `pile pile-${pile}` }, el("span", { className: "pile-name" }, `${PILE_WORDS[pile]}:`));
+    parts.names.forEach((name, i) => {
+      const remove = el("button", { type: "button", className: "chip-x", ariaLabel: `Remove ${name} from ${p}'s ${PILE_WORDS[pile]}` }, "✕");
+      remove.addEventListener("click", () => {
+        parts.names.splice(i, 1);
+        this.player(p)[pile] = pileValue(parts);
+        this.changed();
+      });
+      const wrong = this.problemPaths && this.problemPaths.has(`state.players.${p}.${pile}[${i}]`);
+      box.append(el("span", { className: wrong ? "chip has-problem" : "chip", title: wrong ? "See the problem under the board" : "" }, name, remove));
+    });
+    const count = el("input", { type: "number", min: 0, max: 120, value: parts.unnamed, className: "pile-count",
+                                ariaLabel: `${p}'s ${PILE_WORDS[pile]}: cards not named` });
+    count.addEventListener("change", () => {
+      parts.unnamed = Math.max(0, Number(count.value) || 0);
+      this.player(p)[pile] = pileValue(parts);
+      this.changed();
+    });
+    const add = el("button", { type: "button", className: "chip-add", ariaLabel: `Add a card to ${p}'s ${PILE_WORDS[pile]}` }, "+ card");
+    add.addEventListener("click", () => {
+      this.selected = null;
+      $("#slot-editor").hidden = true;
+      this.picker.open({ zone: pile, player: p }, `Cards go to ${p}'s ${PILE_WORDS[pile]}; pick as many as you like.`);
+    });
+    box.append(add, el("label", { className: "pile-unnamed" }, "+", count, " unnamed"));
+    return box;
+  },
+
+  addToPile(p, pile, name) {
+    const parts = pileParts(this.player(p)[pile]);
+    parts.names.push(name);
+    this.player(p)[pile] = pileValue(parts);
+    this.changed();
+  },
+
+  renderQueue() {
+    const list = $("#queue");
+    list.replaceChildren();
+    this.actions.forEach((action, index) => {
+      const words = this.words[index] || Object.entries(action).map(([k, v]) => `${k} ${v}`).join(" · ");
+      const buttons = el("span", { className: "q-buttons" });
+      for (const [label, title, fn] of [["↑", "Move up", () => this.moveAction(index, -1)],
+        ["↓", "Move down", () => this.moveAction(index, 1)], ["✕", "Delete", () => this.deleteAction(index)]]) {
+        const button = el("button", { type: "button", title: `${title}: ${words}`, ariaLabel: `${title}: ${words}` }, label);
+        button.addEventListener("click", fn);
+        buttons.append(" ", button);
+      }
+      const li = el("li", { id: `queued-${index}` }, el("span", { className: "action-text" }, words), buttons);
+      if (this.rejected && this.rejected.action === index) {
+        li.classList.add("illegal");
+        const rules = el("span", { className: "step-rules" });
+        rules.innerHTML = (this.rejected.rules_html || []).join(" ");  // built and escaped by the server
+        li.append(el("p", { className: "why" }, `Not legal here: ${this.rejected.text} `, rules));
+      }
+      list.append(li);
+    });
+    if (this.rejected && this.rejected.action !== undefined) {
+      $("#queue-msg").textContent = `“${this.words[this.rejected.action] || "An action"}” is not legal where it stands: ${this.rejected.text}`;
+    }
+  },
+
+  moveAction(index, by) {
+    const to = index + by;
+    if (to < 0 || to >= this.actions.length) return;
+    const [item] = this.actions.splice(index, 1);
+    this.actions.splice(to, 0, item);
+    this.changed();
+  },
+
+  deleteAction(index) {
+    this.actions.splice(index, 1);
+    this.changed();
+  },
+
+  async loadLegal(seq) {
+    const box = $("#next-actions");
+    const data = await postJSON(this.urls.legal, { scenario: this.scenario, after: this.actions.length });
+    if (seq !== undefined && seq !== this.refreshSeq) return;
+    box.replaceChildren();
+    if (!data.ok) {
+      box.append(el("p", { className: "muted" }, this.rejected
+        ? "Fix or delete the action marked illegal to see what can happen after it."
+        : `Nothing can be offered until the problems under the board are fixed${data.error ? ` (${data.error})` : ""}.`));
+      return;
+    }
+    if (!data.groups.length) box.append(el("p", { className: "muted" }, "No player can act here: the queue ends the duel or the turn."));
+    for (const group of data.groups) {
+      const when = group.when === "now" ? "" : `, ${group.when}`;
+      const list = el("ul", { className: "next-list" });
+      for (const item of group.actions) {
+        const button = el("button", { type: "button", className: "next-action" }, item.words);
+        button.addEventListener("click", () => {
+          this.actions.push(...clone(item.queue || [item.action]));
+          $("#queue-msg").textContent = `Queued: ${item.words}.`;
+          this.changed();
+        });
+        list.append(el("li", {}, button));
+      }
+      box.append(el("section", { className: `next-group player-${group.player}` },
+        el("h4", {}, `Player ${group.player}${when}`), list));
+    }
+  },
+
+  async addManual() {
+    const text = $("#manual-text").value.trim();
+    if (!text) return;
+    const data = await postJSON(this.urls.parse, { action: text });
+    if (!data.ok) {
+      $("#queue-msg").textContent = (data.problems || []).map(problemText).join("; ") || data.error;
+      $("#manual-text").focus();
+      return;
+    }
+    this.actions.push(data.action);
+    $("#manual-text").value = "";
+    $("#queue-msg").textContent = "";
+    this.changed();
+  },
+};

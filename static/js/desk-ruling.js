@@ -1,0 +1,55 @@
+// Ruling pages (saved and library rulings): step through the trace with buttons or arrow keys; the page
+// opens with the final board beside the trace and the deciding step in view.
+"use strict";
+
+function initRulingPage(page) {
+  const steps = $$(".ruling-trace .step", page);
+  if (!steps.length) return;
+  let current = -1;
+  const prev = el("button", { type: "button" }, "◀ Back");
+  const label = el("span", { id: "step-label", ariaLive: "polite" }, "Step through the ruling");
+  const next = el("button", { type: "button" }, "Forward ▶");
+  const nav = el("div", { className: "step-nav" }, prev, " ", label, " ", next);
+  $(".ruling-trace h2", page).after(nav);
+  // On a wide screen the board beside the trace follows the step; on a phone the step's own board opens.
+  const side = $(".ruling-board", page);
+  const sideHeading = side && side.querySelector("h2");
+  let sideFigure = side && side.querySelector(".board");
+  const wide = window.matchMedia("(min-width: 60rem)");
+  const go = (index, scroll = true) => {
+    current = Math.max(0, Math.min(index, steps.length - 1));
+    steps.forEach((li, i) => {
+      li.classList.toggle("current", i === current);
+      const details = li.querySelector("details");
+      if (details) details.open = i === current && !(wide.matches && sideFigure);
+    });
+    const figure = steps[current].querySelector(".step-board .board");
+    if (wide.matches && sideFigure && figure) {
+      sideFigure.replaceWith(sideFigure = figure.cloneNode(true));
+      sideHeading.textContent = `The board after step ${current + 1}${current === steps.length - 1 ? " (final)" : ""}`;
+    }
+    label.textContent = `Step ${current + 1} of ${steps.length}`;
+    if (scroll) steps[current].scrollIntoView({ block: "nearest" });
+  };
+  prev.addEventListener("click", () => go(current - 1));
+  next.addEventListener("click", () => go(current + 1));
+  document.addEventListener("keydown", (e) => {
+    if (typingIn(document.activeElement) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === "ArrowLeft") go(current - 1);
+    if (e.key === "ArrowRight") go(current + 1);
+  });
+  // The deciding step in view: beside the final board on a wide screen; on a phone with its own board open.
+  const deciding = $(".ruling-trace .step.deciding", page);
+  if (deciding && !window.location.hash) {
+    if (!wide.matches) go(steps.indexOf(deciding), false);
+    label.textContent = `The deciding step: ${deciding.querySelector(".step-n").textContent} of ${steps.length}`;
+    deciding.scrollIntoView({ block: wide.matches ? "center" : "start" });
+  }
+}
+
+
+// On a narrow screen a board scrolls sideways: start with the middle (the altars) in view.
+for (const scroller of $$(".board-scroll")) scroller.scrollLeft = (scroller.scrollWidth - scroller.clientWidth) / 2;
+
+const rulingPage = document.querySelector("[data-ruling-page]");
+if (rulingPage) initRulingPage(rulingPage);
