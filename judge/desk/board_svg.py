@@ -240,40 +240,12 @@ class BoardPainter:
             if captured:
                 body.append(_text(6, 48, "captured (face down)", "captured-label"))
             if values and not captured:
-                atk, def_ = values.get("atk", "?"), values.get("def", "?")
-                hp, max_hp = values.get("hp", "?"), values.get("max_hp", "?")
-                body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
-                body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""),
-                                  "stats"))
-                lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}, damage {damage}")
-                keywords = keywords_in_force(values)
-                if keywords:
-                    body.append(_text(6, 77, _clip(", ".join(keywords), 20), "keywords"))
-                    lines.append("Keywords: " + ", ".join(keywords))
-                for source in values.get("keyword_sources") or []:
-                    if isinstance(source, Mapping) and source.get("kind") != "printed":
-                        lines.append(f"  {keyword_label(source.get('label') or source.get('keyword'))} "
-                                     f"from {source.get('from')} ({source.get('kind')})")
-                line = values.get("line")
-                if line is not None:
-                    lines.append(f"line {line}")
+                _draw_values(body, lines, values, damage)
             elif not captured:
                 body.append(_text(6, 47, f"damage {damage}" if damage else "", "stats"))
                 if damage:
                     lines.append(f"damage {damage}")
-            armament = card_name(data.get("armament"))
-            if armament:
-                body.append(_text(6, 92, "⚔ " + _clip(armament, 14), "armament"))
-                lines.append(f"Armament: {armament}")
-            marks: list[str] = []
-            if data.get("recruited") == "this_turn":
-                marks.append("new")
-                lines.append("recruited this turn")
-            if data.get("attacks_made"):
-                marks.append(f"attacks {data['attacks_made']}")
-                lines.append(f"attacks made: {data['attacks_made']}")
-            if marks:
-                body.append(_text(6, 106, " · ".join(marks), "marks"))
+            _draw_marks(body, lines, data)
         else:
             body.append(_text(BOX_W / 2, 60, "empty", "empty-label", text_anchor="middle"))
         if ambushes:
@@ -353,6 +325,43 @@ def zones(state: Mapping[str, Any]) -> list[dict[str, Any]]:
         })
     return out
 
+
+
+def _draw_values(body: list[str], lines: list[str], values: Mapping[str, Any], damage: Any) -> None:
+    """An active Soul's derived values and keywords in the box, with their sources in the hover text."""
+    atk, def_ = values.get("atk", "?"), values.get("def", "?")
+    hp, max_hp = values.get("hp", "?"), values.get("max_hp", "?")
+    body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
+    body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""), "stats"))
+    lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}, damage {damage}")
+    keywords = keywords_in_force(values)
+    if keywords:
+        body.append(_text(6, 77, _clip(", ".join(keywords), 20), "keywords"))
+        lines.append("Keywords: " + ", ".join(keywords))
+    for source in values.get("keyword_sources") or []:
+        if isinstance(source, Mapping) and source.get("kind") != "printed":
+            lines.append(f"  {keyword_label(source.get('label') or source.get('keyword'))} "
+                         f"from {source.get('from')} ({source.get('kind')})")
+    line = values.get("line")
+    if line is not None:
+        lines.append(f"line {line}")
+
+
+def _draw_marks(body: list[str], lines: list[str], data: Mapping[str, Any]) -> None:
+    """A Soul's Armament, and whether it was recruited this turn or has attacked."""
+    armament = card_name(data.get("armament"))
+    if armament:
+        body.append(_text(6, 92, "⚔ " + _clip(armament, 14), "armament"))
+        lines.append(f"Armament: {armament}")
+    marks: list[str] = []
+    if data.get("recruited") == "this_turn":
+        marks.append("new")
+        lines.append("recruited this turn")
+    if data.get("attacks_made"):
+        marks.append(f"attacks {data['attacks_made']}")
+        lines.append(f"attacks made: {data['attacks_made']}")
+    if marks:
+        body.append(_text(6, 106, " · ".join(marks), "marks"))
 
 def _pile(value: Any) -> dict[str, Any]:
     """A §2 pile is a count of unnamed cards or a list of names."""
