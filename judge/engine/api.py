@@ -15,6 +15,7 @@ from typing import Any
 
 from judge.engine import legality
 from judge.engine import scenario as scenario_mod
+from judge.engine.edition import current_version
 from judge.engine.scenario import Scenario
 from judge.engine.stats import derive
 
@@ -36,7 +37,7 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
     return {
         "scenario": scenario.id,
         "title": scenario.title,
-        "codex": scenario.codex or _codex_version(),
+        "codex": scenario.codex or current_version(),
         "turn_player": state.turn_player,
         "phase": state.phase,
         "derived": board.derived(detail=detail),
@@ -53,9 +54,10 @@ def _resolver():
         raise
 
 
-def resolve(scenario: Scenario, snapshots: bool = False) -> dict[str, Any]:
-    """The contract's §5 ruling; delegates to part 2 (`judge.engine.resolve.resolve`)."""
-    return _resolver().resolve(scenario, snapshots=snapshots)
+def resolve(scenario: Scenario, snapshots: bool = False, edition: str | None = None) -> dict[str, Any]:
+    """The contract's §5 ruling under the Codex `edition` (default: the scenario's `codex:`, else
+    the current one); delegates to part 2 (`judge.engine.resolve.resolve`)."""
+    return _resolver().resolve(scenario, snapshots=snapshots, edition=edition)
 
 
 def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str, Any]]:
@@ -86,12 +88,3 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
     data["state"] = ruling["final"]
     data["actions"] = []
     return legality.legal_actions(scenario_mod.load_scenario(data, source=scenario.source).state)
-
-
-def _codex_version() -> str:
-    try:
-        from judge.codex import load_codex
-
-        return load_codex().version
-    except Exception:  # noqa: BLE001 (the Codex data is another area's; position works without it)
-        return "0.4.0"

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.engine import edition
 from judge.engine.errors import ScenarioError
 from judge.engine.resolve import resolve as resolve_scenario
 from judge.engine.scenario import load_scenario_file
@@ -29,10 +30,16 @@ def resolve(argv: list[str]) -> int:
     parser.add_argument("file", help="a scenario (.yaml)")
     parser.add_argument("--json", action="store_true", help="print the ruling as JSON (contract §5)")
     parser.add_argument("--snapshots", action="store_true", help="with --json: the state after every step")
+    parser.add_argument("--edition", help="judge under this Codex edition (default: the scenario's codex:, "
+                                          "else the current edition)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
+    if args.edition and not edition.known(args.edition):
+        print(f"judge resolve: --edition: no Codex edition {args.edition!r}; we hold {', '.join(edition.held())}",
+              file=sys.stderr)
+        return 2
     try:
         scenario = load_scenario_file(args.file)
     except ScenarioError as exc:
@@ -41,7 +48,7 @@ def resolve(argv: list[str]) -> int:
     except OSError as exc:
         print(f"judge resolve: can't read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
-    ruling = resolve_scenario(scenario, snapshots=args.snapshots)
+    ruling = resolve_scenario(scenario, snapshots=args.snapshots, edition=args.edition)
     if args.json:
         print(json.dumps(ruling, indent=2, ensure_ascii=False))
     else:

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from judge.engine import card_schema as cardmod
-from judge.engine import yamlio
+from judge.engine import edition, yamlio
 from judge.engine.cards import CardDef, Library, load_library
 from judge.engine.errors import Problems, ScenarioError
 from judge.engine.state import (
@@ -184,6 +184,8 @@ class _Loader(StateLoader):
         for key in ("title", "question", "codex"):
             if key in data and not isinstance(data[key], (str, int, float)):
                 self.bad(key, "expected text")
+        if isinstance(data.get("codex"), (str, int, float)) and not edition.known(str(data["codex"])):
+            self.bad("codex", f"no Codex edition {str(data['codex'])!r}; we hold {', '.join(edition.held())}")
         on_illegal = data.get("on_illegal", "stop")
         if on_illegal not in ("stop", "continue"):
             self.bad("on_illegal", f"expected stop or continue, got {on_illegal!r}")
