@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resolve": ("judge.engine.resolve_cli:resolve", "resolve a scenario into a ruling"),
     "check": ("judge.engine.resolve_cli:check", "resolve every scenario under a folder and check its expectations"),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),
+    "changes": ("judge.desk.changes_cli:run", "what changed between two Codex editions, and which rulings it touches"),
 }
 
 

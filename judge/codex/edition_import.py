@@ -28,14 +28,10 @@ from typing import Any
 import yaml
 
 from judge.codex.book import Codex
-from judge.codex.editions import VERSION, editions, write_index
+from judge.codex.editions import EDITION_DATA, VERSION, editions, write_index
 from judge.codex.importer import DEBRIS, detect_format, example_cards, import_page
 from judge.codex.loader import read_yaml
 from judge.codex.model import CodexError
-
-EDITION_DATA = ("field.yaml", "numbers.yaml")
-"""Files of an edition that are ours, not the Codex's text: the data the engine reads. A new
-edition keeps the base's unless the import is given a file of the same name."""
 
 _ITEM = re.compile(r"^\d+\.\s+([a-z])(.+)$")
 

@@ -28,6 +28,9 @@ INDEX = "editions.yaml"
 FOLDER = "editions"
 VERSION = re.compile(r"^\d{1,3}(?:\.\d{1,3}){1,3}(?:-[a-z0-9]{1,20})?$")
 """What an edition's version looks like ("0.4.0", "0.5.1-test"): it names a folder and a URL part."""
+EDITION_DATA = ("numbers.yaml", "field.yaml")
+"""Files of an edition that are ours, not the Codex's text: the numbers and the slot tree the engine
+reads. A new edition keeps its base's unless `judge import-codex` is given a file of the same name."""
 
 
 class UnknownEdition(CodexError):

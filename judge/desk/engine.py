@@ -155,21 +155,23 @@ def load(data: Mapping[str, Any], source: str = "desk") -> Any:
         raise DeskInputError("The scenario has problems.", problems) from None
 
 
-def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = True) -> dict[str, Any]:
-    """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false)."""
+def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = True,
+            edition: str | None = None) -> dict[str, Any]:
+    """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false),
+    under the Codex `edition` (default: the scenario's `codex:`, else the current edition)."""
     scenario = load(data, source)
     try:
-        return _resolve_capped(scenario, snapshots)
+        return _resolve_capped(scenario, snapshots, edition)
     except NotImplementedError as exc:  # resolution is built apart from the rest of the engine
         raise EngineUnavailable(str(exc)) from None
 
 
-def _resolve_capped(scenario: Any, snapshots: bool) -> dict[str, Any]:
+def _resolve_capped(scenario: Any, snapshots: bool, edition: str | None = None) -> dict[str, Any]:
     """Resolve with the web's step cap: a loop stops after WEB_STEP_CAP steps, well inside a second
     (`judge.engine.api.resolve` has no cap argument; the engine's own cap is for the CLI)."""
     from judge.engine import resolve as resolution
 
-    return resolution.resolve(scenario, snapshots=snapshots, cap=WEB_STEP_CAP)
+    return resolution.resolve(scenario, snapshots=snapshots, cap=WEB_STEP_CAP, edition=edition)
 
 
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
