@@ -12,8 +12,8 @@ import sys
 import tempfile
 import time
 
-from judge.desk import engine, pages
-from judge.desk.library import LIBRARY
+from judge.desk import pages, runner
+from judge.library import LIBRARY
 from judge.web import create_app
 
 
@@ -21,7 +21,7 @@ def timed(client, url: str, runs: int, cold: bool) -> list[float]:
     out = []
     for _ in range(runs):
         if cold:
-            engine._derive_cached.cache_clear()
+            runner._derive_cached.cache_clear()
             pages._svg_cached.cache_clear()
         start = time.perf_counter()
         response = client.get(url)
@@ -44,7 +44,7 @@ def main(runs: int = 20) -> int:
     steps = {}
     for entry in entries:
         try:
-            steps[entry.pid] = len(engine.resolve(entry.data, source=entry.path.name)["steps"])
+            steps[entry.pid] = len(runner.resolve(entry.data, source=entry.path.name)["steps"])
         except Exception as exc:  # noqa: BLE001 - the page shows the failure; the bench names it
             print(f"  {entry.pid}: the engine fails ({type(exc).__name__})")
             steps[entry.pid] = -1

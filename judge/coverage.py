@@ -28,13 +28,12 @@ from typing import Any
 import yaml
 
 from judge import ROOT, SCENARIOS_DIR
+from judge.codex import load_codex
 from judge.codex.refs import chapter_of, is_rule_id
+from judge.engine import api as engine
+from judge.library import BASELINE_FILE, UNTESTABLE_FILE, ruling_files
 
-UNTESTABLE_FILE = SCENARIOS_DIR / "untestable.yaml"
-BASELINE_FILE = SCENARIOS_DIR / "coverage-baseline.yaml"
 CHAPTERS = (10, 11, 13)
-# Files under scenarios/ that are not rulings.
-NOT_RULINGS = {UNTESTABLE_FILE.name, BASELINE_FILE.name}
 
 
 class CoverageError(ValueError):
@@ -142,7 +141,7 @@ def read_claims(path: Path) -> tuple[str, ...]:
 
 
 def scenario_files(root: Path = SCENARIOS_DIR) -> list[Path]:
-    return sorted(p for p in root.rglob("*.yaml") if p.name not in NOT_RULINGS)
+    return ruling_files(root)
 
 
 def load_untestable(path: Path = UNTESTABLE_FILE) -> dict[str, str]:
@@ -193,15 +192,6 @@ def write_baseline(coverage: Coverage, path: Path = BASELINE_FILE) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def engine_api() -> Any | None:
-    """`judge.engine.api` when it can resolve, else None (imported only when needed)."""
-    try:
-        from judge.engine import api
-    except ImportError:
-        return None
-    return api if hasattr(api, "resolve") and hasattr(api, "load_scenario") else None
-
-
 def trace_ids(ruling: dict[str, Any]) -> frozenset[str]:
     """Every rule id a ruling (contract §5) cites: each step's and the rejection's `rules`."""
     ids: set[str] = set()
@@ -225,11 +215,9 @@ def compute(root: Path = SCENARIOS_DIR, *, use_engine: bool = True, codex: Any =
             untestable: dict[str, str] | None = None) -> Coverage:
     """The coverage of the rules of chapters 10, 11 and 13 by the rulings under `root`."""
     if codex is None:
-        from judge.codex import load_codex
-
         codex = load_codex()
     untestable = load_untestable() if untestable is None else untestable
-    api = engine_api() if use_engine else None
+    api = engine if use_engine else None
     rulings = []
     for path in scenario_files(root):
         claims = read_claims(path)

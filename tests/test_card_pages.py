@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judge.engine.cards import load_library
-from judge.web.card_pages import card_slug
+from judge.library import card_slug
 
 CARDS = sorted(load_library(), key=lambda c: c.name)
 
@@ -58,7 +58,7 @@ def test_effects_are_in_plain_words(client):
 
 
 def test_rulings_using_a_card_are_the_scenarios_that_name_it(client):
-    from judge.desk.library import LIBRARY
+    from judge.library import LIBRARY
 
     rulings = client.get("/cards/cyber-wormhole.json").get_json()["rulings"]
     ids = {r["id"] for r in rulings}
@@ -87,7 +87,7 @@ def test_codex_examples_link_the_cards_they_name(client):
 
 
 def test_an_inline_scenario_card_never_reaches_the_card_pages(client, tmp_path, monkeypatch):
-    from judge.desk import library as desk_library
+    from judge import library as desk_library
 
     evil = '<img src=x onerror=alert(1)>'
     (tmp_path / "evil.yaml").write_text(

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from judge.desk.library import Library, cites_rule
+from judge.library import Library, cites_rule
 
 ONE = """
 title: Can Chrome Chains target Noah?

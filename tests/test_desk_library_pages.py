@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.desk.library import LIBRARY
 from judge.desk.pages import MAX_STEP_BOARDS
+from judge.library import LIBRARY
 
 ENTRIES = LIBRARY.entries()
 

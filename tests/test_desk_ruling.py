@@ -10,7 +10,9 @@ import re
 import pytest
 import yaml
 
-from judge.desk import engine, library
+from judge import library
+from judge.desk import runner
+from judge.web import links
 
 SCENARIO = {
     "title": "A knight attacks <b>bold</b>",
@@ -36,7 +38,9 @@ RULING = {
 @pytest.fixture()
 def fake_engine(monkeypatch):
     rulings = {"now": copy.deepcopy(RULING)}
-    monkeypatch.setattr(engine, "resolve", lambda data, source="desk", snapshots=True: copy.deepcopy(rulings["now"]))
+    monkeypatch.setattr(runner, "resolve", lambda data, source="desk", snapshots=True: copy.deepcopy(rulings["now"]))
+    # the library resolves its scenarios for the rules they cite
+    monkeypatch.setattr(library, "resolve_entry", lambda entry: copy.deepcopy(rulings["now"]))
     return rulings
 
 
@@ -125,9 +129,9 @@ def test_library_rulings_open_as_pages_and_are_found_by_the_rules_they_cite(clie
     listing = client.get("/scenarios.json?q=glossary/atk").get_json()
     assert [s["id"] for s in listing["scenarios"]] == ["battle/knight"]
     with client.application.test_request_context("/"):
-        assert library.rulings_citing("glossary/atk") == [
+        assert links.rulings_citing("glossary/atk") == [
             {"id": "battle/knight", "title": SCENARIO["title"], "url": "/scenarios/battle/knight"}]
-        assert library.rulings_citing("13.6.2") == []
+        assert links.rulings_citing("13.6.2") == []
 
 
 def test_a_long_ruling_draws_a_bounded_number_of_boards(client, fake_engine):

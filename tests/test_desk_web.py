@@ -120,7 +120,7 @@ def test_the_contracts_on_key_stays_on_not_the_boolean_true(client):
 
 
 def test_a_library_scenario_downloads_with_its_on_keys(client):
-    from judge.desk.library import LIBRARY
+    from judge.library import LIBRARY
 
     on_key = re.compile(r"(?:^\s*(?:- )?|[{,]\s*)on: ", re.MULTILINE)
     with_on = [e for e in LIBRARY.entries() if on_key.search(e.path.read_text(encoding="utf-8"))]
@@ -236,8 +236,8 @@ actions:
 
 
 def test_a_resolution_that_never_ends_stops_at_the_web_step_cap(client):
-    from judge.desk.engine import WEB_STEP_CAP
     from judge.desk.pages import MAX_STEP_BOARDS
+    from judge.desk.runner import WEB_STEP_CAP
 
     body = client.post("/desk/resolve.json", json={"yaml": LOOP}).get_json()
     steps = body["ruling"]["steps"]

@@ -99,12 +99,9 @@ def test_api_legal_lists_actions_in_the_starting_position(client):
 def test_api_resolve_answers_in_the_one_shape(client):
     r = client.post("/api/resolve", data=_scenario_yaml(A={"hand": ["Grunt", "Warlord"]}))
     body = r.get_json()
-    # 501 until part 2 (judge.engine.resolve) lands; then the §5 ruling
-    assert r.status_code in (200, 501)
-    if r.status_code == 501:
-        assert body == {"ok": False, "error": body["error"], "status": 501}
-    else:
-        assert "steps" in body
+    assert r.status_code == 200
+    assert body["steps"][0]["kind"] == "action" and body["steps"][0]["rules"]
+    assert body["rejected"]["action"] == 1   # Warlord (rank 3) can't go to C2
 
 
 def test_every_position_scenario_prints_and_has_title_question_expect(capsys):

@@ -8,13 +8,30 @@ Warnings: glossary "See also" names our glossary text doesn't have (cited-but-ab
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from judge.codex.importer import slugify
+from judge.codex.model import Chapter, GlossaryEntry, Interpretation, Reference, Rule
 from judge.codex.refs import chapter_of, is_rule_id
 
-if TYPE_CHECKING:
-    from judge.codex.book import Codex
+
+class Codex(Protocol):
+    """What the checks read of a loaded `judge.codex.book.Codex` (which calls `run` on itself, so this
+    module does not import it)."""
+
+    chapters: list[Chapter]
+    rules: dict[str, Rule]
+    glossary: dict[str, GlossaryEntry]
+    interpretations: dict[str, Interpretation]
+    references: list[Reference]
+    cited_absent: dict[str, list[str]]
+    duplicates: list[str]
+    name_clashes: list[tuple[str, str, str]]
+    problems: list[dict]
+    warnings: list[dict]
+
+    @property
+    def absent_terms(self) -> dict[str, list[str]]: ...
 
 
 def run(codex: Codex) -> None:

@@ -1,9 +1,4 @@
-"""The ruling desk: board pictures, saved rulings, the scenario library.
-
-`rulings_citing(rule_id)` lists the library rulings that cite a rule (registered as the Jinja
-global of the same name by the desk blueprint, for the rule pages).
+"""The ruling desk: the runner (the desk's door to the engine, with the web's limits), board pictures,
+saved rulings. The scenario library it shows is `judge.library`; its links are built by
+`judge.web.links`.
 """
-
-from judge.desk.library import rulings_citing
-
-__all__ = ["rulings_citing"]

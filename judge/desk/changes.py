@@ -21,9 +21,9 @@ from typing import Any
 from judge.codex.book import load_edition
 from judge.codex.diff import Change, compare, compare_data
 from judge.codex.editions import editions
-from judge.desk import engine
-from judge.desk.library import LIBRARY, cites_rule
+from judge.desk import runner
 from judge.desk.store import RulingStore
+from judge.library import LIBRARY, cites_rule
 
 STATUSES = ("outcome-changed", "cites-changed-rule", "same")
 KINDS = ("library", "saved")
@@ -84,7 +84,7 @@ def judge_twice(kind: str, rid: str, data: dict[str, Any], old: str, new: str,
     second, cited_second = _judge(data, new)
     cited = dict.fromkeys([*cited_first, *cited_second])
     hit = tuple(c for c in changed if any(cites_rule(c, rule) for rule in cited))
-    if engine.canonical_json(first) != engine.canonical_json(second):
+    if runner.canonical_json(first) != runner.canonical_json(second):
         return RulingChange(kind, rid, "outcome-changed", hit, first, second)
     return RulingChange(kind, rid, "cites-changed-rule" if hit else "same", hit, None, None)
 
@@ -93,15 +93,15 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
     """The outcome of `data` under `edition` and the rule ids its ruling cites; a scenario the
     engine can't read gives {"problems": [...]} as its outcome."""
     try:
-        ruling = engine.resolve(data, source="changes", snapshots=False, edition=edition)
-    except engine.DeskInputError as exc:
+        ruling = runner.resolve(data, source="changes", snapshots=False, edition=edition)
+    except runner.DeskInputError as exc:
         return {"problems": exc.problems}, []
     cited = [r for step in ruling.get("steps", []) for r in step.get("rules", [])]
     cited += (ruling.get("rejected") or {}).get("rules", [])
     expect = data.get("expect")
     if isinstance(expect, dict):
         cited += [str(c) for c in expect.get("cites") or []]
-    return engine.outcome(ruling), list(dict.fromkeys(cited))
+    return runner.outcome(ruling), list(dict.fromkeys(cited))
 
 
 def outcome_differences(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:
@@ -110,15 +110,15 @@ def outcome_differences(before: dict[str, Any] | None, after: dict[str, Any] | N
     before, after = before or {}, after or {}
     lines = []
     for key in ("problems", "winner", "rejected"):
-        if engine.canonical_json(before.get(key)) != engine.canonical_json(after.get(key)):
+        if runner.canonical_json(before.get(key)) != runner.canonical_json(after.get(key)):
             lines.append(f"{key}: {_value(key, before.get(key))} → {_value(key, after.get(key))}")
     old, new = before.get("derived") or {}, after.get("derived") or {}
     for ref in sorted(set(old) | set(new)):
         a, b = old.get(ref) or {}, new.get(ref) or {}
         for key in sorted(set(a) | set(b)):
-            if engine.canonical_json(a.get(key)) != engine.canonical_json(b.get(key)):
+            if runner.canonical_json(a.get(key)) != runner.canonical_json(b.get(key)):
                 lines.append(f"{ref} {key}: {_value(key, a.get(key))} → {_value(key, b.get(key))}")
-    if not lines and engine.canonical_json(before.get("final")) != engine.canonical_json(after.get("final")):
+    if not lines and runner.canonical_json(before.get("final")) != runner.canonical_json(after.get("final")):
         lines.append("the final board (piles, proactive slots or lasting effects) differs")
     return lines
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from judge.desk import engine
+from judge.desk import runner
 from judge.desk.board_svg import BoardPainter, zones
 from judge.desk.layout import load_field
 
@@ -47,9 +47,9 @@ def board_figure(state: Mapping[str, Any] | None, cards: list[Any] | None = None
     """The pieces of one board picture: the SVG and each player's piles."""
     state = state or {}
     if derived is None:
-        derived = engine.derive(state, cards)
+        derived = runner.derive(state, cards)
     refs = [c.get("slot") for c in highlight if isinstance(c, Mapping)] if highlight else []
-    key = engine.canonical_json([state, derived, [r for r in refs if isinstance(r, str)], title])
+    key = runner.canonical_json([state, derived, [r for r in refs if isinstance(r, str)], title])
     return {"svg": Markup(_svg_cached(key)), "zones": zones(state)}
 
 
@@ -65,18 +65,16 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     context: dict[str, Any] = {
         "title": str(data.get("title") or data.get("id") or "Untitled scenario"),
         "question": str(data.get("question") or "").strip(),
-        "scenario": engine.json_safe(data),
+        "scenario": runner.json_safe(data),
         "ruling": None,
         "problems": [],
         "outcome": None,
     }
     try:
-        ruling = engine.resolve(data, source=source)
-    except engine.DeskInputError as exc:
+        ruling = runner.resolve(data, source=source)
+    except runner.DeskInputError as exc:
         context["problems"] = exc.problems
         return context
-    except engine.EngineUnavailable:
-        raise
     except Exception as exc:  # an engine failure on one scenario is shown, not a 500
         log.exception("the engine failed on %s", source)
         context["problems"] = [{"path": "", "message": f"the engine failed on this scenario ({type(exc).__name__}); "
@@ -84,7 +82,7 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         return context
     context["ruling"] = ruling
     context["codex"] = ruling.get("codex")
-    context["outcome"] = engine.outcome(ruling)
+    context["outcome"] = runner.outcome(ruling)
     return context
 
 
@@ -92,7 +90,7 @@ def compare_saved(context: dict[str, Any], saved_outcome: Mapping[str, Any]) -> 
     """Mark the page when today's outcome differs from the one saved with the link."""
     context["saved_outcome"] = dict(saved_outcome)
     now = context.get("outcome")
-    context["changed"] = now is None or engine.canonical_json(now) != engine.canonical_json(saved_outcome)
+    context["changed"] = now is None or runner.canonical_json(now) != runner.canonical_json(saved_outcome)
     if context["changed"]:
         context["differences"] = differences(saved_outcome, now or {})
 
@@ -101,7 +99,7 @@ def differences(saved: Mapping[str, Any], now: Mapping[str, Any]) -> list[dict[s
     out = []
     for key, label in (("winner", "Winner"), ("rejected", "Rejected action"),
                        ("final", "Final board"), ("derived", "Derived values")):
-        if engine.canonical_json(saved.get(key)) != engine.canonical_json(now.get(key)):
+        if runner.canonical_json(saved.get(key)) != runner.canonical_json(now.get(key)):
             out.append({"what": label, "saved": _summary(key, saved.get(key)), "now": _summary(key, now.get(key))})
     return out
 
@@ -125,6 +123,6 @@ def action_label(action: Any) -> str:
         if isinstance(value, list):
             value = ", ".join(str(v) for v in value)
         elif isinstance(value, Mapping):
-            value = engine.canonical_json(value)
+            value = runner.canonical_json(value)
         parts.append(f"{key} {value}" if value is not True else str(key))
     return " · ".join(parts)

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from judge.desk.engine import canonical_json, content_id
+from judge.desk.runner import canonical_json, content_id
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rulings (

@@ -3,19 +3,24 @@ desk.
 
     scenario = load_scenario(text_or_mapping, source="file.yaml")   # raises ScenarioError
     position(scenario)                # contract §6: {"scenario", "codex", "derived", "checks"}
-    resolve(scenario, snapshots=False)  # contract §5 ruling (part 2: judge.engine.resolve)
+    resolve(scenario, snapshots=False, max_steps=None, max_actions=None)  # contract §5 ruling
     legal_actions(scenario, after=None) # legal actions after the first `after` queued actions
+
+`resolve` takes the caps a caller that serves strangers needs (the desk): at most `max_steps` steps
+(a loop is stopped and reported in the ruling) and at most `max_actions` queued actions (more is a
+ScenarioError naming `actions`).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from judge.engine import legality
+from judge.engine import resolve as resolution
 from judge.engine import scenario as scenario_mod
 from judge.engine.edition import current_version
+from judge.engine.errors import ScenarioError
 from judge.engine.scenario import Scenario
 from judge.engine.stats import derive
 
@@ -45,46 +50,29 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
     }
 
 
-def _resolver():
-    try:
-        return importlib.import_module("judge.engine.resolve")
-    except ModuleNotFoundError as exc:
-        if exc.name == "judge.engine.resolve":
-            raise NotImplementedError("resolution (judge.engine.resolve) is not built yet") from None
-        raise
-
-
-def resolve(scenario: Scenario, snapshots: bool = False, edition: str | None = None) -> dict[str, Any]:
-    """The contract's §5 ruling under the Codex `edition` (default: the scenario's `codex:`, else
-    the current one); delegates to part 2 (`judge.engine.resolve.resolve`)."""
-    return _resolver().resolve(scenario, snapshots=snapshots, edition=edition)
+def resolve(scenario: Scenario, snapshots: bool = False, max_steps: int | None = None,
+            max_actions: int | None = None, edition: str | None = None) -> dict[str, Any]:
+    """The contract's §5 ruling (`judge.engine.resolve.resolve`) under the Codex `edition` (default:
+    the scenario's `codex:`, else the current edition), each step with the §2 `state` after it when
+    `snapshots`. `max_steps` (default: the engine's own cap) stops a loop sooner; `max_actions`
+    refuses a longer queue with a ScenarioError naming `actions`."""
+    if max_actions is not None and len(scenario.actions) > max_actions:
+        raise ScenarioError([{"path": "actions", "message":
+                              f"{len(scenario.actions)} actions; at most {max_actions} are taken"}],
+                            source=scenario.source)
+    cap = resolution.STEP_CAP if max_steps is None else max_steps
+    return resolution.resolve(scenario, snapshots=snapshots, cap=cap, edition=edition)
 
 
 def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str, Any]]:
     """Legal actions (contract §4 dicts, with `by`) for the player who may act after the first
-    `after` queued actions (None: all of them). With after=0, in the starting position.
-
-    After one or more actions this asks part 2: `judge.engine.resolve.state_after(scenario, n)`
-    returning `(state, window)` when it exists; otherwise the first `n` actions are resolved and the
-    list is made in the `final` state, with every window closed. An illegal action among them is a
-    ValueError naming it."""
+    `after` queued actions (None: all of them). With after=0, in the starting position; otherwise in
+    the state (and the open response window) just before action `after` would be taken
+    (`judge.engine.resolve.state_after`)."""
     count = len(scenario.actions) if after is None else after
     if count < 0 or count > len(scenario.actions):
         raise ValueError(f"after must be between 0 and {len(scenario.actions)}, got {after}")
     if count == 0:
         return legality.legal_actions(scenario.state)
-    resolver = _resolver()
-    if hasattr(resolver, "state_after"):
-        state, window = resolver.state_after(scenario, count)
-        return legality.legal_actions(state, window)
-    data = scenario.to_dict()
-    data["actions"] = data["actions"][:count]
-    data.pop("expect", None)
-    data["on_illegal"] = "stop"
-    ruling = resolver.resolve(scenario_mod.load_scenario(data, source=scenario.source))
-    rejected = ruling.get("rejected")
-    if rejected:
-        raise ValueError(f"action {rejected.get('action')} is not legal: {rejected.get('text')}")
-    data["state"] = ruling["final"]
-    data["actions"] = []
-    return legality.legal_actions(scenario_mod.load_scenario(data, source=scenario.source).state)
+    state, window = resolution.state_after(scenario, count)
+    return legality.legal_actions(state, window)

@@ -4,11 +4,12 @@
     ensure_index("instance/index")            # builds when missing or stale (content hash)
     result = search("instance/index", "unyeilding", page=1)
     result.redirect, result.suggestion, result.total, result.hits
-    suggest("instance/index", "shi")          # at most 8 {id, title, url, kind}
+    suggest("instance/index", "shi")          # at most 8 {id, title, kind, parent}
 
 Modules: `analysis` (tokens, stems, synonyms), `sources` (document sources registry), `store`
 (build, staleness, atomic publish), `query` (pre-processing, parsing, spelling), `searching`
-(ranking, snippets, pages), `cli` (`judge index`).
+(ranking, snippets, pages), `cli` (`judge index`). Documents are named by id and kind; the web
+builds their URLs (`judge.web.links.doc_url`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.search.query import QueryError
-from judge.search.searching import Hit, SearchResult, engine
+from judge.search.searching import Hit, Searcher, SearchResult, searcher
 from judge.search.store import BuildInfo, ensure, is_stale
 
-__all__ = ["BuildInfo", "Hit", "QueryError", "SearchResult", "ensure_index", "is_stale", "search",
-           "suggest"]
+__all__ = ["BuildInfo", "Hit", "QueryError", "SearchResult", "Searcher", "ensure_index", "is_stale", "search",
+           "searcher", "suggest"]
 
 
 def ensure_index(index_dir: str | Path, force: bool = False) -> BuildInfo:
@@ -30,8 +31,8 @@ def ensure_index(index_dir: str | Path, force: bool = False) -> BuildInfo:
 
 def search(index_dir: str | Path, q: object, page: int = 1, pagelen: int = 10) -> SearchResult:
     """Search the index; raises QueryError for an empty or over-long query."""
-    return engine(index_dir).search(q, page=page, pagelen=pagelen)
+    return searcher(index_dir).search(q, page=page, pagelen=pagelen)
 
 
 def suggest(index_dir: str | Path, q: object, limit: int = 8) -> list[dict[str, str]]:
-    return engine(index_dir).suggest(q, limit=limit)
+    return searcher(index_dir).suggest(q, limit=limit)

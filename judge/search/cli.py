@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from judge import ROOT
+from judge.search.store import ensure
 
 
 def default_index_dir() -> Path:
@@ -27,8 +28,6 @@ def index(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
-    from judge.search.store import ensure
-
     directory = args.dir or default_index_dir()
     try:
         info = ensure(directory, force=not args.if_stale)

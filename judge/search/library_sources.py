@@ -2,9 +2,9 @@
 (kind "ruling"). Registered in `sources.SOURCES`; their files are in the index's staleness hash, so
 the index is rebuilt when a card or a scenario changes.
 
-    {"id": "card/noah", "kind": "card", "url": "/cards/noah", "title": "Noah", "names": "Noah",
+    {"id": "card/noah", "kind": "card", "title": "Noah", "names": "Noah",
      "text": "Noah: Unyielding. Soul, rank 2, Light. Keywords: unyielding.", ...}
-    {"id": "ruling/11-effects/…", "kind": "ruling", "url": "/scenarios/11-effects/…", ...}
+    {"id": "ruling/11-effects/…", "kind": "ruling", ...}
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from judge import SCENARIOS_DIR
-from judge.engine.cards import CARDS_DIR
+from judge.engine.cards import CARDS_DIR, load_library_dir
+from judge.library import LIBRARY, Library, card_slug, ruling_files
 
 # After every Codex document in `order` (ties in score keep the Codex first).
 CARD_ORDER = 1_000_000
@@ -36,9 +37,6 @@ class CardSource:
         return {}
 
     def documents(self) -> Iterator[dict[str, Any]]:
-        from judge.engine.cards import load_library_dir
-        from judge.web.card_pages import card_slug
-
         for n, card in enumerate(sorted(load_library_dir(self.directory), key=lambda c: c.name.lower())):
             slug = card_slug(card.name)
             kind = card.type.capitalize() + (" (Leader)" if card.leader else "")
@@ -47,7 +45,7 @@ class CardSource:
             text = " ".join(part for part in (
                 f"{card.name}:", card.text, f"{facts}.", f"Keywords: {', '.join(keywords)}." if keywords else "",
                 " ".join(e.name for e in card.effects if e.name)) if part)
-            yield {"id": f"card/{slug}", "kind": "card", "url": f"/cards/{slug}", "title": card.name,
+            yield {"id": f"card/{slug}", "kind": "card", "title": card.name,
                    "names": card.name, "text": text,
                    "section": facts + (" · reconstructed from the Codex" if card.reconstructed else ""),
                    "chapter": "cards", "order": CARD_ORDER + n}
@@ -61,26 +59,19 @@ class RulingSource:
     directory: Path = field(default_factory=lambda: SCENARIOS_DIR)
 
     def files(self) -> list[Path]:
-        from judge.coverage import NOT_RULINGS
-
-        if not self.directory.is_dir():
-            return []
-        return sorted((p for p in self.directory.rglob("*.yaml") if p.name not in NOT_RULINGS),
-                      key=lambda p: p.parts)
+        return ruling_files(self.directory)
 
     def synonyms(self) -> dict[str, list[str]]:
         return {}
 
     def documents(self) -> Iterator[dict[str, Any]]:
-        from judge.desk.library import LIBRARY, Library
-
         library = LIBRARY if self.directory == LIBRARY.root else Library(self.directory)
         for n, entry in enumerate(library.entries()):
             cites = entry.expected_cites
             text = entry.title.rstrip(".?") + ". " + entry.question if entry.question else entry.title
             if cites:
                 text += " Cites: " + ", ".join(cites) + "."
-            yield {"id": f"ruling/{entry.pid}", "kind": "ruling", "url": f"/scenarios/{entry.pid}",
+            yield {"id": f"ruling/{entry.pid}", "kind": "ruling",
                    "title": entry.title, "names": entry.title, "text": text,
                    "section": entry.pid, "chapter": "rulings",
                    "order": RULING_ORDER + n}

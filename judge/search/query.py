@@ -80,7 +80,7 @@ def prepare(raw: object) -> Prepared:
 
     def take_filter(match: re.Match) -> str:
         name, value = match.group(1).lower(), match.group(2).strip('"').lower()
-        if name == "kind":   # checked against the kinds the index holds (Engine.search)
+        if name == "kind":   # checked against the kinds the index holds (Searcher.search)
             kinds.append(value)
             return " "
         if name == "chapter":
@@ -135,7 +135,7 @@ def _balance(text: str) -> str:
 def parser(schema: Schema, boolean: bool = False) -> qparser.MultifieldParser:
     """Words, phrases, groups and operators only: no wildcards, ranges, boosts or field syntax.
 
-    Plain words are ORed (the engine weighs documents by the share of words they match; Whoosh's
+    Plain words are ORed (the searcher weighs documents by the share of words they match; Whoosh's
     own coordination bonus zeroes one-term queries); once the query uses AND, OR or NOT,
     words next to each other are ANDed, so "armament NOT elysium" means armament without Elysium.
     """

@@ -51,11 +51,11 @@ class SharedIdf(BM25F):
 class Hit:
     id: str
     kind: str
-    url: str
     title: str
     section: str
     snippet: str
     text: str
+    parent: str = ""  # an example's rule
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class SearchResult:
 
 
 @dataclass
-class Engine:
+class Searcher:
     """One opened build: the Whoosh index and the lookups beside it."""
 
     path: Path
@@ -89,7 +89,7 @@ class Engine:
         self.stems = set(self.lookup["stems"])
         self.pins: dict[str, str] = self.lookup["pins"]
         self.defines: dict[str, list[str]] = self.lookup["defines"]
-        self.redirects: dict[str, str] = self.lookup["redirects"]
+        self.pages: frozenset[str] = frozenset(self.lookup["pages"])
         self.suggestions: list[dict[str, Any]] = self.lookup["suggest"]
         self.lock = threading.Lock()
         # The corpus is small: keep every document's stored fields and its indexed terms in memory,
@@ -102,7 +102,7 @@ class Engine:
         self.spans: dict[str, dict[str, list[list[int]]]] = self.lookup["spans"]
 
     @classmethod
-    def open(cls, build: Path) -> Engine:
+    def open(cls, build: Path) -> Searcher:
         return cls(build, json.loads((build / "lookup.json").read_text()))
 
     # -- search ---------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ class Engine:
     def search(self, raw: object, page: int = 1, pagelen: int = PAGE_SIZE) -> SearchResult:
         """Search; raises `query.QueryError` only for an empty or over-long query."""
         prepared = Q.prepare(raw)
-        if prepared.rule_id is not None and prepared.rule_id in self.redirects:
+        if prepared.rule_id is not None and prepared.rule_id in self.pages:
             return SearchResult(prepared.text, redirect=prepared.rule_id, searched=prepared.text)
         notices = list(prepared.notices)
         unknown = [kind for kind in prepared.kinds if kind not in self.kinds]
@@ -219,8 +219,9 @@ class Engine:
         for docnum in window:
             doc = self.docs[docnum]
             spans = self.spans.get(doc["id"], {})
-            hits.append(Hit(doc["id"], doc["kind"], doc["url"], doc["title"], doc.get("section", ""),
-                            snippets.snippet(doc["text"], spans, terms, width=SNIPPET_CHARS), doc["text"]))
+            hits.append(Hit(doc["id"], doc["kind"], doc["title"], doc.get("section", ""),
+                            snippets.snippet(doc["text"], spans, terms, width=SNIPPET_CHARS), doc["text"],
+                            doc.get("parent", "")))
         return tuple(hits)
 
     # -- search-as-you-type ---------------------------------------------------------------------
@@ -237,7 +238,7 @@ class Engine:
         def add(entry: dict[str, Any]) -> None:
             if entry["id"] not in seen and len(found) < limit:
                 seen.add(entry["id"])
-                found.append({k: entry[k] for k in ("id", "title", "url", "kind")})
+                found.append({k: entry.get(k, "") for k in ("id", "title", "kind", "parent")})
 
         number = text.lstrip("§r ").strip()
         if number[:1].isdigit():
@@ -253,7 +254,7 @@ class Engine:
             except Q.QueryError:
                 return found
             for hit in result.hits:
-                add({"id": hit.id, "title": hit.title, "url": hit.url, "kind": hit.kind})
+                add({"id": hit.id, "title": hit.title, "kind": hit.kind, "parent": hit.parent})
         return found
 
 
@@ -270,21 +271,21 @@ def _replace_words(text: str, fixes: dict[str, str]) -> str:
     return _WORD_RE.sub(lambda m: fixes.get(m.group(0).lower(), m.group(0)), text)
 
 
-_engines: dict[str, Engine] = {}
-_engines_lock = threading.Lock()
+_searchers: dict[str, Searcher] = {}
+_searchers_lock = threading.Lock()
 
 
-def engine(index_dir: str | Path) -> Engine:
-    """The engine for the live build under `index_dir`, reopened when a new build is published."""
+def searcher(index_dir: str | Path) -> Searcher:
+    """The searcher for the live build under `index_dir`, reopened when a new build is published."""
     build = current_build(index_dir)
     if build is None:
         raise FileNotFoundError(f"no search index in {index_dir}; run `judge index`")
     key = str(build)
-    with _engines_lock:
-        found = _engines.get(str(index_dir))
+    with _searchers_lock:
+        found = _searchers.get(str(index_dir))
         if found is None or str(found.path) != key:
-            # A newer build was published. The old engine is dropped, not closed: a request that
+            # A newer build was published. The old searcher is dropped, not closed: a request that
             # already holds it finishes on the old files (kept on disk, see store.KEEP_BUILDS).
-            found = Engine.open(build)
-            _engines[str(index_dir)] = found
+            found = Searcher.open(build)
+            _searchers[str(index_dir)] = found
     return found

@@ -3,12 +3,13 @@
 A source says which data files it reads (their content hash decides when the index is stale) and
 yields documents, plain dicts:
 
-    {"id": "11.5.1", "kind": "rule", "url": "/rules/11.5.1", "title": "11.5.1",
+    {"id": "11.5.1", "kind": "rule", "title": "11.5.1",
      "names": "11.5.1 ; Costs",            # what names it: ids, terms, aliases, titles (boosted)
      "text": "the full plain text", "section": "11.5 Costs · Chapter 11: Effects",
      "chapter": "11", "parent": "", "order": 1234, "defines": []}
 
-Only `id`, `kind`, `url`, `title` and `text` are required. A source may also offer synonym groups
+Only `id`, `kind`, `title` and `text` are required; a document holds no URL (the web builds its
+page's from the kind and id, and from `parent` for an example). A source may also offer synonym groups
 (slug -> [term, alias, …]); the glossary does. The card library and the scenario library are
 sources too (`library_sources`: kinds "card" and "ruling"); more plug in with `register(MySource())`.
 """
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from judge import CODEX_DIR
+from judge.codex import load_codex
+from judge.search.library_sources import CardSource, RulingSource
 
 
 class Source(Protocol):
@@ -31,14 +34,6 @@ class Source(Protocol):
     def documents(self) -> Iterable[dict[str, Any]]: ...
 
     def synonyms(self) -> dict[str, list[str]]: ...
-
-
-def rule_url(rule_id: str) -> str:
-    return f"/rules/{rule_id}"
-
-
-def glossary_url(slug: str) -> str:
-    return f"/glossary/{slug}"
 
 
 @dataclass
@@ -53,8 +48,6 @@ class CodexSource:
         return sorted(p for p in self.directory.rglob("*.yaml") if "sources" not in p.parts)
 
     def _codex(self) -> Any:
-        from judge.codex import load_codex
-
         return load_codex()
 
     def synonyms(self) -> dict[str, list[str]]:
@@ -63,22 +56,21 @@ class CodexSource:
             groups[slug] = [entry.term, *entry.aliases]
         return groups
 
-    def redirects(self) -> dict[str, str]:
+    def pages(self) -> list[str]:
         """Every rule number that has a page: present rules, sections, chapters, cited-but-absent."""
         codex = self._codex()
-        ids = [*codex.rules, *codex.cited_absent, *(str(chapter.number) for chapter in codex.chapters)]
-        return {rule_id: rule_url(rule_id) for rule_id in ids}
+        return [*codex.rules, *codex.cited_absent, *(str(chapter.number) for chapter in codex.chapters)]
 
     def documents(self) -> Iterator[dict[str, Any]]:
         codex = self._codex()
         for order, (rule_id, rule) in enumerate(codex.rules.items()):
             yield from self._rule_documents(codex, rule, order * 10)
         base = len(codex.rules) * 10
-        for order, (slug, entry) in enumerate(codex.glossary.items(), start=base):
+        for order, entry in enumerate(codex.glossary.values(), start=base):
             text = " ".join([entry.short, *entry.body])
             if entry.aliases:
                 text += " Also: " + ", ".join(entry.aliases) + "."
-            yield {"id": entry.id, "kind": "glossary", "url": glossary_url(slug), "title": entry.term,
+            yield {"id": entry.id, "kind": "glossary", "title": entry.term,
                    "names": " ; ".join([entry.term, *entry.aliases]), "text": text,
                    "defines": [r for r in entry.rules if r in codex.rules],
                    "section": f"Glossary · {entry.letter}", "chapter": "glossary", "order": order}
@@ -89,7 +81,7 @@ class CodexSource:
         chapter_label = f"Chapter {chapter}" + (f": {chapter_rule.text}" if chapter_rule else "")
         if rule.kind in ("chapter", "section"):
             title = f"Chapter {rule.id}: {rule.text}" if rule.kind == "chapter" else f"{rule.id} {rule.text}"
-            yield {"id": rule.id, "kind": "section", "url": rule_url(rule.id), "title": title,
+            yield {"id": rule.id, "kind": "section", "title": title,
                    "names": f"{rule.id} ; {rule.text}", "text": rule.intro or rule.text,
                    "section": chapter_label if rule.kind == "section" else "Codex",
                    "chapter": chapter, "order": order}
@@ -106,12 +98,12 @@ class CodexSource:
         body = [rule.text or "", *(item.text for item in items if item is not None)]
         body += [f"Note: {note}" for note in rule.notes]
         body += [f"Example: {example.text}" for example in rule.examples]
-        yield {"id": rule.id, "kind": "rule", "url": rule_url(rule.id), "title": rule.id,
+        yield {"id": rule.id, "kind": "rule", "title": rule.id,
                "names": " ; ".join(n for n in names if n), "text": " ".join(b for b in body if b),
                "section": " · ".join(part for part in (section_label, chapter_label) if part),
                "chapter": chapter, "order": order}
         for n, example in enumerate(rule.examples, start=1):
-            yield {"id": f"{rule.id}/example-{n}", "kind": "example", "url": rule_url(rule.id),
+            yield {"id": f"{rule.id}/example-{n}", "kind": "example",
                    "title": f"{rule.id}, example {n}" if len(rule.examples) > 1 else f"{rule.id}, example",
                    "names": rule.id, "text": example.text,
                    "section": " · ".join(part for part in (section_label, chapter_label) if part),
@@ -124,7 +116,7 @@ class ListSource:
 
     docs: list[dict[str, Any]]
     groups: dict[str, list[str]] = field(default_factory=dict)
-    pages: dict[str, str] = field(default_factory=dict)
+    rule_pages: list[str] = field(default_factory=list)
     name: str = "list"
 
     def files(self) -> list[Path]:
@@ -136,17 +128,11 @@ class ListSource:
     def synonyms(self) -> dict[str, list[str]]:
         return dict(self.groups)
 
-    def redirects(self) -> dict[str, str]:
-        return dict(self.pages)
+    def pages(self) -> list[str]:
+        return list(self.rule_pages)
 
 
-def _library_sources() -> list[Source]:
-    from judge.search.library_sources import CardSource, RulingSource
-
-    return [CardSource(), RulingSource()]
-
-
-SOURCES: list[Source] = [CodexSource(), *_library_sources()]
+SOURCES: list[Source] = [CodexSource(), CardSource(), RulingSource()]
 
 
 def register(source: Source) -> None:

@@ -34,7 +34,7 @@ from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from judge.search import analysis, snippets
 from judge.search.sources import SOURCES, Source
 
-SCHEMA_VERSION = "13"
+SCHEMA_VERSION = "14"
 KEEP_BUILDS = 2
 
 
@@ -60,7 +60,6 @@ def make_schema(groups: dict[str, list[str]]) -> Schema:
         title=STORED(),
         text=TEXT(analyzer=ana, stored=True, chars=True),
         section=STORED(),
-        url=STORED(),
     )
 
 
@@ -125,12 +124,12 @@ def ensure(index_dir: str | os.PathLike, sources: Sequence[Source] | None = None
 def _build(index_dir: Path, sources: Sequence[Source], wanted: str) -> BuildInfo:
     started = time.perf_counter()
     groups: dict[str, list[str]] = {}
-    redirects: dict[str, str] = {}
+    pages: set[str] = set()
     docs: list[dict[str, Any]] = []
     for source in sources:
         for slug, spellings in source.synonyms().items():
             groups.setdefault(slug, list(spellings))
-        redirects.update(getattr(source, "redirects", dict)())
+        pages.update(getattr(source, "pages", tuple)())
         docs.extend(source.documents())
 
     target = index_dir / f"build-{wanted[:12]}-{os.getpid()}-{time.time_ns() % 10**6}"
@@ -146,13 +145,13 @@ def _build(index_dir: Path, sources: Sequence[Source], wanted: str) -> BuildInfo
             id=doc["id"], kind=doc["kind"], chapter=str(doc.get("chapter") or ""),
             parent=str(doc.get("parent") or ""), order=int(doc.get("order", n)),
             names=doc.get("names") or doc["title"], title=doc["title"], text=doc["text"],
-            section=doc.get("section") or "", url=doc["url"],
+            section=doc.get("section") or "",
         )
     writer.commit()
     ix.close()
 
     kinds = Counter(doc["kind"] for doc in docs)
-    (target / "lookup.json").write_text(json.dumps(_lookup(docs, groups, redirects)))
+    (target / "lookup.json").write_text(json.dumps(_lookup(docs, groups, sorted(pages))))
     (target / "meta.json").write_text(json.dumps({
         "hash": wanted, "schema": SCHEMA_VERSION, "documents": len(seen), "kinds": dict(kinds),
         "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -167,7 +166,7 @@ def _build(index_dir: Path, sources: Sequence[Source], wanted: str) -> BuildInfo
 
 
 def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
-            redirects: dict[str, str]) -> dict[str, Any]:
+            pages: list[str]) -> dict[str, Any]:
     """What queries need besides the index: the vocabulary for did-you-mean, exact-name pins,
     rule numbers with a page, and the entries search-as-you-type offers."""
     vocab: Counter[str] = Counter()
@@ -184,7 +183,7 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
             if key:
                 pins.setdefault(key, doc["id"])
     suggest = [
-        {"id": doc["id"], "title": doc["title"], "url": doc["url"], "kind": doc["kind"],
+        {"id": doc["id"], "title": doc["title"], "kind": doc["kind"], "parent": str(doc.get("parent") or ""),
          "names": [n.strip() for n in (doc.get("names") or doc["title"]).split(" ; ") if n.strip()]}
         for doc in docs if doc["kind"] in ("glossary", "section", "rule", "card")
     ]
@@ -195,7 +194,8 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
              for doc in docs}
     spans = {doc["id"]: snippets.term_spans(doc["text"], ana) for doc in docs}
     defines = {doc["id"]: list(doc["defines"]) for doc in docs if doc.get("defines")}
-    return {"vocab": dict(vocab), "stems": stems, "pins": pins, "defines": defines, "terms": terms, "spans": spans, "redirects": redirects, "suggest": suggest,
+    return {"vocab": dict(vocab), "stems": stems, "pins": pins, "defines": defines, "terms": terms, "spans": spans, "pages": pages,
+            "suggest": suggest,
             "groups": groups}
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask
 
 from judge import ROOT
+from judge.web import errors, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -44,8 +45,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
-
-    from judge.web import errors, security
 
     errors.register(app)
     security.register(app)

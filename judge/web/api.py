@@ -2,7 +2,7 @@
 app's MAX_CONTENT_LENGTH answers 413 above that) and answers JSON:
 
     POST /api/position            contract §6 position JSON (derived values, checks)
-    POST /api/resolve[?snapshots=1]  contract §5 ruling (501 until part 2 is built)
+    POST /api/resolve[?snapshots=1]  contract §5 ruling
     POST /api/legal[?after=N]     {"after": N, "player": …, "actions": [contract §4 dicts]}
 
 Bad input gets the one error shape with the problems and their key paths (judge/web/errors.py).
@@ -61,11 +61,7 @@ def position():
 
 @bp.post("/api/resolve")
 def resolve():
-    scenario = _scenario()
-    try:
-        return jsonify(api.resolve(scenario, snapshots=_flag("snapshots")))
-    except NotImplementedError as exc:
-        raise BadInput(str(exc), status=501) from None
+    return jsonify(api.resolve(_scenario(), snapshots=_flag("snapshots")))
 
 
 @bp.post("/api/legal")
@@ -82,8 +78,6 @@ def legal():
             raise BadInput(f"after must be between 0 and {len(scenario.actions)}, got {after}.")
     try:
         actions = api.legal_actions(scenario, after=after)
-    except NotImplementedError as exc:
-        raise BadInput(str(exc), status=501) from None
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     count = len(scenario.actions) if after is None else after

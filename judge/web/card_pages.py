@@ -9,7 +9,6 @@ never appear here.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
@@ -19,9 +18,10 @@ import yaml
 from flask import Blueprint, abort, redirect, request, url_for
 from markupsafe import Markup, escape
 
-from judge.desk.library import LIBRARY, Entry, scenario_url
 from judge.engine import yamlio
 from judge.engine.cards import CARD_TYPES, CARDS_DIR, CardDef, EffectDef, TargetSpec, load_library
+from judge.library import LIBRARY, Entry, card_slug
+from judge.web.links import rulings
 from judge.web.twin import twin
 
 bp = Blueprint("cards", __name__)
@@ -29,14 +29,8 @@ bp = Blueprint("cards", __name__)
 TYPE_TITLES = {"soul": "Souls", "event": "Events", "armament": "Armaments", "ambush": "Ambushes",
                "realm": "Realms"}
 RECONSTRUCTED = "Reconstructed from the Codex — not official card text."
-_SLUG_RE = re.compile(r"[^a-z0-9]+")
 TRIGGER_WORDS = {"after_battle": "after a battle it fought", "attacks": "when it attacks",
                  "attacked": "when it is attacked", "captures_attack_target": "when it captures its attack target"}
-
-
-def card_slug(name: str) -> str:
-    """"Cyber-Wormhole" -> "cyber-wormhole"; "Principle of Stolen Energy" -> "principle-of-stolen-energy"."""
-    return _SLUG_RE.sub("-", name.lower()).strip("-")
 
 
 @lru_cache(maxsize=1)
@@ -185,7 +179,7 @@ def rulings_using(card: CardDef) -> list[dict[str, str]]:
                     by_card.setdefault(name, []).append(entry)
             _uses.update(key=key, entries=entries, by_card=by_card)
         found = list(_uses["by_card"].get(card.name.lower(), []))
-    return [{"id": e.pid, "title": e.title, "url": scenario_url(e.pid)} for e in found]
+    return rulings(found)
 
 
 # --- records and views ----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from judge.codex import load_codex
 from judge.codex import pages as ctx
 from judge.codex.linkify import link
 from judge.codex.linkify import linkify as _linkify
-from judge.desk.library import rulings_citing
+from judge.web.links import rulings_citing
 from judge.web.twin import twin
 
 bp = Blueprint("codex", __name__)

@@ -23,12 +23,13 @@ from flask import (
 )
 
 from judge.desk import cards as card_index
-from judge.desk import engine, pages
+from judge.desk import pages, runner
 from judge.desk.layout import load_field
-from judge.desk.library import LIBRARY, Entry, rulings_citing, titles
 from judge.desk.rules import rule_link
 from judge.desk.store import RulingStore, Saved
+from judge.library import LIBRARY, Entry
 from judge.web.errors import BadInput, error_response
+from judge.web.links import rulings_citing, titles
 from judge.web.security import check_csrf
 from judge.web.twin import twin
 
@@ -92,7 +93,7 @@ def posted_scenario() -> dict[str, Any]:
             raise BadInput("Send a JSON object: {\"scenario\": {...}} or {\"yaml\": \"...\"}.")
         if isinstance(body.get("scenario"), dict):
             data = body["scenario"]
-            engine.check_limits(data)
+            runner.check_limits(data)
             return data
         text = body.get("yaml")
     else:
@@ -100,19 +101,14 @@ def posted_scenario() -> dict[str, Any]:
     if not isinstance(text, str) or not text.strip():
         raise BadInput("No scenario was sent: paste its YAML.",
                        [{"path": "", "message": "the scenario is empty"}])
-    data = engine.parse(text)
-    engine.check_limits(data)
+    data = runner.parse(text)
+    runner.check_limits(data)
     return data
 
 
-@bp.errorhandler(engine.DeskInputError)
-def desk_input_error(exc: engine.DeskInputError) -> Response:
+@bp.errorhandler(runner.DeskInputError)
+def desk_input_error(exc: runner.DeskInputError) -> Response:
     return error_response(400, str(exc), exc.problems)
-
-
-@bp.errorhandler(engine.EngineUnavailable)
-def engine_missing(exc: engine.EngineUnavailable) -> Response:
-    return error_response(503, str(exc))
 
 
 # -- the desk ---------------------------------------------------------------------------------------
@@ -122,7 +118,7 @@ def desk() -> str:
     if request.method == "POST":  # the form that works without JavaScript: paste, resolve
         try:
             data = posted_scenario()
-        except engine.DeskInputError as exc:
+        except runner.DeskInputError as exc:
             data, context["problems"] = pages.BLANK, exc.problems
             context["yaml_text"] = request.form.get("yaml", "")
         else:
@@ -130,7 +126,7 @@ def desk() -> str:
             context["problems"] = context["ruling_view"]["problems"]
     else:
         data = initial_scenario()
-    context.setdefault("yaml_text", engine.to_yaml(data))
+    context.setdefault("yaml_text", runner.to_yaml(data))
     context.update(scenario=data, scenario_json=json.dumps(data), field_json=json.dumps(load_field().to_dict()))
     status = 400 if context["problems"] else 200
     return render_template("desk/desk.html", **context), status
@@ -150,16 +146,16 @@ def board_json() -> Response:
     data = posted_scenario()
     problems, derived, rejected = [], {}, None
     try:
-        position = engine.position(data)
+        position = runner.position(data)
         derived = position.get("derived") or {}
         if data.get("actions"):
             rejected = first_illegal(data, position)
-    except engine.DeskInputError as exc:
+    except runner.DeskInputError as exc:
         problems = exc.problems
     figure = pages.board_figure(data.get("state") or {}, derived=derived)
     if rejected:
         rejected = dict(rejected, rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
-    return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=engine.to_yaml(data),
+    return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=runner.to_yaml(data),
                    board=render_template("desk/_board.html", figure=figure))
 
 
@@ -167,8 +163,8 @@ def first_illegal(data: dict[str, Any], position: dict[str, Any]) -> dict[str, A
     """The first queued action that is illegal where it stands in the queue (the ruling's `rejected`);
     without resolution, the first one illegal in the starting position."""
     try:
-        return engine.resolve(data, snapshots=False).get("rejected")
-    except engine.DeskInputError:
+        return runner.resolve(data, snapshots=False).get("rejected")
+    except runner.DeskInputError:
         raise
     except Exception:  # without resolution (or if it fails), the starting position's checks
         current_app.logger.exception("resolving the desk's queue failed")
@@ -186,7 +182,7 @@ def legal_json() -> Response:
     after = json_body().get("after") if request.is_json else None
     if after is not None and (not isinstance(after, int) or after < 0):
         raise BadInput("`after` is the number of queued actions to play first (0 or more).")
-    return jsonify(ok=True, after=after, actions=engine.legal_actions(data, after))
+    return jsonify(ok=True, after=after, actions=runner.legal_actions(data, after))
 
 
 @bp.post("/desk/resolve.json")
@@ -202,7 +198,7 @@ def resolve_json() -> Response:
         s.get("state"), cards, highlight=s.get("changes"), title=f"The board after step {s['n']}"))
         if i < pages.MAX_STEP_BOARDS or i == len(steps) - 1 else pages.NO_BOARD
         for i, s in enumerate(steps)]
-    return jsonify(ok=True, ruling=engine.without_snapshots(ruling), boards=boards,
+    return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,
                    trace=render_template("desk/_trace.html", ruling=ruling, boards=False))
 
 
@@ -213,7 +209,7 @@ def parse_json() -> Response:
     With `{"action": "..."}`: one hand-written action → its mapping (its legality shows on the board)."""
     body = json_body()
     if isinstance(body, dict) and isinstance(body.get("action"), str):
-        return jsonify(ok=True, action=engine.parse_action(body["action"][:4000]))
+        return jsonify(ok=True, action=runner.parse_action(body["action"][:4000]))
     data = posted_scenario()
     shape = []
     if not isinstance(data.get("state", {}), dict):
@@ -223,9 +219,9 @@ def parse_json() -> Response:
     if shape:
         raise BadInput("The desk can't lay out this scenario.", shape)
     try:  # a scenario still being built may have problems: the desk loads it and lists them
-        engine.load(data)
+        runner.load(data)
         problems = []
-    except engine.DeskInputError as exc:
+    except runner.DeskInputError as exc:
         problems = exc.problems
     return jsonify(ok=True, scenario=data, problems=problems)
 
@@ -245,7 +241,7 @@ def share() -> Response:
     view = pages.ruling_context(data, "share")
     if view["problems"]:
         raise BadInput("Only a scenario the engine can read can be shared.", view["problems"])
-    ruling = engine.without_snapshots(view["ruling"])
+    ruling = runner.without_snapshots(view["ruling"])
     rid = store().save(data, str(ruling.get("codex") or ""), view["outcome"], ruling)
     return redirect(url_for("desk.saved", rid=rid), code=303)
 
@@ -293,7 +289,7 @@ def scenario_yaml(pid: str) -> Response:
 
 
 def yaml_response(data: dict[str, Any], filename: str) -> Response:
-    response = make_response(engine.to_yaml(data))
+    response = make_response(runner.to_yaml(data))
     response.mimetype = "application/yaml"
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     return response

@@ -21,11 +21,11 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.routing import BuildError
 
 from judge import search as searching
 from judge.search.query import MAX_QUERY, QueryError
 from judge.web.errors import BadInput
+from judge.web.links import doc_url
 from judge.web.twin import announce_json, query_args
 
 log = logging.getLogger(__name__)
@@ -41,36 +41,18 @@ def build_index(state: Any) -> None:
     """Build the index at start when it is missing or older than the Codex data."""
     try:
         searching.ensure_index(state.app.config["INDEX_DIR"])
-        searching.engine(state.app.config["INDEX_DIR"])   # open it now, not on the first search
+        searching.searcher(state.app.config["INDEX_DIR"])   # open it now, not on the first search
     except Exception:  # the first search tries again and reports what went wrong
         log.exception("could not build the search index at start")
 
 
-def _engine() -> searching.searching.Engine:
+def _searcher() -> searching.Searcher:
     index_dir = current_app.config["INDEX_DIR"]
     try:
-        return searching.engine(index_dir)
+        return searching.searcher(index_dir)
     except FileNotFoundError:
         searching.ensure_index(index_dir)
-        return searching.engine(index_dir)
-
-
-def doc_url(kind: str, doc_id: str, stored: str) -> str:
-    """The page of a result, built with url_for; a kind without a page of ours keeps its stored url."""
-    try:
-        if kind == "glossary":
-            return url_for("codex.glossary_entry", slug=doc_id.split("/", 1)[1])
-        if kind in ("rule", "section"):
-            return url_for("codex.rule", rule_id=doc_id)
-        if kind == "example":
-            return url_for("codex.rule", rule_id=doc_id.split("/", 1)[0])
-        if kind == "card":
-            return url_for("cards.card", slug=doc_id.split("/", 1)[1])
-        if kind == "ruling":
-            return url_for("desk.scenario", pid=doc_id.split("/", 1)[1])
-    except BuildError:
-        pass
-    return stored
+        return searching.searcher(index_dir)
 
 
 def _page_number() -> int:
@@ -100,7 +82,7 @@ def _run(as_json: bool) -> Response:
     q = request.args.get("q", "")
     try:
         page = _page_number()
-        result = _engine().search(q, page=page)
+        result = _searcher().search(q, page=page)
     except (QueryError, BadInput) as exc:
         return _refused(q, exc, as_json)
 
@@ -110,7 +92,7 @@ def _run(as_json: bool) -> Response:
             return jsonify({**_no_results(q), "query": result.query, "redirect": target})
         return redirect(target, 302)
 
-    results = [{"id": hit.id, "kind": hit.kind, "url": doc_url(hit.kind, hit.id, hit.url),
+    results = [{"id": hit.id, "kind": hit.kind, "url": doc_url(hit.kind, hit.id, hit.parent),
                 "title": hit.title, "snippet": hit.snippet, "text": hit.text} for hit in result.hits]
     body = {"query": result.query, "redirect": None, "suggestion": result.suggestion,
             "total": result.total, "results": results, "page": result.page, "pages": result.pages}
@@ -146,7 +128,6 @@ def search_json() -> Response:
 @bp.get("/search/suggest")
 def suggest() -> Response:
     """At most 8 entries {id, title, url, kind} whose number, term or alias starts with `q`."""
-    found = _engine().suggest(request.args.get("q", ""))
-    for entry in found:
-        entry["url"] = doc_url(entry["kind"], entry["id"], entry["url"])
-    return jsonify(found)
+    found = _searcher().suggest(request.args.get("q", ""))
+    return jsonify([{"id": e["id"], "title": e["title"], "url": doc_url(e["kind"], e["id"], e["parent"]),
+                     "kind": e["kind"]} for e in found])

@@ -1,4 +1,5 @@
-"""The desk's one door to the engine (`judge.engine.api`), with the limits the web puts on input.
+"""The desk's runner: its one door to the engine (`judge.engine.api`), with the limits the web puts on
+input.
 
 Everything a user posts comes through `parse` (YAML or JSON text → mapping, with line numbers on
 malformed YAML) and `load` (mapping → engine scenario, with the engine's key-path problems), after
@@ -14,6 +15,9 @@ from functools import lru_cache
 from typing import Any
 
 import yaml
+
+from judge.engine import api, yamlio
+from judge.engine.errors import ScenarioError
 
 # Caps on what a posted scenario may hold (the engine caps its own steps).
 MAX_ACTIONS = 60
@@ -32,24 +36,10 @@ class DeskInputError(ValueError):
         self.problems = problems
 
 
-class EngineUnavailable(RuntimeError):
-    """The engine package is not installed in this build."""
-
-
-def _api():
-    try:
-        from judge.engine import api
-    except ImportError as exc:  # pragma: no cover - only before the engine lands
-        raise EngineUnavailable("the rules engine is not available in this build") from exc
-    return api
-
-
 def read_yaml(text: str) -> Any:
     """YAML text as the engine reads it: YAML 1.2 booleans (the contract's `on:` stays the key "on"),
     and aliases refused once they expand past the engine's node limit (a small post can't become a
     billion nodes). Raises yaml.YAMLError or DeskInputError."""
-    from judge.engine import yamlio
-
     try:
         data = yamlio.safe_load(text)
     except RecursionError:
@@ -145,9 +135,6 @@ def check_limits(data: Mapping[str, Any]) -> None:
 def load(data: Mapping[str, Any], source: str = "desk") -> Any:
     """The engine's scenario for `data`, or DeskInputError with the engine's key paths."""
     check_limits(data)
-    api = _api()
-    from judge.engine.errors import ScenarioError
-
     try:
         return api.load_scenario(dict(data), source=source)
     except ScenarioError as exc:
@@ -157,33 +144,25 @@ def load(data: Mapping[str, Any], source: str = "desk") -> Any:
 
 def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = True,
             edition: str | None = None) -> dict[str, Any]:
-    """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false),
-    under the Codex `edition` (default: the scenario's `codex:`, else the current edition)."""
+    """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false), under
+    the Codex `edition` (default: the scenario's `codex:`, else the current edition); a loop stops
+    after WEB_STEP_CAP steps, well inside a second."""
     scenario = load(data, source)
     try:
-        return _resolve_capped(scenario, snapshots, edition)
-    except NotImplementedError as exc:  # resolution is built apart from the rest of the engine
-        raise EngineUnavailable(str(exc)) from None
-
-
-def _resolve_capped(scenario: Any, snapshots: bool, edition: str | None = None) -> dict[str, Any]:
-    """Resolve with the web's step cap: a loop stops after WEB_STEP_CAP steps, well inside a second
-    (`judge.engine.api.resolve` has no cap argument; the engine's own cap is for the CLI)."""
-    from judge.engine import resolve as resolution
-
-    return resolution.resolve(scenario, snapshots=snapshots, cap=WEB_STEP_CAP, edition=edition)
+        return api.resolve(scenario, snapshots=snapshots, max_steps=WEB_STEP_CAP, max_actions=MAX_ACTIONS,
+                           edition=edition)
+    except ScenarioError as exc:
+        raise DeskInputError("The scenario is larger than the desk accepts.", [dict(p) for p in exc.problems]) from None
 
 
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
-    return _api().position(load(data, source))
+    return api.position(load(data, source))
 
 
 def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, Any]]:
     scenario = load(data)
     try:
-        return list(_api().legal_actions(scenario, after=after))
-    except NotImplementedError as exc:
-        raise EngineUnavailable(str(exc)) from None
+        return list(api.legal_actions(scenario, after=after))
     except ValueError as exc:  # `after` out of range
         raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
 
@@ -201,7 +180,7 @@ def _derive_cached(key: str) -> dict[str, Any]:
         del data["cards"]
     try:
         return position(data, source="snapshot").get("derived") or {}
-    except (DeskInputError, EngineUnavailable):
+    except DeskInputError:
         return {}
 
 

@@ -1,8 +1,12 @@
 """The scenario library: every scenario YAML under `scenarios/`, as rulings anyone can open.
 
 A file is a scenario when it is a mapping with a `state:`; other YAML kept there (lists of what is
-untestable, coverage baselines) is passed over. A scenario's path id is its path under
+untestable, coverage baselines: `NOT_RULINGS`) is passed over. A scenario's path id is its path under
 `scenarios/` without `.yaml` ("battle/defiance-kill"); only ids found by the scan are ever opened.
+
+A domain module (layers: codex ← engine ← library ← search, desk ← web): it holds ids, titles and
+cited rules, never a URL; the web builds links (`judge.web.links`). `card_slug` names a card of the
+card library in ids and URLs.
 """
 
 from __future__ import annotations
@@ -10,7 +14,6 @@ from __future__ import annotations
 import logging
 import stat
 import threading
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,11 +21,29 @@ from typing import Any
 import yaml
 
 from judge import SCENARIOS_DIR
-from judge.coverage import NOT_RULINGS as NOT_SCENARIOS
-from judge.desk import engine
+from judge.codex.importer import slugify
+from judge.engine import api
+from judge.engine.errors import ScenarioError
 from judge.engine.yamlio import load_project_file
 
 log = logging.getLogger(__name__)
+
+UNTESTABLE_FILE = SCENARIOS_DIR / "untestable.yaml"
+BASELINE_FILE = SCENARIOS_DIR / "coverage-baseline.yaml"
+# Files under scenarios/ that are not rulings.
+NOT_RULINGS = frozenset({UNTESTABLE_FILE.name, BASELINE_FILE.name})
+
+
+def card_slug(name: str) -> str:
+    """"Cyber-Wormhole" -> "cyber-wormhole"; "Principle of Stolen Energy" -> "principle-of-stolen-energy"."""
+    return slugify(name)
+
+
+def ruling_files(root: Path = SCENARIOS_DIR) -> list[Path]:
+    """The YAML files under `root` that may be rulings (all but `NOT_RULINGS`), in path order."""
+    if not root.is_dir():
+        return []
+    return sorted((p for p in root.rglob("*.yaml") if p.name not in NOT_RULINGS), key=lambda p: p.parts)
 
 
 @dataclass(frozen=True)
@@ -57,7 +78,7 @@ class Library:
             return []
         found = []
         for path in self.root.rglob("*.yaml"):
-            if path.name in NOT_SCENARIOS:
+            if path.name in NOT_RULINGS:
                 continue
             try:
                 info = path.stat()
@@ -90,7 +111,7 @@ class Library:
     def _read(self, path: Path) -> Entry | None:
         try:
             data = load_project_file(path.read_text(encoding="utf-8"))  # our own files: the fast reader
-        except (OSError, yaml.YAMLError, engine.DeskInputError):
+        except (OSError, yaml.YAMLError):
             return None
         if not isinstance(data, dict) or "state" not in data:
             return None
@@ -108,8 +129,8 @@ class Library:
             return cached
         rules: list[str] = list(entry.expected_cites)
         try:
-            ruling = engine.resolve(entry.data, source=str(entry.path.name), snapshots=False)
-        except (engine.DeskInputError, engine.EngineUnavailable):
+            ruling = resolve_entry(entry)
+        except ScenarioError:
             ruling = {}
         except Exception:  # one scenario the engine trips on must not break every rule page
             log.exception("resolving library scenario %s failed", entry.pid)
@@ -162,6 +183,11 @@ class Library:
         return list(found)
 
 
+def resolve_entry(entry: Entry) -> dict[str, Any]:
+    """The §5 ruling of a library scenario (raises ScenarioError when it does not load)."""
+    return api.resolve(api.load_scenario(dict(entry.data), source=str(entry.path.name)))
+
+
 def cites_rule(cited: str, rule_id: str) -> bool:
     """"11.6.1b" and "11.6.1.2" fall under "11.6.1"; "11.6.10" does not."""
     cited, rule_id = cited.lower(), rule_id.lower()
@@ -176,19 +202,6 @@ def cites_rule(cited: str, rule_id: str) -> bool:
 LIBRARY = Library()
 
 
-def rulings_citing(rule_id: str) -> list[dict[str, str]]:
-    """The library rulings whose trace (or expectation) cites `rule_id`: [{id, title, url}]."""
-    return [{"id": e.pid, "title": e.title, "url": scenario_url(e.pid)} for e in LIBRARY.citing(str(rule_id))]
-
-
-def scenario_url(pid: str) -> str:
-    try:
-        from flask import url_for
-
-        return url_for("desk.scenario", pid=pid)
-    except RuntimeError:  # outside a request: the same path, built by hand
-        return f"/scenarios/{pid}"
-
-
-def titles(entries: Iterable[Entry]) -> list[dict[str, str]]:
-    return [{"id": e.pid, "title": e.title, "question": e.question, "url": scenario_url(e.pid)} for e in entries]
+def rulings_citing(rule_id: str) -> list[Entry]:
+    """The library rulings whose trace (or expectation) cites `rule_id` or a rule under it."""
+    return LIBRARY.citing(str(rule_id))

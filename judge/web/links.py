@@ -1,0 +1,48 @@
+"""Every link to a page of ours that the lower layers name by id, built with `url_for` in one place.
+
+The library and the search index hold ids and kinds (a scenario's path id, a rule id, "card/noah"),
+never URLs; the web turns them into links here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from flask import url_for
+
+from judge.library import Entry
+from judge.library import rulings_citing as library_rulings_citing
+
+
+def scenario_url(pid: str) -> str:
+    return url_for("desk.scenario", pid=pid)
+
+
+def rulings(entries: Iterable[Entry]) -> list[dict[str, str]]:
+    """Library rulings as links: [{id, title, url}]."""
+    return [{"id": e.pid, "title": e.title, "url": scenario_url(e.pid)} for e in entries]
+
+
+def rulings_citing(rule_id: str) -> list[dict[str, str]]:
+    """The library rulings whose trace (or expectation) cites `rule_id`: [{id, title, url}]."""
+    return rulings(library_rulings_citing(rule_id))
+
+
+def titles(entries: Iterable[Entry]) -> list[dict[str, str]]:
+    """Library rulings for a list: [{id, title, question, url}]."""
+    return [{"id": e.pid, "title": e.title, "question": e.question, "url": scenario_url(e.pid)} for e in entries]
+
+
+def doc_url(kind: str, doc_id: str, parent: str = "") -> str:
+    """The page of a search document of `kind` with `doc_id` (an example's page is its rule's, `parent`)."""
+    if kind == "glossary":
+        return url_for("codex.glossary_entry", slug=doc_id.split("/", 1)[1])
+    if kind in ("rule", "section"):
+        return url_for("codex.rule", rule_id=doc_id)
+    if kind == "example":
+        return url_for("codex.rule", rule_id=parent or doc_id.split("/", 1)[0])
+    if kind == "card":
+        return url_for("cards.card", slug=doc_id.split("/", 1)[1])
+    if kind == "ruling":
+        return scenario_url(doc_id.split("/", 1)[1])
+    raise ValueError(f"no page for a search document of kind {kind!r} ({doc_id})")
