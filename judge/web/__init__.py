@@ -21,6 +21,7 @@ BLUEPRINTS = [
     "judge.web.api:bp",           # /api/position, /api/resolve                (engine)
     "judge.web.desk:bp",          # /desk, /r/<id>, /scenarios                 (ruling desk)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
+    "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)
 ]
 
 MAX_UPLOAD = 256 * 1024
