@@ -38,7 +38,8 @@ RULING = {
 @pytest.fixture()
 def fake_engine(monkeypatch):
     rulings = {"now": copy.deepcopy(RULING)}
-    monkeypatch.setattr(runner, "resolve", lambda data, source="desk", snapshots=True: copy.deepcopy(rulings["now"]))
+    monkeypatch.setattr(runner, "resolve", lambda data, source="desk", snapshots=True, edition=None:
+                        copy.deepcopy(rulings["now"]))
     # the library resolves its scenarios for the rules they cite
     monkeypatch.setattr(library, "resolve_entry", lambda entry: copy.deepcopy(rulings["now"]))
     return rulings

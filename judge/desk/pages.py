@@ -10,8 +10,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from judge.codex.editions import editions
 from judge.desk import runner
 from judge.desk.board_svg import BoardPainter, zones
+from judge.desk.changes import outcome_differences
 from judge.desk.layout import load_field
 
 log = logging.getLogger(__name__)
@@ -60,8 +62,9 @@ def _svg_cached(key: str) -> str:
     return str(painter().render(state, derived, highlight=refs, title=title))
 
 
-def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
-    """Resolve `data` and describe it for a page: the ruling, or the problems that stopped it."""
+def ruling_context(data: Mapping[str, Any], source: str, edition: str | None = None) -> dict[str, Any]:
+    """Resolve `data` under the Codex `edition` (default: the scenario's `codex:`, else the current
+    edition) and describe it for a page: the ruling, or the problems that stopped it."""
     context: dict[str, Any] = {
         "title": str(data.get("title") or data.get("id") or "Untitled scenario"),
         "question": str(data.get("question") or "").strip(),
@@ -71,7 +74,7 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         "outcome": None,
     }
     try:
-        ruling = runner.resolve(data, source=source)
+        ruling = runner.resolve(data, source=source, edition=edition)
     except runner.DeskInputError as exc:
         context["problems"] = exc.problems
         return context
@@ -84,6 +87,20 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     context["codex"] = ruling.get("codex")
     context["outcome"] = runner.outcome(ruling)
     return context
+
+
+def compare_with_current(context: dict[str, Any], data: Mapping[str, Any], source: str) -> None:
+    """A ruling judged under an edition that is not the current one: judge it under the current
+    edition too and say whether the outcome differs (`context["current_edition"]`)."""
+    current = editions().current
+    if context.get("ruling") is None or context.get("codex") in (None, current):
+        return
+    now = ruling_context(data, source, edition=current)
+    lines = (outcome_differences(context["outcome"], now["outcome"]) if now["outcome"] is not None
+             else [f"the scenario can't be judged under {current}: "
+                   + "; ".join(p.get("message", "") for p in now["problems"])])
+    context["current_edition"] = {"version": current, "differs": bool(lines), "differences": lines,
+                                  "winner": (now["outcome"] or {}).get("winner")}
 
 
 def compare_saved(context: dict[str, Any], saved_outcome: Mapping[str, Any]) -> None:

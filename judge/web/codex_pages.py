@@ -10,6 +10,7 @@ reads differently in the current edition carries a banner with the difference.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, g, redirect, request, url_for
@@ -74,6 +75,15 @@ def compare_to_current(ours: str | None, theirs: str | None, page: dict[str, Any
     page["edition"] = banner
 
 
+def last_edition_with(has: Callable[[Codex], bool]) -> str | None:
+    """On a current-edition path, for a rule or entry the current edition no longer has: the latest
+    edition that has it, so an old link still lands on its text (with the banner)."""
+    if g.get("edition"):
+        return None
+    held = editions()
+    return next((v for v in reversed(held.versions) if v != held.current and has(load_edition(v))), None)
+
+
 @twin(bp, "/", also=(EDITION + "/",))
 def index():
     page = ctx.index_page(active_codex())
@@ -89,6 +99,8 @@ def rule(rule_id: str):
         template = "codex/chapter.html" if page["rule"]["kind"] == "chapter" else "codex/rule.html"
     elif codex.knows(rule_id) and "/" not in rule_id:
         page, template = ctx.absent_page(codex, rule_id), "codex/absent.html"
+    elif (older := last_edition_with(lambda c: rule_id in c.rules)) is not None:
+        return redirect(url_for(request.endpoint, rule_id=rule_id, edition=older), 302)
     else:
         abort(404, description=f"No rule {rule_id!r} in the Codex: rule ids look like 11.5.1, 11.6.1b, 13.6 or 10.")
     page["url"] = url_for("codex.rule", rule_id=rule_id)
@@ -112,6 +124,8 @@ def glossary():
 def glossary_entry(slug: str):
     codex = active_codex()
     entry = codex.entry(slug)
+    if entry is None and (older := last_edition_with(lambda c: c.entry(slug) is not None)) is not None:
+        return redirect(url_for(request.endpoint, slug=slug, edition=older), 302)
     if entry is None:
         abort(404, description=f"No glossary entry {slug!r}; see the glossary for every term and alias.")
     if entry.slug != slug:

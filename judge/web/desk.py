@@ -14,6 +14,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    g,
     jsonify,
     make_response,
     redirect,
@@ -22,6 +23,7 @@ from flask import (
     url_for,
 )
 
+from judge.codex.editions import editions
 from judge.desk import cards as card_index
 from judge.desk import pages, runner
 from judge.desk.layout import load_field
@@ -250,13 +252,23 @@ def share() -> Response:
 @twin(bp, "/r/<rid>")
 def saved(rid: str) -> tuple[str, dict[str, Any]]:
     record = saved_or_404(rid)
-    context = pages.ruling_context(record.scenario, f"r/{rid}")
+    pinned = record.codex if editions().get(record.codex) else None  # judged under the edition it was saved under
+    context = pages.ruling_context(record.scenario, f"r/{rid}", edition=pinned)
     pages.compare_saved(context, record.outcome)
+    pages.compare_with_current(context, record.scenario, f"r/{rid}")
+    keep_links_in_edition(context.get("codex"))
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
                    saved_ruling=record.ruling,
                    yaml_url=url_for("desk.saved_yaml", rid=rid), json_url=url_for("desk.saved_json", rid=rid),
                    page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid))
     return "desk/ruling.html", context
+
+
+def keep_links_in_edition(version: str | None) -> None:
+    """A ruling judged under an edition other than the current one links to that edition's rule pages
+    (judge.web.codex_pages keeps `g.edition` in every link to a Codex page)."""
+    if version and version != editions().current and editions().get(version):
+        g.edition = version
 
 
 @bp.get("/r/<rid>.yaml")
@@ -276,6 +288,8 @@ def scenarios() -> tuple[str, dict[str, Any]]:
 def scenario(pid: str) -> tuple[str, dict[str, Any]]:
     entry = library_entry_or_404(pid)
     context = pages.ruling_context(entry.data, entry.path.name)
+    pages.compare_with_current(context, entry.data, entry.path.name)
+    keep_links_in_edition(context.get("codex"))
     context.update(id=pid, kind="library", yaml_url=url_for("desk.scenario_yaml", pid=pid),
                    json_url=url_for("desk.scenario_json", pid=pid), page_url=url_for("desk.scenario", pid=pid),
                    desk_url=url_for("desk.desk", scenario=pid))
