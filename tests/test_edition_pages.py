@@ -18,6 +18,7 @@ from judge.codex.editions import ENV
 from judge.desk import runner
 from judge.desk.store import RulingStore
 from judge.library import LIBRARY
+from judge.search import ensure_index, is_stale
 from judge.web import create_app
 
 FIXTURE = ROOT / "tests" / "fixtures" / "codex-0.4.1"
@@ -136,3 +137,19 @@ def test_a_ruling_saved_under_0_4_0_is_judged_under_0_4_0_when_0_4_1_is_current(
     assert "Judged under Codex 0.4.0, the edition it was saved under" in text_of(client.get(f"/r/{rid}"))
     body = client.get(f"/r/{rid}").get_data(as_text=True)
     assert "/editions/0.4.0/" in body                 # the trace links to the rules it was judged under
+
+
+def test_search_takes_an_edition_and_its_hits_link_to_that_editions_pages(site):
+    import_fixture()
+    assert is_stale(site.config["INDEX_DIR"])         # a new current edition: `judge index` builds again
+    ensure_index(site.config["INDEX_DIR"])
+    client = site.test_client()
+    words = "Afterwards the Ambush goes face up to its owner's Elysium"
+    older = client.get("/search.json", query_string={"q": f"edition:0.4.0 {words}"}).get_json()
+    hit = next(r for r in older["results"] if r["id"] == "10.4.8")      # 0.4.1 dropped 10.4.8
+    assert hit["url"] == "/editions/0.4.0/rules/10.4.8"
+    now = client.get("/search.json", query_string={"q": words}).get_json()
+    assert "10.4.8" not in [r["id"] for r in now["results"]]
+    assert all(not r["url"].startswith("/editions/") for r in now["results"])
+    refused = client.get("/search.json", query_string={"q": "edition:9.9.9 ambush"})
+    assert refused.status_code == 400 and "9.9.9" in refused.get_json()["error"]
