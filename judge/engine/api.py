@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judge.engine import legality
 from judge.engine import resolve as resolution
 from judge.engine import scenario as scenario_mod
+from judge.engine import verbs
+from judge.engine.action import Action
 from judge.engine.edition import current_version
 from judge.engine.errors import ScenarioError
 from judge.engine.scenario import Scenario
@@ -36,7 +37,7 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
     board = derive(state)
     checks = []
     for action in scenario.actions:
-        violations = legality.verify(state, action, board=board)
+        violations = verbs.verify(state, action, board=board)
         checks.append({"action": action.index, "do": action.to_dict(), "legal": not violations,
                        "violations": [v.to_dict() for v in violations]})
     return {
@@ -73,6 +74,10 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
     if count < 0 or count > len(scenario.actions):
         raise ValueError(f"after must be between 0 and {len(scenario.actions)}, got {after}")
     if count == 0:
-        return legality.legal_actions(scenario.state)
+        return _dicts(verbs.legal_actions(scenario.state))
     state, window = resolution.state_after(scenario, count)
-    return legality.legal_actions(state, window)
+    return _dicts(verbs.legal_actions(state, window))
+
+
+def _dicts(actions: list[Action]) -> list[dict[str, Any]]:
+    return [a.to_dict() for a in actions]

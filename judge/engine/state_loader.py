@@ -9,10 +9,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.engine import card_schema as cardmod
+from judge.engine import stats
 from judge.engine.cards import DURATIONS, CardDef, Library
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
 from judge.engine.state import (
+    LASTING_KINDS,
     PHASES,
     PLAYERS,
     Ambush,
@@ -285,9 +287,9 @@ class StateLoader:
         data = self.c.mapping(item, path)
         if data is None:
             return
-        kinds = [k for k in ("gain", "grant", "lay", "negate") if k in data]
+        kinds = [k for k in LASTING_KINDS if k in data]
         if len(kinds) != 1:
-            self.bad(path, "a lasting effect has exactly one of gain, grant, lay, negate")
+            self.bad(path, f"a lasting effect has exactly one of {', '.join(LASTING_KINDS)}")
             return
         kind = kinds[0]
         where_key = "on" if kind == "lay" else ("to" if kind in ("gain", "grant") else None)
@@ -417,8 +419,6 @@ class StateLoader:
                                           "choice (glossary/escalation-spiral)")
 
     def hp_check(self, state: State) -> None:
-        from judge.engine import stats
-
         for ref in state.soul_refs():
             view = stats.soul_view(state, ref)
             if view.hp.total <= 0:

@@ -27,11 +27,6 @@ def step5(amount: int) -> int:
     return max(0, int(amount)) // 5 * 5
 
 
-def current_hp(g: Game, ref: SlotRef) -> int:
-    view = g.board().view(ref)
-    return view.hp.total if view is not None else 0
-
-
 def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
                 arithmetic: str = "", battle: bool = False) -> int:
     """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
