@@ -19,6 +19,8 @@ from judge.cli import main
 from judge.codex import load_edition
 from judge.codex.diff import word_diff
 from judge.codex.editions import ENV, editions
+from judge.engine import api
+from judge.library import LIBRARY
 
 FIXTURE = ROOT / "tests" / "fixtures" / "codex-0.4.1"
 SOURCES = sorted((CODEX_DIR / "sources").glob("*.txt"))
@@ -187,3 +189,42 @@ def test_word_diff_marks_only_the_words_that_changed():
 def test_changes_of_an_edition_we_do_not_hold_exit_2(capsys):
     assert main(["changes", "0.4.0", "7.0.0"]) == 2
     assert "no Codex edition '7.0.0'" in capsys.readouterr().err
+
+
+def cited_under_0_4_0(entry) -> tuple[set[str], bool]:
+    """What a library ruling rests on, read here from the engine's own ruling under 0.4.0: every rule
+    its steps and its rejection cite and the rules its expectation names; and whether its derived
+    values show a slot the Escalation Spiral still keeps asleep (`proactive: false`)."""
+    ruling = api.resolve(api.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.0")
+    cited = {r for step in ruling["steps"] for r in step["rules"]}
+    cited |= set((ruling.get("rejected") or {}).get("rules", []))
+    cited |= set(entry.expected_cites)
+    asleep = any(isinstance(v, dict) and v.get("proactive") is False for v in ruling["derived"].values())
+    return cited, asleep
+
+
+def test_changes_flag_what_the_changed_number_flips_and_what_cites_a_changed_rule(fixture_edition, capsys, tmp_path):
+    report = changes_json(capsys, "--db", str(tmp_path / "none.sqlite3"))
+    assert [(d["id"], d["before"], d["after"]) for d in report["data"]] == [("numbers.yaml:spiral_turns.value", 4, 2)]
+    number_rules = set(yaml.safe_load((FIXTURE / "numbers.yaml").read_text(encoding="utf-8"))["spiral_turns"]["rules"])
+    changed_ids = {c["id"] for c in [*report["rules"], *report["glossary"]]}
+    status = {r["id"]: r for r in report["rulings"]}
+    entries = LIBRARY.entries()
+    assert set(status) == {e.pid for e in entries}              # every library ruling, each once
+    read = {e.pid: cited_under_0_4_0(e) for e in entries}
+    cites = {pid: cited for pid, (cited, _) in read.items()}
+    flipped = {pid for pid, r in status.items() if r["status"] == "outcome-changed"}
+    assert flipped, "the Spiral's turns (4 -> 2) flip the rulings that rest on the Spiral"
+    assert any(cites[pid] & number_rules for pid in flipped)
+    for pid in flipped:   # a ruling rests on the Spiral by citing it or by showing a slot it keeps asleep
+        assert cites[pid] & number_rules or read[pid][1], f"{pid} changed outcome without resting on the Spiral"
+        assert status[pid]["before"] != status[pid]["after"] and status[pid]["before"] is not None
+    for pid, cited in cites.items():
+        if pid in flipped:
+            continue
+        expected = "cites-changed-rule" if cited & changed_ids else "same"
+        assert status[pid]["status"] == expected, pid
+        assert set(status[pid]["changed_rules"]) == cited & changed_ids, pid
+    assert any(status[pid]["status"] == "cites-changed-rule" for pid, c in cites.items() if "10.1.1" in c)
+    assert any(status[pid]["status"] == "cites-changed-rule" for pid, c in cites.items() if "glossary/taunt" in c)
+    assert all(r["url"] == f"/scenarios/{r['id']}" for r in report["rulings"])

@@ -153,3 +153,34 @@ def test_search_takes_an_edition_and_its_hits_link_to_that_editions_pages(site):
     assert all(not r["url"].startswith("/editions/") for r in now["results"])
     refused = client.get("/search.json", query_string={"q": "edition:9.9.9 ambush"})
     assert refused.status_code == 400 and "9.9.9" in refused.get_json()["error"]
+
+
+def test_a_saved_ruling_the_new_edition_flips_keeps_its_outcome_and_says_what_it_is_now(site):
+    """A ruling saved under 0.4.0 whose outcome 0.4.1's Spiral (4 -> 2 turns) changes: picked from the
+    library rulings that cite the Spiral, by judging each under both editions with the engine."""
+    import_fixture(current=False)
+    outcome = {}
+    for entry in LIBRARY.entries():
+        if "glossary/escalation-spiral" not in LIBRARY.cites(entry):
+            continue
+        scenario = dict(entry.data)
+        scenario.pop("codex", None)
+        before, after = (runner.resolve(scenario, snapshots=False, edition=v) for v in ("0.4.0", "0.4.1"))
+        if runner.outcome(before) != runner.outcome(after):
+            outcome = {"scenario": scenario, "ruling": before}
+            break
+    assert outcome, "some library ruling that cites the Spiral is flipped by 0.4.1"
+    ruling = outcome["ruling"]
+    rid = RulingStore(site.config["DATABASE"]).save(outcome["scenario"], "0.4.0", runner.outcome(ruling), ruling)
+    assert main(["import-codex", "--edition", "0.4.2", "--from", "0.4.1", "--current",
+                 str(FIXTURE / "numbers.yaml")]) == 0      # 0.4.2: 0.4.1 again, now current
+    client = site.test_client()
+    page = client.get(f"/r/{rid}.json").get_json()
+    assert page["codex"] == "0.4.0" and not page["changed"]        # still its 0.4.0 outcome
+    assert page["outcome"] == runner.outcome(ruling)
+    assert page["current_edition"]["version"] == "0.4.2" and page["current_edition"]["differs"]
+    text = text_of(client.get(f"/r/{rid}"))
+    assert "Under Codex 0.4.2 the outcome is different" in text and "proactive: False → True" in text
+    changes = client.get("/changes/0.4.0...0.4.2.json").get_json()
+    saved = next(r for r in changes["rulings"] if r["id"] == rid)
+    assert saved["status"] == "outcome-changed" and saved["url"] == f"/r/{rid}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from threading import Lock
@@ -79,25 +80,33 @@ def codex_root() -> Path:
     return Path(os.environ.get(ENV) or CODEX_DIR)
 
 
-_cache: dict[Path, tuple[int, Editions]] = {}
+_cache: dict[Path, tuple[float, int, Editions]] = {}
 _lock = Lock()
+RECHECK = 1.0
+"""Seconds between looks at editions.yaml's time stamp: the engine asks for the current edition at
+every slot lookup, and a stat each time would cost more than the lookup."""
 
 
 def editions(root: Path | str | None = None) -> Editions:
-    """The editions under `root` (default `codex_root()`), read again whenever editions.yaml changes."""
+    """The editions under `root` (default `codex_root()`), read again when editions.yaml changes
+    (looked at once a second at most; `write_index` forgets what it replaced at once)."""
     root = Path(root) if root else codex_root()
+    now = time.monotonic()
+    with _lock:
+        cached = _cache.get(root)
+    if cached and now - cached[0] < RECHECK:
+        return cached[2]
     index = root / INDEX
     try:
         stamp = index.stat().st_mtime_ns
     except OSError:
         raise CodexError(f"{index}: file not found") from None
+    if cached and cached[1] == stamp:
+        found = cached[2]
+    else:
+        found = read_editions(root)
     with _lock:
-        cached = _cache.get(root)
-        if cached and cached[0] == stamp:
-            return cached[1]
-    found = read_editions(root)
-    with _lock:
-        _cache[root] = (stamp, found)
+        _cache[root] = (now, stamp, found)
     return found
 
 
@@ -138,3 +147,5 @@ def write_index(root: Path, listed: list[dict], current: str) -> None:
     tmp = path.with_suffix(".yaml.tmp")
     tmp.write_text(head + body, encoding="utf-8")
     tmp.replace(path)
+    with _lock:
+        _cache.pop(root, None)

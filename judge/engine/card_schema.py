@@ -32,6 +32,7 @@ from judge.engine.card_records import (
     Limit,
     TargetSpec,
 )
+from judge.engine.edition import numbers
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
 from judge.engine.parts import PARTS, Part
@@ -88,16 +89,17 @@ class _Checker:
             return None
         return value
 
-    def step5(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
-        # 14.x / glossary/damage: damage, healing and values come in steps of 5
+    def in_steps(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
+        # 14.x / glossary/damage: damage, healing and values come in steps of 5 (the edition's damage_step)
+        step = numbers().damage_step
         if isinstance(value, bool) or not isinstance(value, int):
-            self.bad(path, f"expected a multiple of 5, got {_show(value)}")
+            self.bad(path, f"expected a multiple of {step}, got {_show(value)}")
             return None
-        if value % 5:
-            self.bad(path, f"expected a multiple of 5, got {value}")
+        if value % step:
+            self.bad(path, f"expected a multiple of {step}, got {value}")
             return None
         if positive and value <= 0:
-            self.bad(path, f"expected a positive multiple of 5, got {value}")
+            self.bad(path, f"expected a positive multiple of {step}, got {value}")
             return None
         if not signed and value < 0:
             self.bad(path, f"expected 0 or more, got {value}")
@@ -119,7 +121,7 @@ class _Checker:
         out = {}
         for key in STAT_KEYS:
             if key in data:
-                out[key] = self.step5(data[key], f"{path}.{key}", signed=True) or 0
+                out[key] = self.in_steps(data[key], f"{path}.{key}", signed=True) or 0
         if not data:
             self.bad(path, "expected at least one of atk, def, hp")
         return out
@@ -188,7 +190,7 @@ class _Checker:
         if name == "moral":
             return Keyword("moral", self.stats(val, sub))
         if name == "defiance":
-            return Keyword("defiance", self.step5(val, sub, positive=True))
+            return Keyword("defiance", self.in_steps(val, sub, positive=True))
         if name == "berserk":
             return Keyword("berserk", tuple(self.actions(val, sub)))
         if name == "reinforcement":
@@ -252,7 +254,7 @@ class _Checker:
             return {"discard": self.integer(data["discard"], f"{path}.discard", 1)}
         if "pay_hp" in data:
             self.keys(data, ("pay_hp", "by"), path)
-            return {"pay_hp": self.step5(data["pay_hp"], f"{path}.pay_hp", positive=True),
+            return {"pay_hp": self.in_steps(data["pay_hp"], f"{path}.pay_hp", positive=True),
                     "by": self.choice(data.get("by", "self"), ("self", "caster", "ambusher"), f"{path}.by")}
         self.bad(path, "unknown cost; expected {discard: N} or {pay_hp: N, by: self|caster|ambusher}")
         return {}
@@ -363,7 +365,7 @@ class _Checker:
             if key in data:
                 if ctype in ("event", "ambush"):
                     self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
-                values[key] = self.step5(data[key], f"{path}.{key}") or 0
+                values[key] = self.in_steps(data[key], f"{path}.{key}") or 0
         if ctype in ("soul", "realm") and not values.get("hp"):
             if "hp" not in data:
                 self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
@@ -416,7 +418,7 @@ def _v_ref(c: _Checker, v: Any, p: str) -> Any:
 
 
 def _v_amount(c: _Checker, v: Any, p: str) -> Any:
-    return c.step5(v, p, positive=True)
+    return c.in_steps(v, p, positive=True)
 
 
 def _v_count(c: _Checker, v: Any, p: str) -> Any:

@@ -1,9 +1,9 @@
 """The field as data: the soul slots, their ranks and tree, and the realm slots.
 
-Everything comes from `codex/field.yaml` (interpretation/field-tree); no slot name appears in
-engine code except through this module.
+Everything comes from the Codex edition's `field.yaml` (codex/editions/<version>/field.yaml,
+interpretation/field-tree); no slot name appears in engine code except through this module.
 
-    field = load_field()
+    field = load_field()        # the active edition's (judge.engine.edition), cached
     field.slots                 # soul slot names, root first, in file order
     field.rank("Cm1")           # 1
     field.parent("L1·0")        # "L1"
@@ -24,9 +24,7 @@ from typing import Any
 
 import yaml
 
-from judge import CODEX_DIR
-
-FIELD_FILE = CODEX_DIR / "field.yaml"
+from judge.engine.edition import active
 
 # contract §2: L1.0 and L1-0 both mean L1·0 (unless the field data says otherwise)
 ASCII_SEPARATORS = (".", "-")
@@ -145,7 +143,12 @@ def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
                  list(data.get("ascii_separators", ASCII_SEPARATORS)), data.get("interpretation", "field-tree"))
 
 
-@lru_cache(maxsize=4)
-def load_field(path: Path = FIELD_FILE) -> Field:
+def load_field(path: Path | None = None) -> Field:
+    """The slot tree in `path`; by default the active edition's (judge.engine.edition.active)."""
+    return _read(path or active().field_file)
+
+
+@lru_cache(maxsize=8)
+def _read(path: Path) -> Field:
     with open(path, encoding="utf-8") as fh:
         return parse_field(yaml.safe_load(fh), str(path))

@@ -100,7 +100,10 @@ def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Li
         problems.add("", "a scenario is a mapping with state:, actions: and so on"
                          f"{'' if data is not None else ' (the file is empty)'}")
         problems.raise_if_any(source)
-    scenario = _Loader(problems, library or load_library(), source).scenario(yamlio.fix_keys(dict(data)))
+    named = data.get("codex")
+    version = str(named) if isinstance(named, str | int | float) and edition.known(str(named)) else None
+    with edition.under(version):   # the board is read with the slot tree and numbers of its edition
+        scenario = _Loader(problems, library or load_library(), source).scenario(yamlio.fix_keys(dict(data)))
     problems.raise_if_any(source)
     return scenario
 
