@@ -109,6 +109,7 @@ def _read_pages(files: list[Path], base_folder: Path, base: Codex, report: Repor
             kind = detect_format(text)
         except CodexError:
             kind = "prose"
+        number: int | bool | None
         try:
             if kind == "prose":
                 number, data = _place_prose(text, path.name, base_folder, base, report)
@@ -203,8 +204,8 @@ def _place_prose(text: str, name: str, base_folder: Path, base: Codex,
                  report: Report) -> tuple[int | bool, dict]:
     """Number a chapter without rule numbers on the base's numbering of the chapter with its title."""
     title, paragraphs = read_prose(text)
-    chapter = next((c for c in base.chapters if c.present and c.title == title), None)
-    if chapter is None:
+    chapter = next((c for c in base.chapters if c.present and c.file and c.title == title), None)
+    if chapter is None or chapter.file is None:
         report.unplaced.append({"file": name, "what": f"a chapter without rule numbers titled {title!r}: no chapter "
                                                       f"of {report.base} has that title to number it by"})
         return False, {}

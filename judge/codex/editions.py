@@ -115,7 +115,7 @@ def read_editions(root: Path) -> Editions:
     data = read_yaml(root / INDEX)
     if not isinstance(data, dict) or not isinstance(data.get("editions"), list) or not data["editions"]:
         raise CodexError(f"{where}: expected `editions:`, a list of editions, and `current:`")
-    listed = []
+    listed: list[Edition] = []
     for i, raw in enumerate(data["editions"]):
         version = str(raw.get("version", "")) if isinstance(raw, dict) else ""
         if not VERSION.match(version):

@@ -60,7 +60,7 @@ def read_numbers(path: Path) -> tuple[Numbers, dict[str, tuple[str, ...]]]:
     for item in fields(Numbers):
         entry = data.get(item.name) if isinstance(data, dict) else None
         value = entry.get("value") if isinstance(entry, dict) else None
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        if not isinstance(entry, dict) or not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise CodexError(f"{path}: {item.name}.value: expected a whole number of 1 or more, got {value!r}")
         values[item.name] = value
         rules[item.name] = tuple(str(r) for r in entry.get("rules") or ())

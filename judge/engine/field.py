@@ -118,7 +118,7 @@ class Field:
 
 
 def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
-    """A Field from its data (codex/field.yaml's shape); `root` may be left out when one soul slot
+    """A Field from its data (an edition's field.yaml); `root` may be left out when one soul slot
     has no parent."""
     def slot_defs(key: str, realm: bool) -> list[SlotDef]:
         out = []

@@ -100,7 +100,7 @@ def rule(rule_id: str):
     elif codex.knows(rule_id) and "/" not in rule_id:
         page, template = ctx.absent_page(codex, rule_id), "codex/absent.html"
     elif (older := last_edition_with(lambda c: rule_id in c.rules)) is not None:
-        return redirect(url_for(request.endpoint, rule_id=rule_id, edition=older), 302)
+        return redirect(url_for(request.endpoint or "codex.rule", rule_id=rule_id, edition=older), 302)
     else:
         abort(404, description=f"No rule {rule_id!r} in the Codex: rule ids look like 11.5.1, 11.6.1b, 13.6 or 10.")
     page["url"] = url_for("codex.rule", rule_id=rule_id)
@@ -125,7 +125,7 @@ def glossary_entry(slug: str):
     codex = active_codex()
     entry = codex.entry(slug)
     if entry is None and (older := last_edition_with(lambda c: c.entry(slug) is not None)) is not None:
-        return redirect(url_for(request.endpoint, slug=slug, edition=older), 302)
+        return redirect(url_for(request.endpoint or "codex.glossary_entry", slug=slug, edition=older), 302)
     if entry is None:
         abort(404, description=f"No glossary entry {slug!r}; see the glossary for every term and alias.")
     if entry.slug != slug:
