@@ -20,6 +20,7 @@ from judge.codex import load_edition
 from judge.codex.diff import word_diff
 from judge.codex.editions import ENV, editions
 from judge.engine import api
+from judge.engine.errors import ScenarioError
 from judge.library import LIBRARY
 
 FIXTURE = ROOT / "tests" / "fixtures" / "codex-0.4.1"
@@ -228,3 +229,20 @@ def test_changes_flag_what_the_changed_number_flips_and_what_cites_a_changed_rul
     assert any(status[pid]["status"] == "cites-changed-rule" for pid, c in cites.items() if "10.1.1" in c)
     assert any(status[pid]["status"] == "cites-changed-rule" for pid, c in cites.items() if "glossary/taunt" in c)
     assert all(r["url"] == f"/scenarios/{r['id']}" for r in report["rulings"])
+
+
+def test_a_card_says_which_editions_it_is_legal_in(fixture_edition):
+    card = {"name": "Newcomer", "type": "soul", "rank": 1, "attribute": "light", "atk": 10, "def": 5, "hp": 15,
+            "editions": ["0.4.1"]}
+    leaders = [{"name": f"Leader {p}", "type": "soul", "rank": 3, "attribute": "dark", "leader": True,
+                "atk": 20, "def": 10, "hp": 50} for p in "AB"]
+    scenario = {"cards": [card, *leaders], "state": {"players": {
+        "A": {"field": {"altar": "Leader A", "C3": "Newcomer"}}, "B": {"field": {"altar": "Leader B"}}}}}
+    assert api.load_scenario({**scenario, "codex": "0.4.1"}).codex == "0.4.1"
+    with pytest.raises(ScenarioError) as caught:
+        api.load_scenario({**scenario, "codex": "0.4.0"})
+    assert caught.value.problems == [{"path": "state.players.A.field.C3.card",
+                                      "message": "Newcomer is not legal in Codex 0.4.0; it is legal in 0.4.1"}]
+    with pytest.raises(ScenarioError) as caught:
+        api.load_scenario({**scenario, "cards": [{**card, "editions": ["four"]}, *leaders]})
+    assert caught.value.problems[0]["path"] == "cards[0].editions[0]"

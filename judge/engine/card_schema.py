@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from judge.codex.editions import VERSION
 from judge.engine.card_records import (
     ATTRIBUTES,
     BARE_KEYWORDS,
@@ -105,6 +106,13 @@ class _Checker:
             self.bad(path, f"expected 0 or more, got {value}")
             return None
         return value
+
+    def version(self, value: Any, path: str) -> str:
+        """A Codex edition's version ("0.4.1"), as a card's `editions:` names them."""
+        text = str(value) if isinstance(value, str | int | float) and not isinstance(value, bool) else ""
+        if not VERSION.match(text):
+            self.bad(path, f"expected a Codex version such as \"0.4.0\", got {_show(value)}")
+        return text
 
     def text(self, value: Any, path: str) -> str:
         if isinstance(value, str):
@@ -346,7 +354,7 @@ class _Checker:
             return None
         before = len(self.p)
         self.keys(data, ("name", "type", "rank", "attribute", "leader", "atk", "def", "hp", "text",
-                         "keywords", "effects", "caster", "ambusher", *EXTRA_CARD_KEYS), path)
+                         "keywords", "effects", "caster", "ambusher", "editions", *EXTRA_CARD_KEYS), path)
         for key in ("name", "type", "rank"):
             if key not in data:
                 self.bad(f"{path}.{key}", "missing")
@@ -386,6 +394,8 @@ class _Checker:
         effects = tuple(e for i, item in enumerate(self.seq(data.get("effects"), f"{path}.effects"))
                         if (e := self.effect(item, f"{path}.effects[{i}]", i)) is not None)
         sources = tuple(str(s) for s in self.seq(data.get("sources"), f"{path}.sources"))
+        editions = tuple(self.version(v, f"{path}.editions[{i}]")
+                         for i, v in enumerate(self.seq(data.get("editions"), f"{path}.editions")))
         if len(self.p) > before:
             return None
         return CardDef(
@@ -396,7 +406,7 @@ class _Checker:
             caster=self.condition(data["caster"], f"{path}.caster") if "caster" in data else None,
             ambusher=self.condition(data["ambusher"], f"{path}.ambusher") if "ambusher" in data else None,
             reconstructed=bool(data.get("reconstructed", False)),
-            notes=str(data.get("notes", "")), sources=sources,
+            notes=str(data.get("notes", "")), sources=sources, editions=editions,
         )
 
 

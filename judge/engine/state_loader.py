@@ -11,7 +11,7 @@ from typing import Any
 from judge.engine import card_schema as cardmod
 from judge.engine import stats
 from judge.engine.cards import DURATIONS, CardDef, Library
-from judge.engine.edition import numbers
+from judge.engine.edition import active, numbers
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
 from judge.engine.state import (
@@ -57,6 +57,9 @@ class StateLoader:
             return None
         if ctype and card.type != ctype:
             self.bad(path, f"{card.name} is a {card.type}, not a {ctype}")
+        version = active().version
+        if card.editions and version not in card.editions:
+            self.bad(path, f"{card.name} is not legal in Codex {version}; it is legal in {', '.join(card.editions)}")
         return card
 
     def names(self, value: Any, path: str) -> list[str]:
