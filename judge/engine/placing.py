@@ -14,7 +14,7 @@ from judge.engine.state import Ambush, Armament, Realm
 def recruit(g: Game, action: Action) -> None:
     """10.1.1: a Soul from hand onto an empty slot under an active Soul."""
     player = g.actor(action)
-    ref = action.ref("to", g.state)
+    ref = action.slot("to", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     zones.place_soul(g, player, ref.slot, card.name)
@@ -32,14 +32,15 @@ def recruit(g: Game, action: Action) -> None:
 def equip(g: Game, action: Action) -> None:
     """10.3.1: an Armament from hand to one of the player's Souls, its Wielder."""
     player = g.actor(action)
-    ref = action.ref("to", g.state)
+    ref = action.slot("to", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
-    soul = g.state.soul_at(ref)
+    soul = g.state.soul(ref)
     soul.armament = Armament(g.state.new_uid(), card.name)
     g.touch()
     view = g.board().souls[ref]
-    parts, rules = [], []
+    parts: list[str] = []
+    rules: list[str] = []
     for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
         text, why = stats.explain(value, key)
         parts.append(text)
@@ -53,7 +54,7 @@ def equip(g: Game, action: Action) -> None:
 def invoke(g: Game, action: Action) -> None:
     """10.5.1: a Realm from hand onto an empty realm slot."""
     player = g.actor(action)
-    ref = action.ref("to", g.state)
+    ref = action.slot("to", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
@@ -65,10 +66,10 @@ def invoke(g: Game, action: Action) -> None:
 def set_ambush(g: Game, action: Action) -> None:
     """10.4.1: an Ambush from hand, face down, at the slot of one of the player's Souls, its Setter."""
     player = g.actor(action)
-    ref = action.ref("at", g.state)
+    ref = action.slot("at", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
-    setter = g.state.soul_at(ref)
+    setter = g.state.soul(ref)
     already = len(g.state.slot(ref).ambushes)
     g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
     two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul there may "

@@ -107,7 +107,7 @@ def describe_position(g: Game) -> None:
             if ks.kind != "printed":
                 bits.append(f"{ks.keyword.label()} from {ks.label}")
                 rules += ks.rules
-                if ks.source_uid is not None and ks.source_uid != g.state.soul_at(ref).uid:
+                if ks.source_uid is not None and ks.source_uid != g.state.soul(ref).uid:
                     rules.append("11.2.3")  # a granted effect counts as coming from the card that grants it
         for blocked in view.blocked:
             bits.append(f"not {blocked.what} (Unyielding, source rank {blocked.source_rank})")
@@ -133,7 +133,7 @@ def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | 
     return state, None
 
 
-def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list], Any]) -> Scenario:
+def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list[Action]], Action]) -> Scenario:
     """The scenario with up to `length` more actions, each picked by `choose` from the legal actions
     of the position the queue so far reaches (random playouts: the property test and the bench)."""
     actions = list(scenario.actions)

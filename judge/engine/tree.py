@@ -8,6 +8,8 @@ the number of turns the Spiral takes is the edition's `spiral_turns` (judge.engi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from judge.engine.edition import numbers
 from judge.engine.state import SlotRef, State, opponent
 
@@ -124,7 +126,7 @@ def is_proactive(state: State, ref: SlotRef) -> bool:
     return ref.slot in proactive_slots(state, ref.player)
 
 
-def is_under_frozen(state: State, ref: SlotRef, frozen) -> SlotRef | None:
+def is_under_frozen(state: State, ref: SlotRef, frozen: Callable[[SlotRef], bool]) -> SlotRef | None:
     """The first active Soul above `ref` that is Frozen (`frozen(slotref) -> bool`), or None."""
     for up in superiors(state, ref):
         if frozen(up):

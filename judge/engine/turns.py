@@ -8,7 +8,7 @@ from __future__ import annotations
 from judge.engine import zones
 from judge.engine.edition import numbers
 from judge.engine.game import Game
-from judge.engine.state import PHASES, PLAYERS, SlotRef
+from judge.engine.state import PHASES, PLAYERS, Lasting, SlotRef
 from judge.engine.stats import SPANS
 
 # the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
@@ -30,7 +30,7 @@ def end_phase(g: Game) -> None:
         begin_turn(g)
 
 
-def _ends(g: Game, lasting) -> bool:
+def _ends(g: Game, lasting: Lasting) -> bool:
     """13.3.1: "this turn" ends now; "until the end of your opponent's next turn" ends at the end of
     the first turn of the opponent that began after the effect was created."""
     state = g.state
