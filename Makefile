@@ -29,8 +29,11 @@ bench: $(BIN)/.installed
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/engine.py
 
+# ruff (rules and per-file list in pyproject.toml), then mypy over judge/ (config in pyproject.toml).
+# `make test` will run lint first once mypy is clean on judge/engine too (issue 10).
 lint: $(BIN)/.installed
 	$(BIN)/ruff check judge tests bench
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

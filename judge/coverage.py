@@ -223,7 +223,7 @@ def compute(root: Path = SCENARIOS_DIR, *, use_engine: bool = True, codex: Any =
         claims = read_claims(path)
         trace, error = resolve_trace(api, path) if api is not None else (None, None)
         rulings.append(Ruling(_rel(path), claims, trace, error))
-    rules = {rid: [] for rid in chapter_rule_ids(codex)}
+    rules: dict[str, list[str]] = {rid: [] for rid in chapter_rule_ids(codex)}
     unknown: dict[str, list[str]] = {}
     for ruling in rulings:
         bad = [rid for rid in ruling.claims if not codex.knows(rid)]
@@ -242,7 +242,9 @@ def render(coverage: Coverage) -> str:
     out.append(f"{'chapter':<8} {'covered':>8} {'testable':>9} {'share':>7} {'untestable':>11}")
     for n in CHAPTERS:
         ch = coverage.chapter(n)
-        out.append(f"{n:<8} {ch['covered']:>8} {ch['testable']:>9} {ch['share']:>7.0%} {ch['untestable']:>11}")
+        out.append(
+            f"{n:<8} {ch['covered']:>8} {ch['testable']:>9} {ch['share']:>7.0%} {ch['untestable']:>11}"
+        )
     if coverage.uncovered:
         out += ["", "Uncovered:"] + [f"  {rid}" for rid in coverage.uncovered]
     if coverage.untestable:

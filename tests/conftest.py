@@ -56,7 +56,9 @@ def base_url(live_server):
 def browser():
     """Debian's Chromium through pip's Playwright. Skips without it, except in CI, where it fails."""
     if not os.path.exists(CHROMIUM):
-        message = f"no Chromium at {CHROMIUM}; install it with `apt-get install chromium` to run the browser tests"
+        message = (
+            f"no Chromium at {CHROMIUM}; install it with `apt-get install chromium` to run the browser tests"
+        )
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)

@@ -36,7 +36,8 @@ def test_every_card_has_a_page_and_a_json_twin(client, card):
     assert page.status_code == 200 and f'<{url}.json>; rel="alternate"' in page.headers["Link"]
     data = client.get(url + ".json").get_json()["card"]
     assert (data["name"], data["type"], data["rank"]) == (card.name, card.type, card.rank)
-    # its effects, and a Reinforcement keyword's Timing Effect (glossary Reinforcement: "an optional Timing Effect")
+    # its effects, and a Reinforcement keyword's Timing Effect (glossary Reinforcement: "an optional
+    # Timing Effect")
     assert len(data["effects"]) == len(card.effects) + sum(kw.name == "reinforcement" for kw in card.keywords)
     assert data["reconstructed"] == card.reconstructed
     if card.reconstructed:
@@ -108,6 +109,9 @@ def test_search_finds_cards_and_rulings_and_links_their_pages(client):
     results = client.get("/search.json", query_string={"q": "kind:card noah"}).get_json()["results"]
     assert results[0]["url"] == "/cards/noah" and results[0]["kind"] == "card"
     html = client.get("/search", query_string={"q": "kind:ruling chrome chains noah"}).get_data(as_text=True)
-    assert 'href="/scenarios/13-static-and-unyielding/noah-vs-chrome-chains"' in html and "Library ruling" in html
+    assert (
+        'href="/scenarios/13-static-and-unyielding/noah-vs-chrome-chains"' in html
+        and "Library ruling" in html
+    )
     offered = client.get("/search/suggest", query_string={"q": "noa"}).get_json()
     assert any(entry["url"] == "/cards/noah" for entry in offered)

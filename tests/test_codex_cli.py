@@ -1,4 +1,5 @@
-"""`judge codex-check`: counts per chapter, exit 0 on the committed data, 1 on problems, 2 on unreadable data."""
+"""`judge codex-check`: counts per chapter, exit 0 on the committed data, 1 on problems, 2 on
+unreadable data."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from judge.codex.editions import editions
 def test_codex_check_passes_and_prints_counts(capsys):
     assert main(["codex-check"]) == 0
     out = capsys.readouterr().out
-    rows = {m.group(1): m.groups()[1:] for m in re.finditer(r"^(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", out, re.MULTILINE)}
+    rows = {
+        m.group(1): m.groups()[1:]
+        for m in re.finditer(r"^(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", out, re.MULTILINE)
+    }
     # chapter: sections, rules, sub-items, examples (counted from the seeds by hand)
     assert rows["10"][:4] == ("5", "27", "5", "0")
     assert rows["11"][:4] == ("8", "39", "4", "3")

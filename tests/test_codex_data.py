@@ -36,7 +36,9 @@ def kinds(codex, chapter: int, kind: str) -> list[str]:
     (10, CH10, r"^\s*\d+\.\s+(10\.\d+\.\d+)\s*$", r"^(10\.\d+)[A-Z]", r"^\s+\d+\.\s+[a-z]"),
     (13, CH13, r"^- (13\.\d+\.\d+)\s*$", r"^(13\.\d+)[A-Z]", r"^- [a-z]"),
 ])
-def test_numbered_chapters_have_the_seeds_rules_sections_and_sub_items(codex, chapter, raw, rule_re, section_re, item_re):
+def test_numbered_chapters_have_the_seeds_rules_sections_and_sub_items(
+    codex, chapter, raw, rule_re, section_re, item_re
+):
     seed_rules = re.findall(rule_re, raw, re.MULTILINE)
     seed_sections = re.findall(section_re, raw, re.MULTILINE)
     assert kinds(codex, chapter, "rule") == seed_rules
@@ -48,7 +50,9 @@ def test_numbered_chapters_have_the_seeds_rules_sections_and_sub_items(codex, ch
 
 def test_chapter_11_keeps_every_paragraph_as_one_rule(codex):
     lines = [line.strip() for line in CH11.splitlines() if line.strip()][1:]  # the first is the title
-    paragraphs = [line for line in lines if not line.startswith("Example") and not re.match(r"\d+\. [a-d][A-Z]", line)]
+    paragraphs = [
+        line for line in lines if not line.startswith("Example") and not re.match(r"\d+\. [a-d][A-Z]", line)
+    ]
     rules = kinds(codex, 11, "rule")
     assert len(rules) == len(paragraphs) == 39
     assert [codex.rules[r].text for r in rules] == paragraphs
@@ -58,7 +62,7 @@ def test_chapter_11_keeps_every_paragraph_as_one_rule(codex):
 def test_glossary_has_every_seed_term(codex):
     lines = GLOSSARY.splitlines()
     seed_terms = []
-    for before, line, after in zip(["", *lines], lines, [*lines[1:], ""]):
+    for before, line, after in zip(["", *lines], lines, [*lines[1:], ""], strict=False):
         # a term line: "- Term" or "- TermAlso: …", followed by its definition (not another "- " line),
         # and not the one line of names under "- See also"
         if line.startswith("- ") and not after.startswith("- ") and before != "- See also" \
@@ -70,7 +74,10 @@ def test_glossary_has_every_seed_term(codex):
 
 # --- every sentence of the seeds is in codex/ -------------------------------------------------------
 
-DEBRIS = re.compile(r"^(Loading the index…|Contents|CodexChapter \d+ of \d+Rules for game version [\d.]+|[A-Z]|- See also|- Rules)$")
+DEBRIS = re.compile(
+    r"^(Loading the index…|Contents|CodexChapter \d+ of \d+Rules for game version [\d.]+|[A-Z]"
+    r"|- See also|- Rules)$"
+)
 
 
 def seed_sentences(raw: str) -> list[str]:
@@ -97,7 +104,14 @@ def corpus(codex: Codex) -> str:
     for rule in codex.rules.values():
         texts += [rule.id, rule.text, rule.intro, *(e.text for e in rule.examples), *rule.notes]
     for entry in codex.glossary.values():
-        texts += [entry.term, *entry.aliases, entry.short, *entry.body, ", ".join(entry.see_also), *entry.rules]
+        texts += [
+            entry.term,
+            *entry.aliases,
+            entry.short,
+            *entry.body,
+            ", ".join(entry.see_also),
+            *entry.rules,
+        ]
     return "\n".join(" ".join(t.split()) for t in texts)
 
 
@@ -121,16 +135,49 @@ def test_page_debris_is_dropped(codex):
 
 LANDINGS = [
     # (citing id, words of the citing sentence, cited id, words of the paragraph it must land on)
-    ("13.6.2", "nor a Soul Spot whose target names the Soul on it", "11.4.5", "A Soul Spot target that names the Soul on it"),
-    ("10.2.4", "the cost is paid when it resolves", "11.5.1", "A Cost is paid just before the effect resolves"),
-    ("11.6.1d", "its cost can't be paid", "11.5.2", "If it can't be paid when the effect is about to resolve"),
-    ("11.3.2", "Cyber-Wormhole checks the Soul's HP only when it resolves, after the cost has been paid",
-     "11.5.4", "Cyber-Wormhole pays its discard"),
-    ("glossary/fizzle", "An effect that can no longer resolve does nothing", "11.6.1", "An effect that can't fizzles"),
+    (
+        "13.6.2",
+        "nor a Soul Spot whose target names the Soul on it",
+        "11.4.5",
+        "A Soul Spot target that names the Soul on it",
+    ),
+    (
+        "10.2.4",
+        "the cost is paid when it resolves",
+        "11.5.1",
+        "A Cost is paid just before the effect resolves",
+    ),
+    (
+        "11.6.1d",
+        "its cost can't be paid",
+        "11.5.2",
+        "If it can't be paid when the effect is about to resolve",
+    ),
+    (
+        "11.3.2",
+        "Cyber-Wormhole checks the Soul's HP only when it resolves, after the cost has been paid",
+        "11.5.4",
+        "Cyber-Wormhole pays its discard",
+    ),
+    (
+        "glossary/fizzle",
+        "An effect that can no longer resolve does nothing",
+        "11.6.1",
+        "An effect that can't fizzles",
+    ),
     ("11.4.8", "the rest of the effect still happens", "11.6.3", "the other parts still happen"),
-    ("11.4.8", "Unyielding is checked again", "11.6.4", "Protection is checked again when the effect resolves"),
-    ("11.8.2", "Its condition and its requirements are checked in that moment", "11.3.3",
-     "whose condition is not met when its trigger occurs does not trigger"),
+    (
+        "11.4.8",
+        "Unyielding is checked again",
+        "11.6.4",
+        "Protection is checked again when the effect resolves",
+    ),
+    (
+        "11.8.2",
+        "Its condition and its requirements are checked in that moment",
+        "11.3.3",
+        "whose condition is not met when its trigger occurs does not trigger",
+    ),
 ]
 
 
@@ -160,7 +207,16 @@ def test_only_cited_chapter_11_numbers_are_confirmed(codex):
 
 def test_chapter_11_numbering_is_recorded_as_an_interpretation(codex):
     interp = codex.interpretations["chapter-11-numbering"]
-    assert set(interp.stands_in_for) == {"11.3.3", "11.4.5", "11.5.1", "11.5.2", "11.5.4", "11.6.1", "11.6.3", "11.6.4"}
+    assert set(interp.stands_in_for) == {
+        "11.3.3",
+        "11.4.5",
+        "11.5.1",
+        "11.5.2",
+        "11.5.4",
+        "11.6.1",
+        "11.6.3",
+        "11.6.4",
+    }
 
 
 # --- 13.6.4, cited-but-absent rules, the interface ---------------------------------------------------
@@ -172,8 +228,10 @@ def test_13_6_4_is_present_but_empty(codex):
 
 
 def test_cited_absent_rules_are_the_ones_codex_gaps_lists(codex):
-    gaps = ("2.3.1, 2.5.3, 4.2.3, 5.1.2, 5.1.3, 5.2.2, 5.3, 6.4.3, 8.3.3, 9.1.1, 9.4.2, 9.4.4, 9.5.3, 9.5.6, "
-            "9.5.8, 12.1, 12.2, 12.4.3, 12.5.1, 12.6.1, 14.1.4, 14.2.1, 14.3.1, 14.4.3, 15.4.1, 15.5.1, 15.6.2")
+    gaps = (
+        "2.3.1, 2.5.3, 4.2.3, 5.1.2, 5.1.3, 5.2.2, 5.3, 6.4.3, 8.3.3, 9.1.1, 9.4.2, 9.4.4, 9.5.3, 9.5.6, "
+        "9.5.8, 12.1, 12.2, 12.4.3, 12.5.1, 12.6.1, 14.1.4, 14.2.1, 14.3.1, 14.4.3, 15.4.1, 15.5.1, 15.6.2"
+    )
     chapters_cited = {"6", "12"}  # "See chapter 6", "(chapter 12)"
     cited_by_texts = {rid for rid, citers in codex.cited_absent.items()
                       if any(not c.startswith("interpretation/") for c in citers)}
@@ -187,7 +245,11 @@ def test_interface(codex):
     assert [c.number for c in codex.chapters] == list(range(1, 19))
     assert [c.number for c in codex.chapters if c.present] == [10, 11, 13]
     assert codex.chapters[9].title == "Card types in detail" and codex.chapters[10].title == "Effects"
-    assert codex.get("11.6.1b").kind == "item" and codex.get("13.6").kind == "section" and codex.get("10").kind == "chapter"
+    assert (
+        codex.get("11.6.1b").kind == "item"
+        and codex.get("13.6").kind == "section"
+        and codex.get("10").kind == "chapter"
+    )
     assert codex.get("9.5.6") is None and codex.knows("9.5.6") and not codex.knows("9.5.7")
     assert codex.knows("glossary/def") and codex.knows("interpretation/chapter-11-numbering")
     assert not codex.knows("glossary/nope")
@@ -207,7 +269,12 @@ def test_sub_items_of_10_3_4_and_10_4_5_have_letter_ids(codex):
 
 
 def test_examples_name_their_cards(codex):
-    assert codex.get("13.6.3").examples[0].cards == ("Noah", "Chrome Chains", "Cyber-Wormhole", "Mystic Wormhole")
+    assert codex.get("13.6.3").examples[0].cards == (
+        "Noah",
+        "Chrome Chains",
+        "Cyber-Wormhole",
+        "Mystic Wormhole",
+    )
     assert codex.get("13.2.2").examples[0].cards == ("Harold",)
     assert codex.get("11.3.1").examples[0].cards == ("Head Nurse Jeanne",)
 
@@ -225,7 +292,9 @@ def test_used_in_finds_terms_and_aliases_by_whole_word(codex):
     used = codex.used_in("def")
     assert "13.4.1" in used  # "+5 DEF"
     assert "10.3.3" in used  # "ATK, DEF and HP"
-    assert all(re.search(r"\b(DEF|Shield|Defence|Defense)\b", codex.rules[r].all_text(), re.IGNORECASE) for r in used)
+    assert all(
+        re.search(r"\b(DEF|Shield|Defence|Defense)\b", codex.rules[r].all_text(), re.IGNORECASE) for r in used
+    )
 
 
 # --- validation catches what it must ----------------------------------------------------------------
@@ -255,7 +324,9 @@ def test_validation_reports_duplicate_ids_and_unknown_stands_in_for(broken_copy)
 
 
 def test_an_unreadable_interpretation_is_a_problem_not_a_crash(broken_copy):
-    (broken_copy / "interpretations" / "half.yaml").write_text("id: half\nquestion: [unclosed\n", encoding="utf-8")
+    (broken_copy / "interpretations" / "half.yaml").write_text(
+        "id: half\nquestion: [unclosed\n", encoding="utf-8"
+    )
     codex = Codex(broken_copy)
     assert any("half.yaml" in p["path"] for p in codex.problems)
     assert "chapter-11-numbering" in codex.interpretations
@@ -277,7 +348,10 @@ def test_an_interpretation_may_stand_in_for_an_uncited_rule_of_an_absent_chapter
     codex = Codex(broken_copy)
     assert codex.problems == []
     assert codex.cited_absent["5.1"] == ["interpretation/tree"]
-    assert "interpretation/tree" in codex.cited_absent["5.1.2"] and "glossary/moral" in codex.cited_absent["5.1.2"]
+    assert (
+        "interpretation/tree" in codex.cited_absent["5.1.2"]
+        and "glossary/moral" in codex.cited_absent["5.1.2"]
+    )
     assert codex.interpretations["tree"].extra == {"note": "extra keys are kept"}
     assert [i.id for i in codex.interpretations_for("5.1.2")] == ["tree"]
 

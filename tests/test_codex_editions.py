@@ -39,11 +39,14 @@ def root(tmp_path, monkeypatch):
 
 
 def data_files(folder: Path) -> dict[str, object]:
-    return {p.relative_to(folder).as_posix(): yaml.safe_load(p.read_text(encoding="utf-8"))
-            for p in sorted(folder.rglob("*.yaml"))}
+    return {
+        p.relative_to(folder).as_posix(): yaml.safe_load(p.read_text(encoding="utf-8"))
+        for p in sorted(folder.rglob("*.yaml"))
+    }
 
 
 # --- the registry -----------------------------------------------------------------------------------
+
 
 def test_the_project_holds_one_edition_and_it_is_current():
     held = editions(CODEX_DIR)
@@ -57,11 +60,14 @@ def test_an_unknown_edition_is_refused_with_the_ones_we_hold():
 
 
 def test_an_editions_file_naming_a_current_edition_it_does_not_list_is_an_error(root):
-    (root / "editions.yaml").write_text('current: "1.0.0"\neditions:\n  - version: "0.4.0"\n', encoding="utf-8")
+    (root / "editions.yaml").write_text(
+        'current: "1.0.0"\neditions:\n  - version: "0.4.0"\n', encoding="utf-8"
+    )
     assert main(["codex-check"]) == 2
 
 
 # --- import -----------------------------------------------------------------------------------------
+
 
 def test_importing_the_four_sources_again_reproduces_the_0_4_0_data(root, capsys):
     assert main(["import-codex", "--edition", "0.4.0-again", *map(str, SOURCES)]) == 0
@@ -74,7 +80,7 @@ def test_importing_the_four_sources_again_reproduces_the_0_4_0_data(root, capsys
     assert set(new) == set(old)
     for name in old:
         assert new[name] == old[name], name
-    assert editions().current == "0.4.0"       # not made current without --current
+    assert editions().current == "0.4.0"  # not made current without --current
 
 
 CHAPTER_12 = """The Cascade
@@ -108,9 +114,9 @@ def test_an_arriving_chapter_turns_cited_but_absent_rules_into_rules(root, tmp_p
     assert not [rid for rid in after.cited_absent if rid.startswith("12")]
     assert after.chapter(12).present and after.chapter(12).title == "The Cascade"
     cite = next(r for r in after.cited_by("12.5.1") if r.source == "11.1.5")
-    assert cite.present                                      # 11.1.5's "(12.5.1)" now lands on text
+    assert cite.present  # 11.1.5's "(12.5.1)" now lands on text
     assert editions().current == "0.5.0"
-    assert load_edition("0.4.0").rules.keys() == before.rules.keys()   # the older edition is untouched
+    assert load_edition("0.4.0").rules.keys() == before.rules.keys()  # the older edition is untouched
 
 
 def test_a_chapter_that_arrives_without_the_rules_others_cite_is_reported(root, tmp_path, capsys):
@@ -118,7 +124,7 @@ def test_a_chapter_that_arrives_without_the_rules_others_cite_is_reported(root, 
     page.write_text(CHAPTER_12.split("12.6Ending")[0], encoding="utf-8")
     assert main(["import-codex", "--edition", "0.5.0", str(page)]) == 1
     out = capsys.readouterr().out
-    assert "problem:" in out and "12.6.1" in out           # cited by our texts, not in the chapter that came
+    assert "problem:" in out and "12.6.1" in out  # cited by our texts, not in the chapter that came
     assert "12.5.1" in load_edition("0.5.0").rules
 
 
@@ -126,21 +132,30 @@ def test_a_paragraph_with_no_counterpart_in_an_unnumbered_chapter_is_reported(ro
     text = (CODEX_DIR / "sources" / "000_4863627476eb32f6.txt").read_text(encoding="utf-8")
     anchor = "A triggered effect whose limit is used up does not trigger."
     page = tmp_path / "effects.txt"
-    page.write_text(text.replace(anchor, anchor + "\n\nA brand-new paragraph, and then another new one right after.\n\n"
-                                         "And one more that shares nothing at all with any old text."), encoding="utf-8")
+    page.write_text(
+        text.replace(
+            anchor,
+            anchor + "\n\nA brand-new paragraph, and then another new one right after.\n\n"
+            "And one more that shares nothing at all with any old text.",
+        ),
+        encoding="utf-8",
+    )
     assert main(["import-codex", "--edition", "0.4.2", str(page)]) == 1
     captured = capsys.readouterr()
     assert "could not place: effects.txt" in captured.out and "A brand-new paragraph" in captured.out
     codex = load_edition("0.4.2")
-    assert codex.rules["11.7.4"].text == anchor                            # the rest keeps its numbers
+    assert codex.rules["11.7.4"].text == anchor  # the rest keeps its numbers
     assert codex.rules["11.8.1"].text == load_edition("0.4.0").rules["11.8.1"].text
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--edition", "0.4.0"], "exists already"),
-    (["--edition", "../up"], "expected a version"),
-    (["--edition", "0.4.3", "--from", "0.1.0"], "no Codex edition '0.1.0'"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--edition", "0.4.0"], "exists already"),
+        (["--edition", "../up"], "expected a version"),
+        (["--edition", "0.4.3", "--from", "0.1.0"], "no Codex edition '0.1.0'"),
+    ],
+)
 def test_import_refuses_a_bad_edition_with_exit_2(root, capsys, args, message):
     assert main(["import-codex", *args, str(SOURCES[0])]) == 2
     assert message in capsys.readouterr().err
@@ -154,6 +169,7 @@ def test_import_of_an_unreadable_page_writes_nothing(root, tmp_path, capsys):
 
 
 # --- what changed -----------------------------------------------------------------------------------
+
 
 @pytest.fixture()
 def fixture_edition(root):
@@ -204,21 +220,29 @@ def cited_under_0_4_0(entry) -> tuple[set[str], bool]:
     return cited, asleep
 
 
-def test_changes_flag_what_the_changed_number_flips_and_what_cites_a_changed_rule(fixture_edition, capsys, tmp_path):
+def test_changes_flag_what_the_changed_number_flips_and_what_cites_a_changed_rule(
+    fixture_edition, capsys, tmp_path
+):
     report = changes_json(capsys, "--db", str(tmp_path / "none.sqlite3"))
-    assert [(d["id"], d["before"], d["after"]) for d in report["data"]] == [("numbers.yaml:spiral_turns.value", 4, 2)]
-    number_rules = set(yaml.safe_load((FIXTURE / "numbers.yaml").read_text(encoding="utf-8"))["spiral_turns"]["rules"])
+    assert [(d["id"], d["before"], d["after"]) for d in report["data"]] == [
+        ("numbers.yaml:spiral_turns.value", 4, 2)
+    ]
+    number_rules = set(
+        yaml.safe_load((FIXTURE / "numbers.yaml").read_text(encoding="utf-8"))["spiral_turns"]["rules"]
+    )
     changed_ids = {c["id"] for c in [*report["rules"], *report["glossary"]]}
     status = {r["id"]: r for r in report["rulings"]}
     entries = LIBRARY.entries()
-    assert set(status) == {e.pid for e in entries}              # every library ruling, each once
+    assert set(status) == {e.pid for e in entries}  # every library ruling, each once
     read = {e.pid: cited_under_0_4_0(e) for e in entries}
     cites = {pid: cited for pid, (cited, _) in read.items()}
     flipped = {pid for pid, r in status.items() if r["status"] == "outcome-changed"}
     assert flipped, "the Spiral's turns (4 -> 2) flip the rulings that rest on the Spiral"
     assert any(cites[pid] & number_rules for pid in flipped)
-    for pid in flipped:   # a ruling rests on the Spiral by citing it or by showing a slot it keeps asleep
-        assert cites[pid] & number_rules or read[pid][1], f"{pid} changed outcome without resting on the Spiral"
+    for pid in flipped:  # a ruling rests on the Spiral by citing it or by showing a slot it keeps asleep
+        assert cites[pid] & number_rules or read[pid][1], (
+            f"{pid} changed outcome without resting on the Spiral"
+        )
         assert status[pid]["before"] != status[pid]["after"] and status[pid]["before"] is not None
     for pid, cited in cites.items():
         if pid in flipped:
@@ -227,22 +251,54 @@ def test_changes_flag_what_the_changed_number_flips_and_what_cites_a_changed_rul
         assert status[pid]["status"] == expected, pid
         assert set(status[pid]["changed_rules"]) == cited & changed_ids, pid
     assert any(status[pid]["status"] == "cites-changed-rule" for pid, c in cites.items() if "10.1.1" in c)
-    assert any(status[pid]["status"] == "cites-changed-rule" for pid, c in cites.items() if "glossary/taunt" in c)
+    assert any(
+        status[pid]["status"] == "cites-changed-rule" for pid, c in cites.items() if "glossary/taunt" in c
+    )
     assert all(r["url"] == f"/scenarios/{r['id']}" for r in report["rulings"])
 
 
 def test_a_card_says_which_editions_it_is_legal_in(fixture_edition):
-    card = {"name": "Newcomer", "type": "soul", "rank": 1, "attribute": "light", "atk": 10, "def": 5, "hp": 15,
-            "editions": ["0.4.1"]}
-    leaders = [{"name": f"Leader {p}", "type": "soul", "rank": 3, "attribute": "dark", "leader": True,
-                "atk": 20, "def": 10, "hp": 50} for p in "AB"]
-    scenario = {"cards": [card, *leaders], "state": {"players": {
-        "A": {"field": {"altar": "Leader A", "C3": "Newcomer"}}, "B": {"field": {"altar": "Leader B"}}}}}
+    card = {
+        "name": "Newcomer",
+        "type": "soul",
+        "rank": 1,
+        "attribute": "light",
+        "atk": 10,
+        "def": 5,
+        "hp": 15,
+        "editions": ["0.4.1"],
+    }
+    leaders = [
+        {
+            "name": f"Leader {p}",
+            "type": "soul",
+            "rank": 3,
+            "attribute": "dark",
+            "leader": True,
+            "atk": 20,
+            "def": 10,
+            "hp": 50,
+        }
+        for p in "AB"
+    ]
+    scenario = {
+        "cards": [card, *leaders],
+        "state": {
+            "players": {
+                "A": {"field": {"altar": "Leader A", "C3": "Newcomer"}},
+                "B": {"field": {"altar": "Leader B"}},
+            }
+        },
+    }
     assert api.load_scenario({**scenario, "codex": "0.4.1"}).codex == "0.4.1"
     with pytest.raises(ScenarioError) as caught:
         api.load_scenario({**scenario, "codex": "0.4.0"})
-    assert caught.value.problems == [{"path": "state.players.A.field.C3.card",
-                                      "message": "Newcomer is not legal in Codex 0.4.0; it is legal in 0.4.1"}]
+    assert caught.value.problems == [
+        {
+            "path": "state.players.A.field.C3.card",
+            "message": "Newcomer is not legal in Codex 0.4.0; it is legal in 0.4.1",
+        }
+    ]
     with pytest.raises(ScenarioError) as caught:
         api.load_scenario({**scenario, "cards": [{**card, "editions": ["four"]}, *leaders]})
     assert caught.value.problems[0]["path"] == "cards[0].editions[0]"

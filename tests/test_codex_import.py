@@ -50,7 +50,10 @@ Loading the index…
     chapter = import_chapter(page, known_cards=["Harold"])
     assert chapter["chapter"] == 7 and chapter["title"] == "Sample chapter"
     rules = chapter["sections"][0]["rules"]
-    assert rules[0]["items"] == [{"id": "7.1.1a", "text": "first thing;"}, {"id": "7.1.1b", "text": "second thing."}]
+    assert rules[0]["items"] == [
+        {"id": "7.1.1a", "text": "first thing;"},
+        {"id": "7.1.1b", "text": "second thing."},
+    ]
     assert rules[0]["notes"] == ["A note."]
     assert rules[1] == {"id": "7.1.2", "text": "", "empty_in_source": True}
     assert rules[2]["examples"] == [{"text": "Noah (rank 2) attacks.", "cards": ["Noah"]}]
@@ -70,7 +73,15 @@ def test_import_of_a_missing_file_exits_2(tmp_path, capsys):
     assert "nope.txt" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("term", "slug"), [("DEF", "def"), ("Soul Spot", "soul-spot"), ("Player A", "player-a"),
-                                            ("Look at the top", "look-at-the-top"), ("Leader's altar", "leader-s-altar")])
+@pytest.mark.parametrize(
+    ("term", "slug"),
+    [
+        ("DEF", "def"),
+        ("Soul Spot", "soul-spot"),
+        ("Player A", "player-a"),
+        ("Look at the top", "look-at-the-top"),
+        ("Leader's altar", "leader-s-altar"),
+    ],
+)
 def test_slugify(term, slug):
     assert slugify(term) == slug

@@ -65,8 +65,18 @@ def test_9_5_6_lists_defiance_and_battle_as_the_same_subject(client):
     assert 'href="/glossary/defiance"' in body and 'href="/glossary/battle"' in body
 
 
-@pytest.mark.parametrize("path", ["/rules/99.1", "/rules/10.9.9", "/rules/9.5.7", "/rules/glossary", "/rules/11.6.1z",
-                                  "/glossary/no-such-term", "/interpretations/no-such-thing"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/rules/99.1",
+        "/rules/10.9.9",
+        "/rules/9.5.7",
+        "/rules/glossary",
+        "/rules/11.6.1z",
+        "/glossary/no-such-term",
+        "/interpretations/no-such-thing",
+    ],
+)
 def test_unknown_ids_404_in_both_forms(client, path):
     page = client.get(path)
     assert page.status_code == 404 and page.mimetype == "text/html"
@@ -153,10 +163,14 @@ def test_interpretations_are_marked_ours_and_link_their_rules(client):
 def test_linkify_escapes_html_and_links_terms_and_rule_numbers(app):
     with app.test_request_context():
         linkify = app.jinja_env.filters["linkify"]
-        out = linkify('<script>alert("x")</script> A Soul Spot with Shield (11.5.1), see 13.6.2 & chapter 12.')
+        out = linkify(
+            '<script>alert("x")</script> A Soul Spot with Shield (11.5.1), see 13.6.2 & chapter 12.'
+        )
     assert isinstance(out, Markup)
     assert "<script>" not in out and "&lt;script&gt;" in out and "&amp;" in out
-    assert re.search(r'<a class="term" href="/glossary/soul-spot" title="Soul Spot: [^"]+"[^>]*>Soul Spot</a>', out)
+    assert re.search(
+        r'<a class="term" href="/glossary/soul-spot" title="Soul Spot: [^"]+"[^>]*>Soul Spot</a>', out
+    )
     assert '<a class="term" href="/glossary/def"' in out and ">Shield</a>" in out
     assert re.search(r'href="/rules/11.5.1" title="A Cost is paid just before[^"]*"[^>]*>11.5.1</a>', out)
     assert 'href="/rules/13.6.2"' in out and 'href="/rules/12"' in out
@@ -174,7 +188,9 @@ def test_rule_link_handles_rules_glossary_and_interpretations(app):
         rule_link = app.jinja_env.filters["rule_link"]
         assert str(rule_link("11.5.1")).startswith('<a class="rule-ref" href="/rules/11.5.1" title="A Cost')
         assert '>DEF</a>' in rule_link("glossary/def") and 'href="/glossary/def"' in rule_link("glossary/def")
-        assert 'href="/interpretations/chapter-11-numbering"' in rule_link("interpretation/chapter-11-numbering")
+        assert 'href="/interpretations/chapter-11-numbering"' in rule_link(
+            "interpretation/chapter-11-numbering"
+        )
         assert "<a" not in rule_link("<b>99.9</b>") and "&lt;b&gt;" in rule_link("<b>99.9</b>")
 
 
@@ -188,11 +204,15 @@ def test_chapter_11_page_says_its_numbers_are_ours(client):
     data = client.get("/rules/11.json").get_json()
     assert data["numbering_interpretation"] == "chapter-11-numbering"
     body = client.get("/rules/11").get_data(as_text=True)
-    assert "no rule numbers" in body and body.count("number confirmed") == 8 + 4  # 8 rules, sections 11.3–11.6
+    assert (
+        "no rule numbers" in body and body.count("number confirmed") == 8 + 4
+    )  # 8 rules, sections 11.3–11.6
     assert client.get("/rules/10.json").get_json()["numbering_interpretation"] is None
 
 
-@given(st.text(alphabet=st.sampled_from(list("<>&\"' abcdefDEFSoulpt.()1234/\n")) | st.characters(), max_size=80))
+@given(
+    st.text(alphabet=st.sampled_from(list("<>&\"' abcdefDEFSoulpt.()1234/\n")) | st.characters(), max_size=80)
+)
 @settings(max_examples=150, deadline=None)
 def test_linkify_only_adds_links_never_changes_or_unescapes_text(app, text):
     with app.test_request_context():

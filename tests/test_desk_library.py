@@ -69,10 +69,17 @@ def test_citing_follows_a_changed_scenario_file(library, tmp_path, monkeypatch):
     assert [e.pid for e in library.citing("13.6.2")] == ["battle", "targeting/noah"]
 
 
-@pytest.mark.parametrize("cited, rule, expected", [
-    ("11.6.1", "11.6.1", True), ("11.6.1b", "11.6.1", True), ("11.6.1.2", "11.6.1", True),
-    ("11.6.10", "11.6.1", False), ("13.6.2", "13.6.2a", False), ("glossary/defiance", "glossary/defiance", True),
-])
+@pytest.mark.parametrize(
+    "cited, rule, expected",
+    [
+        ("11.6.1", "11.6.1", True),
+        ("11.6.1b", "11.6.1", True),
+        ("11.6.1.2", "11.6.1", True),
+        ("11.6.10", "11.6.1", False),
+        ("13.6.2", "13.6.2a", False),
+        ("glossary/defiance", "glossary/defiance", True),
+    ],
+)
 def test_cites_rule(cited, rule, expected):
     assert cites_rule(cited, rule) is expected
 

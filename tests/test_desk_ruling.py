@@ -17,29 +17,51 @@ from judge.web import links
 SCENARIO = {
     "title": "A knight attacks <b>bold</b>",
     "question": "Does the knight's attack <script>alert(1)</script> capture?",
-    "state": {"phase": "combat", "players": {"A": {"field": {"C3": "Noah"}}, "B": {"field": {"C3": "Harold"}}}},
+    "state": {
+        "phase": "combat",
+        "players": {"A": {"field": {"C3": "Noah"}}, "B": {"field": {"C3": "Harold"}}},
+    },
     "actions": [{"attack": "C3", "target": "B:C3"}],
 }
 BEFORE = SCENARIO["state"]
 AFTER = {"phase": "combat", "players": {"A": {"field": {"C3": {"card": "Noah", "attacks_made": 1}}},
                                         "B": {"field": {"C3": {"card": "Harold", "damage": 10}}}}}
 RULING = {
-    "scenario": "desk", "codex": "0.4.0", "ok": True,
+    "scenario": "desk",
+    "codex": "0.4.0",
+    "ok": True,
     "steps": [
-        {"n": 1, "kind": "action", "text": "A: Noah (A:C3) attacks Harold (B:C3).", "rules": ["glossary/attack"],
-         "changes": [{"slot": "A:C3", "attacks_made": [0, 1]}], "state": BEFORE},
-        {"n": 2, "kind": "damage", "text": "Noah deals 15 - 5 = 10 battle damage to Harold (B:C3).",
-         "rules": ["glossary/atk", "glossary/def"], "changes": [{"slot": "B:C3", "damage": [0, 10]}], "state": AFTER},
+        {
+            "n": 1,
+            "kind": "action",
+            "text": "A: Noah (A:C3) attacks Harold (B:C3).",
+            "rules": ["glossary/attack"],
+            "changes": [{"slot": "A:C3", "attacks_made": [0, 1]}],
+            "state": BEFORE,
+        },
+        {
+            "n": 2,
+            "kind": "damage",
+            "text": "Noah deals 15 - 5 = 10 battle damage to Harold (B:C3).",
+            "rules": ["glossary/atk", "glossary/def"],
+            "changes": [{"slot": "B:C3", "damage": [0, 10]}],
+            "state": AFTER,
+        },
     ],
-    "rejected": None, "final": AFTER, "derived": {}, "winner": None,
+    "rejected": None,
+    "final": AFTER,
+    "derived": {},
+    "winner": None,
 }
 
 
 @pytest.fixture()
 def fake_engine(monkeypatch):
     rulings = {"now": copy.deepcopy(RULING)}
-    monkeypatch.setattr(runner, "resolve", lambda data, source="desk", snapshots=True, edition=None:
-                        copy.deepcopy(rulings["now"]))
+    monkeypatch.setattr(
+        runner, "resolve",
+        lambda data, source="desk", snapshots=True, edition=None: copy.deepcopy(rulings["now"]),
+    )
     # the library resolves its scenarios for the rules they cite
     monkeypatch.setattr(library, "resolve_entry", lambda entry: copy.deepcopy(rulings["now"]))
     return rulings
@@ -151,7 +173,9 @@ def test_a_long_ruling_draws_a_bounded_number_of_boards(client, fake_engine):
 
 
 def test_rewording_the_engine_explanations_is_not_a_changed_outcome(client, fake_engine):
-    fake_engine["now"]["derived"] = {"B:C3": {"card": "Harold", "hp": 20, "contributions": {"hp": ["printed 30"]}}}
+    fake_engine["now"]["derived"] = {
+        "B:C3": {"card": "Harold", "hp": 20, "contributions": {"hp": ["printed 30"]}}
+    }
     url = share(client, dict(SCENARIO, title="Reworded")).headers["Location"]  # a link of its own
     fake_engine["now"]["derived"]["B:C3"]["contributions"] = {"hp": ["30, as printed"]}
     assert client.get(url + ".json").get_json()["changed"] is False

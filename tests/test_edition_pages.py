@@ -42,8 +42,9 @@ def import_fixture(current: bool = True) -> None:
 def site(tmp_path, monkeypatch):
     """An app whose codex root is a temporary copy of the editions, with its own saved rulings."""
     copy_editions(tmp_path, monkeypatch)
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "rulings.sqlite3"),
-                      "INDEX_DIR": str(tmp_path / "index")})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "rulings.sqlite3"), "INDEX_DIR": str(tmp_path / "index")}
+    )
     return app
 
 
@@ -55,14 +56,14 @@ def test_with_one_edition_the_plain_pages_are_as_before_and_an_edition_path_serv
     plain = client.get("/rules/10.1.1.json").get_json()
     pinned = client.get("/editions/0.4.0/rules/10.1.1.json").get_json()
     assert pinned["rule"] == plain["rule"] and "edition" not in plain
-    assert pinned.get("edition") is None                      # 0.4.0 is current: no banner
+    assert pinned.get("edition") is None  # 0.4.0 is current: no banner
     assert client.get("/editions/0.3.9/rules/10.1.1").status_code == 404
 
 
 def test_links_on_an_edition_page_stay_in_that_edition(client):
     body = client.get("/editions/0.4.0/rules/10.1").get_data(as_text=True)
     links = set(re.findall(r'href="(/(?:rules|glossary|interpretations)[^"]*)"', body))
-    assert not links                                           # every Codex link is under /editions/0.4.0/
+    assert not links  # every Codex link is under /editions/0.4.0/
     assert 'href="/editions/0.4.0/rules/10.1.1"' in body
 
 
@@ -101,7 +102,9 @@ def test_a_link_to_a_rule_the_current_edition_dropped_lands_on_the_last_edition_
     import_fixture()
     client = site.test_client()
     response = client.get("/rules/10.4.8")
-    assert response.status_code == 302 and response.headers["Location"].endswith("/editions/0.4.0/rules/10.4.8")
+    assert response.status_code == 302 and response.headers["Location"].endswith(
+        "/editions/0.4.0/rules/10.4.8"
+    )
     assert client.get("/rules/10.9.9").status_code == 404
 
 
@@ -125,7 +128,7 @@ def library_scenario_citing(rule_id: str) -> dict:
 
 def test_a_ruling_saved_under_0_4_0_is_judged_under_0_4_0_when_0_4_1_is_current(site):
     scenario = library_scenario_citing("10.1.1")
-    scenario.pop("codex", None)                       # the saved record, not the scenario, names the edition
+    scenario.pop("codex", None)  # the saved record, not the scenario, names the edition
     ruling = runner.resolve(scenario, snapshots=False)
     assert ruling["codex"] == "0.4.0"
     rid = RulingStore(site.config["DATABASE"]).save(scenario, "0.4.0", runner.outcome(ruling), ruling)
@@ -136,17 +139,17 @@ def test_a_ruling_saved_under_0_4_0_is_judged_under_0_4_0_when_0_4_1_is_current(
     assert page["current_edition"]["version"] == "0.4.1"
     assert "Judged under Codex 0.4.0, the edition it was saved under" in text_of(client.get(f"/r/{rid}"))
     body = client.get(f"/r/{rid}").get_data(as_text=True)
-    assert "/editions/0.4.0/" in body                 # the trace links to the rules it was judged under
+    assert "/editions/0.4.0/" in body  # the trace links to the rules it was judged under
 
 
 def test_search_takes_an_edition_and_its_hits_link_to_that_editions_pages(site):
     import_fixture()
-    assert is_stale(site.config["INDEX_DIR"])         # a new current edition: `judge index` builds again
+    assert is_stale(site.config["INDEX_DIR"])  # a new current edition: `judge index` builds again
     ensure_index(site.config["INDEX_DIR"])
     client = site.test_client()
     words = "Afterwards the Ambush goes face up to its owner's Elysium"
     older = client.get("/search.json", query_string={"q": f"edition:0.4.0 {words}"}).get_json()
-    hit = next(r for r in older["results"] if r["id"] == "10.4.8")      # 0.4.1 dropped 10.4.8
+    hit = next(r for r in older["results"] if r["id"] == "10.4.8")  # 0.4.1 dropped 10.4.8
     assert hit["url"] == "/editions/0.4.0/rules/10.4.8"
     now = client.get("/search.json", query_string={"q": words}).get_json()
     assert "10.4.8" not in [r["id"] for r in now["results"]]
@@ -171,12 +174,26 @@ def test_a_saved_ruling_the_new_edition_flips_keeps_its_outcome_and_says_what_it
             break
     assert outcome, "some library ruling that cites the Spiral is flipped by 0.4.1"
     ruling = outcome["ruling"]
-    rid = RulingStore(site.config["DATABASE"]).save(outcome["scenario"], "0.4.0", runner.outcome(ruling), ruling)
-    assert main(["import-codex", "--edition", "0.4.2", "--from", "0.4.1", "--current",
-                 str(FIXTURE / "numbers.yaml")]) == 0      # 0.4.2: 0.4.1 again, now current
+    rid = RulingStore(site.config["DATABASE"]).save(
+        outcome["scenario"], "0.4.0", runner.outcome(ruling), ruling
+    )
+    assert (
+        main(
+            [
+                "import-codex",
+                "--edition",
+                "0.4.2",
+                "--from",
+                "0.4.1",
+                "--current",
+                str(FIXTURE / "numbers.yaml"),
+            ]
+        )
+        == 0
+    )  # 0.4.2: 0.4.1 again, now current
     client = site.test_client()
     page = client.get(f"/r/{rid}.json").get_json()
-    assert page["codex"] == "0.4.0" and not page["changed"]        # still its 0.4.0 outcome
+    assert page["codex"] == "0.4.0" and not page["changed"]  # still its 0.4.0 outcome
     assert page["outcome"] == runner.outcome(ruling)
     assert page["current_edition"]["version"] == "0.4.2" and page["current_edition"]["differs"]
     text = text_of(client.get(f"/r/{rid}"))

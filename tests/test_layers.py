@@ -90,7 +90,9 @@ def function_imports(root: Path) -> list[str]:
                 continue
             for node in ast.walk(func):
                 if isinstance(node, ast.Import | ast.ImportFrom):
-                    targets = [t for t in _imported(node, name, path.name == "__init__.py", modules) if t in modules]
+                    targets = [
+                        t for t in _imported(node, name, path.name == "__init__.py", modules) if t in modules
+                    ]
                     found += [f"{name}:{node.lineno} imports {t}" for t in targets]
     return sorted(set(found))
 
@@ -116,52 +118,33 @@ def upward_imports(graph: Mapping[str, Iterable[str]]) -> list[str]:
         for target in sorted(targets):
             their_rank, their_home = layer_of(target)
             if their_rank > rank:
-                wrong.append(f"{module} ({LAYERS[rank][0]}) imports {target} ({LAYERS[their_rank][0]}), a higher layer")
+                wrong.append(
+                    f"{module} ({LAYERS[rank][0]}) imports {target} ({LAYERS[their_rank][0]}), a higher layer"
+                )
             elif their_rank == rank and their_home != home:
                 wrong.append(f"{module} imports its peer {target} (both {LAYERS[rank][0]})")
     return wrong
 
 
+def reachable(graph: Mapping[str, Iterable[str]], start: str) -> set[str]:
+    """The modules `start` imports, directly or through others (itself only when on a cycle)."""
+    seen: set[str] = set()
+    todo = list(graph.get(start, ()))
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(graph.get(module, ()))
+    return seen
+
+
 def cycles(graph: Mapping[str, Iterable[str]]) -> list[frozenset[str]]:
-    """The strongly connected components with more than one module (Tarjan's algorithm, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[frozenset[str]] = []
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph.get(start, ()))))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph.get(child, ())))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = set()
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.add(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(frozenset(component))
-    return found
+    """The import cycles: each set of modules that all reach one another (a strongly connected
+    component of more than one module), in name order."""
+    reach = {module: reachable(graph, module) for module in graph}
+    found = {frozenset(other for other in reach[module] if module in reach.get(other, ()))
+             for module in graph if module in reach[module]}
+    return sorted((c for c in found if len(c) > 1), key=sorted)
 
 
 def unexpected_cycles(graph: Mapping[str, Iterable[str]],
@@ -223,7 +206,9 @@ def test_a_planted_relative_upward_import_is_caught(tmp_path):
     copy = tmp_path / "judge"
     shutil.copytree(JUDGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     store = copy / "search" / "store.py"
-    store.write_text(store.read_text(encoding="utf-8") + "\nfrom ..desk import runner  # noqa\n", encoding="utf-8")
+    store.write_text(
+        store.read_text(encoding="utf-8") + "\nfrom ..desk import runner  # noqa\n", encoding="utf-8"
+    )
     assert upward_imports(import_graph(copy)) == [
         "judge.search.store imports its peer judge.desk.runner (both search and desk)"]
 
@@ -241,6 +226,12 @@ def test_a_cycle_is_found_and_only_a_known_one_is_allowed():
 
 
 def test_a_lower_layer_importing_a_higher_one_in_a_synthetic_graph():
-    graph = {"judge.engine.x": {"judge.library"}, "judge.library": {"judge.engine.x"}, "judge.web.y": {"judge.library"}}
-    assert upward_imports(graph) == ["judge.engine.x (engine) imports judge.library (library), a higher layer"]
+    graph = {
+        "judge.engine.x": {"judge.library"},
+        "judge.library": {"judge.engine.x"},
+        "judge.web.y": {"judge.library"},
+    }
+    assert upward_imports(graph) == [
+        "judge.engine.x (engine) imports judge.library (library), a higher layer"
+    ]
     assert cycles(graph) == [frozenset({"judge.engine.x", "judge.library"})]

@@ -12,7 +12,7 @@ import pytest
 from judge.codex import load_codex
 from judge.engine.cards import load_library
 from judge.library import LIBRARY
-from judge.search import search
+from judge.search import search, searcher
 from judge.search.cli import index
 from judge.search.sources import CodexSource, ListSource
 from judge.search.store import current_build, data_hash, ensure, is_stale, read_meta
@@ -174,7 +174,21 @@ def test_card_and_ruling_documents_point_at_their_pages(app, client):
     assert rulings and all(h.kind == "ruling" for h in rulings)
     with app.test_request_context("/"):
         assert doc_url(hits[0].kind, hits[0].id) == "/cards/noah"
-        urls = [doc_url(h.kind, h.id, h.parent) for h in (*hits[:2], *rulings[:2])]
-    assert all(url == "/scenarios/" + h.id.split("/", 1)[1] for url, h in zip(urls[-len(rulings[:2]):], rulings[:2]))
-    for url in urls:
+        card_urls = [doc_url(h.kind, h.id, h.parent) for h in hits[:2]]
+        ruling_urls = {h.id: doc_url(h.kind, h.id, h.parent) for h in rulings[:2]}
+    assert all(url == "/scenarios/" + rid.split("/", 1)[1] for rid, url in ruling_urls.items())
+    for url in (*card_urls, *ruling_urls.values()):
         assert client.get(url).status_code == 200
+
+
+def test_every_kind_in_the_index_has_a_page_the_web_builds(app, client):
+    """One document of each kind the index holds: `links.doc_url` builds its link and the page is there."""
+    docs = searcher(app.config["INDEX_DIR"]).docs
+    first = {}
+    for doc in docs:
+        first.setdefault(doc["kind"], doc)
+    assert set(first) == {"rule", "section", "example", "glossary", "card", "ruling"}
+    with app.test_request_context("/"):
+        urls = {kind: doc_url(kind, doc["id"], doc.get("parent", "")) for kind, doc in first.items()}
+    for kind, url in urls.items():
+        assert client.get(url).status_code == 200, (kind, url)

@@ -84,8 +84,9 @@ class Codex:
         if rule is None:
             if self.is_chapter(rule_id):
                 chapter = self.chapter(int(rule_id))
-                return f"Chapter {rule_id}" + (f": {chapter.title}" if chapter.title else "") + (
-                    "" if chapter.present else " (not in this edition)")
+                if chapter is not None:
+                    return f"Chapter {rule_id}" + (f": {chapter.title}" if chapter.title else "") + (
+                        "" if chapter.present else " (not in this edition)")
             if rule_id in self.cited_absent:
                 return f"Rule {rule_id}: its text is not in this edition of our Codex texts."
             return f"{rule_id}: not a rule of the Codex texts we have"
@@ -167,7 +168,8 @@ class Codex:
         return mentions
 
     def mentioned_by(self, slug: str) -> list[str]:
-        """Slugs of the other glossary entries whose text uses the entry's term or an alias, in glossary order."""
+        """Slugs of the other glossary entries whose text uses the entry's term or an alias, in glossary
+        order."""
         return list(self._mentions.get(slug, []))
 
     def subject_entries(self, rule_id: str) -> dict[str, list[str]]:

@@ -28,23 +28,38 @@ def codex_check(argv: list[str]) -> int:
     except CodexError as exc:
         print(f"codex-check: {exc}", file=sys.stderr)
         return 2
-    print(f"Codex {codex.version}: {sum(c.present for c in codex.chapters)} of {len(codex.chapters)} chapters present")
-    header = f"{'chapter':<8} {'sections':>8} {'rules':>6} {'sub-items':>9} {'examples':>8} {'refs present':>12} {'cited-absent':>12}"
+    present = sum(c.present for c in codex.chapters)
+    print(f"Codex {codex.version}: {present} of {len(codex.chapters)} chapters present")
+    header = (f"{'chapter':<8} {'sections':>8} {'rules':>6} {'sub-items':>9} {'examples':>8} "
+              f"{'refs present':>12} {'cited-absent':>12}")
     print(header)
     for chapter in codex.chapters:
         if not chapter.present:
             continue
         kinds = Counter(r.kind for r in codex.rules.values() if r.chapter == chapter.number)
         examples = sum(len(r.examples) for r in codex.rules.values() if r.chapter == chapter.number)
-        refs = [r for r in codex.references if r.source.split(".")[0].rstrip("abcdefghijklmnopqrstuvwxyz") == chapter.id
-                and not r.source.startswith(("glossary/", "interpretation/"))]
-        print(f"{chapter.number:<8} {kinds['section']:>8} {kinds['rule']:>6} {kinds['item']:>9} {examples:>8} "
-              f"{sum(r.present for r in refs):>12} {sum(not r.present for r in refs):>12}")
+        refs = [
+            r
+            for r in codex.references
+            if r.source.split(".")[0].rstrip("abcdefghijklmnopqrstuvwxyz") == chapter.id
+            and not r.source.startswith(("glossary/", "interpretation/"))
+        ]
+        print(
+            f"{chapter.number:<8} {kinds['section']:>8} {kinds['rule']:>6} {kinds['item']:>9} {examples:>8} "
+            f"{sum(r.present for r in refs):>12} {sum(not r.present for r in refs):>12}"
+        )
     grefs = [r for r in codex.references if r.source.startswith("glossary/")]
-    print(f"{'glossary':<8} {len(codex.glossary)} entries, {sum(len(e.aliases) for e in codex.glossary.values())} aliases; "
-          f"refs present {sum(r.present for r in grefs)}, cited-absent {sum(not r.present for r in grefs)}")
+    print(
+        f"{'glossary':<8} {len(codex.glossary)} entries, "
+        f"{sum(len(e.aliases) for e in codex.glossary.values())} aliases; "
+        f"refs present {sum(r.present for r in grefs)}, cited-absent {sum(not r.present for r in grefs)}"
+    )
     print(f"cited-but-absent rules: {len(codex.cited_absent)} ({', '.join(codex.cited_absent)})")
-    confirmed = [r.id for r in codex.rules.values() if r.chapter == 11 and r.kind == "rule" and r.numbering == "confirmed"]
+    confirmed = [
+        r.id
+        for r in codex.rules.values()
+        if r.chapter == 11 and r.kind == "rule" and r.numbering == "confirmed"
+    ]
     print(f"chapter 11 numbering: {len(confirmed)} confirmed ({', '.join(confirmed)}), the rest inferred")
     print(f"interpretations: {len(codex.interpretations)}")
     for warning in codex.warnings:
@@ -64,7 +79,7 @@ def import_codex(argv: list[str]) -> int:
     2 unreadable input."""
     parser = argparse.ArgumentParser(prog="judge import-codex", description=import_codex.__doc__)
     parser.add_argument("files", type=Path, nargs="+", metavar="file",
-                        help="raw pages as copied off the web (with --edition, also edition data such as numbers.yaml)")
+                        help="raw pages as copied off the web (with --edition: numbers.yaml, field.yaml)")
     parser.add_argument("-o", "--output", type=Path, help="one page: write here instead of stdout")
     parser.add_argument("--edition", help="write a whole edition with this version (e.g. 0.4.1)")
     parser.add_argument("--from", dest="base", help="the edition to build on (default: the current one)")

@@ -24,10 +24,10 @@ CHANGES = ("added", "removed", "changed")
 
 @dataclass(frozen=True)
 class Change:
-    id: str                # a rule id, "glossary/<slug>" or "<file>:<key path>" for edition data
-    change: str            # one of CHANGES
-    before: Any            # the text (or value) in the older edition; None when added
-    after: Any             # the text (or value) in the newer edition; None when removed
+    id: str  # a rule id, "glossary/<slug>" or "<file>:<key path>" for edition data
+    change: str  # one of CHANGES
+    before: Any  # the text (or value) in the older edition; None when added
+    after: Any  # the text (or value) in the newer edition; None when removed
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "change": self.change, "before": self.before, "after": self.after}
@@ -45,7 +45,11 @@ def rule_text(rule: Rule) -> str:
 
 def entry_text(entry: GlossaryEntry) -> str:
     """Everything a glossary entry says: its term, names, definition, body, see-also and rules."""
-    parts = [entry.term + (f" (also: {', '.join(entry.aliases)})" if entry.aliases else ""), entry.short, *entry.body]
+    parts = [
+        entry.term + (f" (also: {', '.join(entry.aliases)})" if entry.aliases else ""),
+        entry.short,
+        *entry.body,
+    ]
     if entry.see_also:
         parts.append("See also: " + ", ".join(entry.see_also))
     if entry.rules:
@@ -72,8 +76,10 @@ def compare(old: Codex, new: Codex) -> tuple[list[Change], list[Change]]:
     gloss_old = {e.id: entry_text(e) for e in old.glossary.values()}
     gloss_new = {e.id: entry_text(e) for e in new.glossary.values()}
     terms = {e.id: e.term.lower() for e in (*old.glossary.values(), *new.glossary.values())}
-    return (_changes(rules_old, rules_new, order),
-            _changes(gloss_old, gloss_new, sorted(terms, key=lambda i: (terms[i], i))))
+    return (
+        _changes(rules_old, rules_new, order),
+        _changes(gloss_old, gloss_new, sorted(terms, key=lambda i: (terms[i], i))),
+    )
 
 
 def compare_data(old_folder: Path, new_folder: Path) -> list[Change]:

@@ -51,8 +51,14 @@ class Report:
         return not self.unplaced and not self.problems
 
 
-def import_edition(version: str, files: list[Path], root: Path | None = None, base: str | None = None,
-                   date: str = "", make_current: bool = False) -> Report:
+def import_edition(
+    version: str,
+    files: list[Path],
+    root: Path | None = None,
+    base: str | None = None,
+    date: str = "",
+    make_current: bool = False,
+) -> Report:
     """Write edition `version` from `files` and add it to editions.yaml. CodexError when it can't
     (a bad version, one we already hold, an unreadable page); what it can't place is in the report."""
     held = editions(root)
@@ -85,7 +91,7 @@ def import_edition(version: str, files: list[Path], root: Path | None = None, ba
 
 @dataclass
 class _Pages:
-    chapters: dict[int, tuple[str, dict]] = field(default_factory=dict)   # number -> (file name, data)
+    chapters: dict[int, tuple[str, dict]] = field(default_factory=dict)  # number -> (file name, data)
     glossary: tuple[str, dict] | None = None
     data_files: dict[str, Path] = field(default_factory=dict)
 
@@ -95,37 +101,42 @@ def _read_pages(files: list[Path], base_folder: Path, base: Codex, report: Repor
     for path in files:
         if path.suffix in {".yaml", ".yml"}:
             if path.name not in EDITION_DATA:
-                report.unplaced.append({"file": path.name, "what": f"not a Codex page nor edition data "
-                                                                   f"({', '.join(EDITION_DATA)})"})
+                what = f"not a Codex page nor edition data ({', '.join(EDITION_DATA)})"
+                report.unplaced.append({"file": path.name, "what": what})
             else:
                 read_yaml(path)  # refuse what does not read, before anything is written
                 pages.data_files[path.name] = path
             continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CodexError(f"{path}: can't read it: {exc}") from None
-        try:
-            kind = detect_format(text)
-        except CodexError:
-            kind = "prose"
-        number: int | bool | None
-        try:
-            if kind == "prose":
-                number, data = _place_prose(text, path.name, base_folder, base, report)
-            else:
-                data = import_page(text, base.cards_named)
-                number = data.get("chapter")
-        except CodexError as exc:
-            raise CodexError(f"{path}: {exc}") from None
+        number, data = _read_page(path, base_folder, base, report)
         if number is None:
             pages.glossary = (path.name, data)
         elif number is not False:
             if number in pages.chapters:
-                report.unplaced.append({"file": path.name, "what": f"chapter {number} a second time (after "
-                                                                   f"{pages.chapters[number][0]}); this page is used"})
+                what = f"chapter {number} again (after {pages.chapters[number][0]}); this page is used"
+                report.unplaced.append({"file": path.name, "what": what})
             pages.chapters[number] = (path.name, data)
     return pages
+
+
+def _read_page(path: Path, base_folder: Path, base: Codex,
+               report: Report) -> tuple[int | bool | None, dict]:
+    """One raw page → (its chapter number, None for the glossary, False when it could not be
+    placed; its data)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CodexError(f"{path}: can't read it: {exc}") from None
+    try:
+        kind = detect_format(text)
+    except CodexError:
+        kind = "prose"
+    try:
+        if kind == "prose":
+            return _place_prose(text, path.name, base_folder, base, report)
+        data = import_page(text, base.cards_named)
+        return data.get("chapter"), data
+    except CodexError as exc:
+        raise CodexError(f"{path}: {exc}") from None
 
 
 def _write(folder: Path, base_folder: Path, book: dict, pages: _Pages, report: Report) -> None:
@@ -160,15 +171,22 @@ def _write(folder: Path, base_folder: Path, book: dict, pages: _Pages, report: R
         elif (base_folder / name).exists():
             shutil.copy2(base_folder / name, folder / name)
             report.kept.append(f"{name} (kept from {report.base})")
-    _dump(folder / "codex.yaml", book, f"# The Codex, game version {book['version']}: its chapters and which "
-                                       "texts we have (written by `judge import-codex`).\n")
+    _dump(
+        folder / "codex.yaml",
+        book,
+        f"# The Codex, game version {book['version']}: its chapters and which "
+        "texts we have (written by `judge import-codex`).\n",
+    )
 
 
 def _dump(path: Path, data: Any, head: str) -> None:
-    path.write_text(head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8")
+    path.write_text(
+        head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
+    )
 
 
 # --- chapters without rule numbers ------------------------------------------------------------------
+
 
 def read_prose(text: str) -> tuple[str, list[dict]]:
     """A chapter page without rule numbers → (its title, its paragraphs in order). A paragraph is
@@ -190,9 +208,9 @@ def read_prose(text: str) -> tuple[str, list[dict]]:
             if m := _ITEM.match(line):
                 last["items"].append((m.group(1), m.group(2).strip()))
             elif line.startswith("Example"):
-                last["examples"].append(line[len("Example"):].strip())
+                last["examples"].append(line[len("Example") :].strip())
             else:
-                last["notes"].append(line[len("Note"):].strip())
+                last["notes"].append(line[len("Note") :].strip())
             continue
         paragraphs.append({"text": line, "examples": [], "notes": [], "items": []})
     if not paragraphs:
@@ -200,29 +218,44 @@ def read_prose(text: str) -> tuple[str, list[dict]]:
     return title, paragraphs
 
 
-def _place_prose(text: str, name: str, base_folder: Path, base: Codex,
-                 report: Report) -> tuple[int | bool, dict]:
+def _place_prose(
+    text: str, name: str, base_folder: Path, base: Codex, report: Report
+) -> tuple[int | bool, dict]:
     """Number a chapter without rule numbers on the base's numbering of the chapter with its title."""
     title, paragraphs = read_prose(text)
     chapter = next((c for c in base.chapters if c.present and c.file and c.title == title), None)
     if chapter is None or chapter.file is None:
-        report.unplaced.append({"file": name, "what": f"a chapter without rule numbers titled {title!r}: no chapter "
-                                                      f"of {report.base} has that title to number it by"})
+        report.unplaced.append(
+            {
+                "file": name,
+                "what": f"a chapter without rule numbers titled {title!r}: no chapter "
+                f"of {report.base} has that title to number it by",
+            }
+        )
         return False, {}
     data = copy.deepcopy(read_yaml(base_folder / chapter.file))
     slots = [(section, rule) for section in data["sections"] for rule in section["rules"]]
-    matcher = difflib.SequenceMatcher(None, [" ".join(r.get("text", "").split()) for _, r in slots],
-                                      [" ".join(p["text"].split()) for p in paragraphs], autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        None,
+        [" ".join(r.get("text", "").split()) for _, r in slots],
+        [" ".join(p["text"].split()) for p in paragraphs],
+        autojunk=False,
+    )
     dropped = []
     for op, b1, b2, n1, n2 in matcher.get_opcodes():
         pairs = min(b2 - b1, n2 - n1) if op in {"equal", "replace"} else 0
         for k in range(pairs):
             _fill(slots[b1 + k][1], paragraphs[n1 + k], base.cards_named)
-        dropped.extend(slots[b1 + pairs:b2])
-        for paragraph in paragraphs[n1 + pairs:n2]:
-            report.unplaced.append({"file": name, "what": f"a paragraph of chapter {chapter.number} with no "
-                                                          f"counterpart in {report.base} to number it by: "
-                                                          f"{paragraph['text'][:80]!r}"})
+        dropped.extend(slots[b1 + pairs : b2])
+        for paragraph in paragraphs[n1 + pairs : n2]:
+            report.unplaced.append(
+                {
+                    "file": name,
+                    "what": f"a paragraph of chapter {chapter.number} with no "
+                    f"counterpart in {report.base} to number it by: "
+                    f"{paragraph['text'][:80]!r}",
+                }
+            )
     for section, rule in dropped:
         section["rules"].remove(rule)
     return chapter.number, data
@@ -231,10 +264,11 @@ def _place_prose(text: str, name: str, base_folder: Path, base: Codex,
 def _fill(rule: dict, paragraph: dict, known_cards: tuple[str, ...]) -> None:
     """Give a base rule the words of the new paragraph, keeping its number and marks."""
     rule["text"] = paragraph["text"]
-    for key, values in (("examples", [{"text": t, "cards": example_cards(t, known_cards)}
-                                      for t in paragraph["examples"]]),
-                        ("notes", paragraph["notes"]),
-                        ("items", [{"id": f"{rule['id']}{letter}", "text": t} for letter, t in paragraph["items"]])):
+    for key, values in (
+        ("examples", [{"text": t, "cards": example_cards(t, known_cards)} for t in paragraph["examples"]]),
+        ("notes", paragraph["notes"]),
+        ("items", [{"id": f"{rule['id']}{letter}", "text": t} for letter, t in paragraph["items"]]),
+    ):
         if values:
             rule[key] = values
         else:

@@ -101,10 +101,7 @@ def editions(root: Path | str | None = None) -> Editions:
         stamp = index.stat().st_mtime_ns
     except OSError:
         raise CodexError(f"{index}: file not found") from None
-    if cached and cached[1] == stamp:
-        found = cached[2]
-    else:
-        found = read_editions(root)
+    found = cached[2] if cached and cached[1] == stamp else read_editions(root)
     with _lock:
         _cache[root] = (now, stamp, found)
     return found
@@ -119,24 +116,36 @@ def read_editions(root: Path) -> Editions:
     for i, raw in enumerate(data["editions"]):
         version = str(raw.get("version", "")) if isinstance(raw, dict) else ""
         if not VERSION.match(version):
-            raise CodexError(f"{where}: editions[{i}].version: expected a version like 0.4.0, got {version!r}")
+            raise CodexError(
+                f"{where}: editions[{i}].version: expected a version like 0.4.0, got {version!r}"
+            )
         if any(e.version == version for e in listed):
             raise CodexError(f"{where}: editions[{i}]: version {version} is listed twice")
-        listed.append(Edition(version=version, folder=root / FOLDER / version, date=str(raw.get("date") or ""),
-                              sources=tuple(str(s) for s in raw.get("sources") or ())))
+        listed.append(
+            Edition(
+                version=version,
+                folder=root / FOLDER / version,
+                date=str(raw.get("date") or ""),
+                sources=tuple(str(s) for s in raw.get("sources") or ()),
+            )
+        )
     found = Editions(root=root, current=str(data.get("current", "")), editions=tuple(listed))
     if found.get(found.current) is None:
-        raise CodexError(f"{where}: current: {data.get('current')!r} is not one of the editions listed "
-                         f"({', '.join(found.versions)})")
+        raise CodexError(
+            f"{where}: current: {data.get('current')!r} is not one of the editions listed "
+            f"({', '.join(found.versions)})"
+        )
     return found
 
 
 def write_index(root: Path, listed: list[dict], current: str) -> None:
     """Write editions.yaml again with `listed` (each {version, date, sources}) and `current`."""
-    head = ("# The editions of the Codex we hold, oldest first, and the one that is current.\n"
-            "# Each edition is a folder under editions/: codex.yaml (its chapters), chapters/, glossary.yaml and\n"
-            "# interpretations/. `judge import-codex --edition V` adds one; pages, search and rulings use the\n"
-            "# current edition unless they name another. `date` is the day we took the edition in.\n")
+    head = (
+        "# The editions of the Codex we hold, oldest first, and the one that is current.\n"
+        "# Each edition is a folder under editions/: codex.yaml (its chapters), chapters/, glossary.yaml,\n"
+        "# interpretations/. `judge import-codex --edition V` adds one; pages, search and rulings use the\n"
+        "# current edition unless they name another. `date` is the day we took the edition in.\n"
+    )
     lines = [f"current: {json.dumps(current)}", "editions:"]
     for item in listed:  # JSON scalars are YAML too, and keep "1.10" a string
         lines.append(f"  - version: {json.dumps(str(item['version']))}")

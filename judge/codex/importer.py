@@ -59,7 +59,9 @@ def detect_format(text: str) -> str:
         return "glossary"
     if any(_RULE.match(line) for line in lines):
         return "chapter"
-    raise CodexError("not a numbered chapter page nor the glossary: no rule numbers and no glossary terms found")
+    raise CodexError(
+        "not a numbered chapter page nor the glossary: no rule numbers and no glossary terms found"
+    )
 
 
 def import_page(text: str, known_cards: Iterable[str] = ()) -> dict:
@@ -95,19 +97,31 @@ def import_chapter(text: str, known_cards: Iterable[str] = ()) -> dict:
             if sections:
                 raise CodexError(f"line {lineno}: text outside any rule: {line[:60]!r}")
             head.append(line)
-        elif line.startswith("Example"):
-            example_text = line[len("Example"):].strip()
-            rule.setdefault("examples", []).append(
-                {"text": example_text, "cards": example_cards(example_text, known_cards)})
-        elif line.startswith("Note"):
-            rule.setdefault("notes", []).append(line[len("Note"):].strip())
-        elif (m := _ITEM.match(line)) and rule["text"]:
-            items = rule.setdefault("items", [])
-            items.append({"id": rule["id"] + "abcdefghijklmnopqrstuvwxyz"[len(items)], "text": m.group(1).strip()})
-        elif not rule["text"]:
-            rule["text"] = line
         else:
-            rule["text"] += "\n\n" + line
+            _add_to_rule(rule, line, known_cards)
+    return _finish_chapter(chapter, head, sections)
+
+
+def _add_to_rule(rule: dict, line: str, known_cards: list[str]) -> None:
+    """One line of a rule's body: an example, a note, a lettered sub-item, or more of its text."""
+    if line.startswith("Example"):
+        example_text = line[len("Example"):].strip()
+        rule.setdefault("examples", []).append(
+            {"text": example_text, "cards": example_cards(example_text, known_cards)})
+    elif line.startswith("Note"):
+        rule.setdefault("notes", []).append(line[len("Note"):].strip())
+    elif (m := _ITEM.match(line)) and rule["text"]:
+        items = rule.setdefault("items", [])
+        letter = "abcdefghijklmnopqrstuvwxyz"[len(items)]
+        items.append({"id": rule["id"] + letter, "text": m.group(1).strip()})
+    elif not rule["text"]:
+        rule["text"] = line
+    else:
+        rule["text"] += "\n\n" + line
+
+
+def _finish_chapter(chapter: dict, head: list[str], sections: list[dict]) -> dict:
+    """The chapter's number (checked against the banner), title, intro and sections."""
     if not sections:
         raise CodexError("no section headings (like '10.1Souls') found")
     numbers = {s["id"].split(".")[0] for s in sections}
@@ -152,6 +166,7 @@ def import_glossary(text: str) -> dict:
                 _current(entries, lineno).setdefault("rules", []).append(value)
                 continue
             m = _TERM.match(line)
+            assert m is not None  # a stripped line starting "- " has a character after it
             term = m.group(1).strip()
             aliases = [a.strip() for a in m.group(2).split(",")] if m.group(2) else []
             entries.append({"term": term, "slug": slugify(term), "aliases": aliases,

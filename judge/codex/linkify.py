@@ -52,10 +52,10 @@ def linkify(text: str, matcher: TermMatcher, knows: Callable[[str], bool], url: 
         if is_rule_id(target) and knows(target) and target != skip:
             spans.append((m.start(), m.end(), target, "rule-ref"))
     taken = [(s, e) for s, e, _, _ in spans]
-    for m in matcher.finditer(text or ""):
-        ref = f"glossary/{m.slug}"
-        if ref != skip and not any(s < m.end and m.start < e for s, e in taken):
-            spans.append((m.start, m.end, ref, "term"))
+    for term in matcher.finditer(text or ""):
+        ref = f"glossary/{term.slug}"
+        if ref != skip and not any(s < term.end and term.start < e for s, e in taken):
+            spans.append((term.start, term.end, ref, "term"))
     spans.sort()
     out: list[str] = []
     at = 0

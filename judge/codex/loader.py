@@ -16,7 +16,9 @@ from judge.codex.model import Chapter, CodexError, Example, GlossaryEntry, Inter
 def read_yaml(path: Path) -> Any:
     try:
         with open(path, encoding="utf-8") as handle:
-            return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when built with it
+            return yaml.load(
+                handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+            )  # libyaml when built with it
     except FileNotFoundError:
         raise CodexError(f"{path}: file not found") from None
     except yaml.YAMLError as exc:
@@ -60,7 +62,9 @@ def read_chapter(path: Path, chapter: Chapter) -> list[Rule]:
     where = str(path)
     number = _need(data, "chapter", int, where)
     if number != chapter.number:
-        raise CodexError(f"{where}: says chapter {number}, but codex.yaml lists it as chapter {chapter.number}")
+        raise CodexError(
+            f"{where}: says chapter {number}, but codex.yaml lists it as chapter {chapter.number}"
+        )
     sections = _need(data, "sections", list, where)
     rules: list[Rule] = []
     numbered_by = data.get("numbering_interpretation")
@@ -139,12 +143,25 @@ def read_interpretations(folder: Path) -> tuple[list[Interpretation], list[dict]
             problems.append({"path": str(path), "message": f"missing field(s): {', '.join(missing)}"})
             continue
         if str(raw["id"]) != path.stem:
-            problems.append({"path": f"{path}: id", "message": f"id {raw['id']!r} differs from the file name {path.stem!r}"})
+            problems.append(
+                {
+                    "path": f"{path}: id",
+                    "message": f"id {raw['id']!r} differs from the file name {path.stem!r}",
+                }
+            )
         stands = raw["stands_in_for"]
         if not isinstance(stands, list):
             problems.append({"path": f"{path}: stands_in_for", "message": "expected a list of rule ids"})
             stands = []
         extra = {k: v for k, v in raw.items() if k not in INTERPRETATION_FIELDS}
-        found.append(Interpretation(id=str(raw["id"]), question=str(raw["question"]), reading=raw["reading"],
-                                    why=str(raw["why"]), stands_in_for=tuple(str(s) for s in stands), extra=extra))
+        found.append(
+            Interpretation(
+                id=str(raw["id"]),
+                question=str(raw["question"]),
+                reading=raw["reading"],
+                why=str(raw["why"]),
+                stands_in_for=tuple(str(s) for s in stands),
+                extra=extra,
+            )
+        )
     return found, problems

@@ -33,7 +33,9 @@ def rule_record(codex: Codex, rule: Rule, deep: bool = False) -> dict[str, Any]:
         record["items"] = [rule_record(codex, codex.rules[c]) for c in rule.children if c in codex.rules]
     elif deep and rule.kind in {"chapter", "section"}:
         key = "sections" if rule.kind == "chapter" else "rules"
-        record[key] = [rule_record(codex, codex.rules[c], deep=True) for c in rule.children if c in codex.rules]
+        record[key] = [
+            rule_record(codex, codex.rules[c], deep=True) for c in rule.children if c in codex.rules
+        ]
     return record
 
 
@@ -56,7 +58,8 @@ def rule_page(codex: Codex, rule_id: str) -> dict[str, Any]:
     return {
         "status": "present",
         "rule": rule_record(codex, rule, deep=True),
-        "chapter": {"number": chapter.number, "title": chapter.title, "title_given": chapter.title_given},
+        "chapter": {"number": chapter.number, "title": chapter.title, "title_given": chapter.title_given}
+        if chapter else None,
         "section": {"id": section.id, "title": section.text} if section else None,
         "parent": rule.parent,
         "previous": previous,
@@ -78,7 +81,8 @@ def absent_page(codex: Codex, rule_id: str) -> dict[str, Any]:
     return {
         "status": "cited-absent" if rule_id in codex.cited_absent else "absent",
         "rule": {"id": rule_id, "kind": "chapter" if rule_id.isdigit() else "rule", "text": None},
-        "chapter": {"number": chapter.number, "title": chapter.title, "present": chapter.present},
+        "chapter": {"number": chapter.number, "title": chapter.title, "present": chapter.present}
+        if chapter else None,
         "cited_by": [citer_record(codex, r) for r in cited_by],
         "glossary": codex.subject_entries(rule_id),
         "nearby": nearby,
@@ -89,9 +93,17 @@ def absent_page(codex: Codex, rule_id: str) -> dict[str, Any]:
 def index_page(codex: Codex) -> dict[str, Any]:
     return {
         "version": codex.version,
-        "chapters": [{"number": c.number, "title": c.title, "title_given": c.title_given, "present": c.present,
-                      "cited": c.id in codex.cited_absent or any(chapter_of(i) == c.number for i in codex.cited_absent)}
-                     for c in codex.chapters],
+        "chapters": [
+            {
+                "number": c.number,
+                "title": c.title,
+                "title_given": c.title_given,
+                "present": c.present,
+                "cited": c.id in codex.cited_absent
+                or any(chapter_of(i) == c.number for i in codex.cited_absent),
+            }
+            for c in codex.chapters
+        ],
         "glossary": glossary_letters(codex),
         "interpretations": len(codex.interpretations),
         "cited_absent": len(codex.cited_absent),

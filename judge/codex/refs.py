@@ -57,8 +57,8 @@ def sentence_at(text: str, position: int) -> str:
 
 def sort_key(rule_id: str) -> tuple:
     """Codex order: 9.5.6 < 10 < 10.1 < 10.1.1 < 10.3.4a < 10.3.5; "glossary/…" after the rules."""
-    if not is_rule_id(rule_id):
+    m = RULE_ID.match(rule_id) if is_rule_id(rule_id) else None
+    if m is None:
         return (99, rule_id)
-    m = RULE_ID.match(rule_id)
     numbers = tuple(int(g) if g else -1 for g in m.groups()[:3])
     return (*numbers, m.group(4) or "")

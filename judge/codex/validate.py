@@ -54,26 +54,43 @@ def run(codex: Codex) -> None:
 def _check_chapters(codex: Codex, problems: list[dict]) -> None:
     numbers = [c.number for c in codex.chapters]
     if sorted(numbers) != list(range(1, 19)):
-        problems.append({"path": "codex.yaml: chapters", "message": f"expected chapters 1..18 once each, got {numbers}"})
+        problems.append(
+            {"path": "codex.yaml: chapters", "message": f"expected chapters 1..18 once each, got {numbers}"}
+        )
     for chapter in codex.chapters:
         if chapter.present and not chapter.file:
-            problems.append({"path": f"codex.yaml: chapter {chapter.number}", "message": "present but no file"})
+            problems.append(
+                {"path": f"codex.yaml: chapter {chapter.number}", "message": "present but no file"}
+            )
 
 
 def _check_rules(codex: Codex, problems: list[dict]) -> None:
     for rule in codex.rules.values():
         if not is_rule_id(rule.id) or chapter_of(rule.id) != rule.chapter:
-            problems.append({"path": rule.id, "message": f"malformed id for a rule of chapter {rule.chapter}"})
+            problems.append(
+                {"path": rule.id, "message": f"malformed id for a rule of chapter {rule.chapter}"}
+            )
         if rule.parent and not rule.id.startswith(rule.parent):
-            problems.append({"path": rule.id, "message": f"id does not start with its parent's {rule.parent}"})
+            problems.append(
+                {"path": rule.id, "message": f"id does not start with its parent's {rule.parent}"}
+            )
         if rule.numbered_by and rule.numbered_by not in codex.interpretations:
-            problems.append({"path": rule.id, "message": f"numbered by interpretation {rule.numbered_by!r}, which is missing"})
+            problems.append(
+                {
+                    "path": rule.id,
+                    "message": f"numbered by interpretation {rule.numbered_by!r}, which is missing",
+                }
+            )
         if rule.kind in {"rule", "item"} and not rule.text and not rule.empty_in_source:
-            problems.append({"path": rule.id, "message": "no text (mark empty_in_source if the source has none)"})
+            problems.append(
+                {"path": rule.id, "message": "no text (mark empty_in_source if the source has none)"}
+            )
         for example in rule.examples:
             for card in example.cards:
                 if card not in example.text:
-                    problems.append({"path": f"{rule.id} example", "message": f"card {card!r} not named in it"})
+                    problems.append(
+                        {"path": f"{rule.id} example", "message": f"card {card!r} not named in it"}
+                    )
 
 
 def _check_glossary(codex: Codex, problems: list[dict]) -> None:
@@ -94,8 +111,13 @@ def _check_references(codex: Codex, problems: list[dict]) -> None:
         if not is_rule_id(ref.target):
             problems.append({"path": ref.source, "message": f"{ref.target!r} is not a rule id"})
         else:
-            problems.append({"path": ref.source, "message":
-                             f"cites {ref.target}, which is not in chapter {chapter_of(ref.target)} as we have it"})
+            problems.append(
+                {
+                    "path": ref.source,
+                    "message": f"cites {ref.target}, which is not in chapter {chapter_of(ref.target)} "
+                    "as we have it",
+                }
+            )
 
 
 def _check_numbering(codex: Codex, problems: list[dict]) -> None:
@@ -106,7 +128,9 @@ def _check_numbering(codex: Codex, problems: list[dict]) -> None:
         if rule.chapter != 11 or rule.kind != "rule":
             continue
         if rule.numbering not in {"confirmed", "inferred"}:
-            problems.append({"path": rule.id, "message": "chapter 11 rules need numbering: confirmed or inferred"})
+            problems.append(
+                {"path": rule.id, "message": "chapter 11 rules need numbering: confirmed or inferred"}
+            )
         elif (rule.numbering == "confirmed") != (rule.id in landed):
             state = "is cited" if rule.id in landed else "is cited by nothing"
             problems.append({"path": rule.id, "message": f"marked {rule.numbering} but {state}"})

@@ -363,6 +363,6 @@ def _pile(value: Any) -> dict[str, Any]:
         return {"count": len(names), "names": names}
     if isinstance(value, Mapping):  # {cards: [...], unnamed: N}: named cards and a count of others
         names = [card_name(v) or "?" for v in _list(value.get("cards"))]
-        unnamed = value.get("unnamed") if isinstance(value.get("unnamed"), int) else 0
+        unnamed = value["unnamed"] if isinstance(value.get("unnamed"), int) else 0
         return {"count": len(names) + unnamed, "names": names}
     return {"count": 0, "names": [str(value)]}

@@ -19,7 +19,9 @@ def card_summary(card: CardDef) -> dict[str, Any]:
     }
 
 
-def search(query: str, kind: str | None = None, leader: bool | None = None, limit: int = 20) -> list[dict[str, Any]]:
+def search(
+    query: str, kind: str | None = None, leader: bool | None = None, limit: int = 20
+) -> list[dict[str, Any]]:
     """Cards whose name starts with `query` first, then names containing it, then texts mentioning it."""
     q = query.strip().lower()
     scored = []

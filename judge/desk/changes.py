@@ -31,16 +31,22 @@ KINDS = ("library", "saved")
 
 @dataclass(frozen=True)
 class RulingChange:
-    kind: str                      # one of KINDS
-    id: str                        # the library path id, or the saved ruling's id
-    status: str                    # one of STATUSES
+    kind: str  # one of KINDS
+    id: str  # the library path id, or the saved ruling's id
+    status: str  # one of STATUSES
     changed_rules: tuple[str, ...]  # the changed ids the ruling cites
     before: dict[str, Any] | None  # the outcome under `from` (outcome-changed only)
-    after: dict[str, Any] | None   # the outcome under `to` (outcome-changed only)
+    after: dict[str, Any] | None  # the outcome under `to` (outcome-changed only)
 
     def to_dict(self, url: str) -> dict[str, Any]:
-        return {"id": self.id, "url": url, "status": self.status, "changed_rules": list(self.changed_rules),
-                "before": self.before, "after": self.after}
+        return {
+            "id": self.id,
+            "url": url,
+            "status": self.status,
+            "changed_rules": list(self.changed_rules),
+            "before": self.before,
+            "after": self.after,
+        }
 
 
 @dataclass(frozen=True)
@@ -54,11 +60,14 @@ class EditionChanges:
 
     def to_dict(self, url_of: Callable[[str, str], str]) -> dict[str, Any]:
         """The JSON of /changes/<from>...<to>.json; `url_of(kind, id)` builds each ruling's link."""
-        return {"from": self.old, "to": self.new,
-                "rules": [c.to_dict() for c in self.rules],
-                "glossary": [c.to_dict() for c in self.glossary],
-                "rulings": [r.to_dict(url_of(r.kind, r.id)) for r in self.rulings],
-                "data": [c.to_dict() for c in self.data]}
+        return {
+            "from": self.old,
+            "to": self.new,
+            "rules": [c.to_dict() for c in self.rules],
+            "glossary": [c.to_dict() for c in self.glossary],
+            "rulings": [r.to_dict(url_of(r.kind, r.id)) for r in self.rulings],
+            "data": [c.to_dict() for c in self.data],
+        }
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.rulings)
@@ -78,8 +87,9 @@ def changes(old: str, new: str, saved: RulingStore | None = None) -> EditionChan
     return EditionChanges(old, new, tuple(rules), tuple(glossary), tuple(data), rulings)
 
 
-def judge_twice(kind: str, rid: str, data: dict[str, Any], old: str, new: str,
-                changed: Iterable[str]) -> RulingChange:
+def judge_twice(
+    kind: str, rid: str, data: dict[str, Any], old: str, new: str, changed: Iterable[str]
+) -> RulingChange:
     first, cited_first = _judge(data, old)
     second, cited_second = _judge(data, new)
     cited = dict.fromkeys([*cited_first, *cited_second])
@@ -142,8 +152,14 @@ _lock = threading.Lock()
 def cached_changes(old: str, new: str, saved: RulingStore | None = None) -> EditionChanges:
     """`changes()`, kept until the editions, the library or the saved rulings change."""
     held = editions()
-    stamp = (old, new, str(held.root), tuple(held.versions), LIBRARY.stamp(),
-             saved.stamp() if saved is not None else None)
+    stamp = (
+        old,
+        new,
+        str(held.root),
+        tuple(held.versions),
+        LIBRARY.stamp(),
+        saved.stamp() if saved is not None else None,
+    )
     with _lock:
         found = _cache.get(stamp)
     if found is None:

@@ -53,12 +53,21 @@ def run(argv: list[str]) -> int:
 
 def readable(report: EditionChanges) -> str:
     lines = [f"Codex {report.old} → {report.new}"]
-    for title, found in (("Rules", report.rules), ("Glossary", report.glossary), ("Edition data", report.data)):
-        counts = ", ".join(f"{sum(c.change == kind for c in found)} {kind}" for kind in ("added", "removed", "changed"))
+    for title, found in (
+        ("Rules", report.rules),
+        ("Glossary", report.glossary),
+        ("Edition data", report.data),
+    ):
+        counts = ", ".join(
+            f"{sum(c.change == kind for c in found)} {kind}" for kind in ("added", "removed", "changed")
+        )
         lines += ["", f"{title}: {counts}"]
         lines += [f"  {c.change:<8} {c.id}: {marked(c)}" for c in found]
-    lines += ["", "Rulings: " + ", ".join(f"{report.count(s)} {s}" for s in ("outcome-changed", "cites-changed-rule",
-                                                                            "same"))]
+    lines += [
+        "",
+        "Rulings: "
+        + ", ".join(f"{report.count(s)} {s}" for s in ("outcome-changed", "cites-changed-rule", "same")),
+    ]
     for ruling in report.rulings:
         if ruling.status == "same":
             continue

@@ -80,8 +80,13 @@ def ruling_context(data: Mapping[str, Any], source: str, edition: str | None = N
         return context
     except Exception as exc:  # an engine failure on one scenario is shown, not a 500
         log.exception("the engine failed on %s", source)
-        context["problems"] = [{"path": "", "message": f"the engine failed on this scenario ({type(exc).__name__}); "
-                                                       "please report it with the scenario's YAML"}]
+        context["problems"] = [
+            {
+                "path": "",
+                "message": f"the engine failed on this scenario ({type(exc).__name__}); "
+                "please report it with the scenario's YAML",
+            }
+        ]
         return context
     context["ruling"] = ruling
     context["codex"] = ruling.get("codex")
@@ -117,7 +122,9 @@ def differences(saved: Mapping[str, Any], now: Mapping[str, Any]) -> list[dict[s
     for key, label in (("winner", "Winner"), ("rejected", "Rejected action"),
                        ("final", "Final board"), ("derived", "Derived values")):
         if runner.canonical_json(saved.get(key)) != runner.canonical_json(now.get(key)):
-            out.append({"what": label, "saved": _summary(key, saved.get(key)), "now": _summary(key, now.get(key))})
+            out.append(
+                {"what": label, "saved": _summary(key, saved.get(key)), "now": _summary(key, now.get(key))}
+            )
     return out
 
 

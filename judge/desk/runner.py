@@ -43,7 +43,9 @@ def read_yaml(text: str) -> Any:
     try:
         data = yamlio.safe_load(text)
     except RecursionError:
-        raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}]) from None
+        raise DeskInputError(
+            "The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}]
+        ) from None
     too_big = yamlio.expanded_size_problem(data)
     if too_big:
         raise DeskInputError("The scenario is too large once its YAML aliases are expanded.",
@@ -67,8 +69,10 @@ def parse(text: str) -> dict[str, Any]:
         raise DeskInputError("The scenario is not valid YAML.", [entry]) from None
     if not isinstance(data, dict):
         kind = "empty" if data is None else type(data).__name__
-        raise DeskInputError("A scenario is a mapping with state: and actions:.",
-                             [{"path": "", "message": f"expected a mapping (state:, actions:, …), got {kind}"}])
+        raise DeskInputError(
+            "A scenario is a mapping with state: and actions:.",
+            [{"path": "", "message": f"expected a mapping (state:, actions:, …), got {kind}"}],
+        )
     return data
 
 
@@ -82,8 +86,10 @@ def parse_action(text: str) -> dict[str, Any]:
         raise DeskInputError("The action is not valid YAML.",
                              [{"path": "action", "message": f"not valid YAML{where}"}]) from None
     if not isinstance(data, dict) or not data:
-        raise DeskInputError("An action is a map with one verb.",
-                             [{"path": "action", "message": "expected a map such as {attack: C2, target: 'B:L1'}"}])
+        raise DeskInputError(
+            "An action is a map with one verb.",
+            [{"path": "action", "message": "expected a map such as {attack: C2, target: 'B:L1'}"}],
+        )
     return data
 
 
@@ -99,7 +105,9 @@ def nesting_depth(data: Any, limit: int = MAX_DEPTH) -> int:
         node, depth = stack.pop()
         if isinstance(node, Mapping | list | tuple):
             deepest = max(deepest, depth + 1)
-            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, Mapping) else node))
+            stack.extend(
+                (child, depth + 1) for child in (node.values() if isinstance(node, Mapping) else node)
+            )
     return deepest
 
 
@@ -109,27 +117,38 @@ def check_limits(data: Mapping[str, Any]) -> None:
     problems = []
     actions = data.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
-        problems.append({"path": "actions", "message": f"{len(actions)} actions; the desk takes at most {MAX_ACTIONS}"})
+        problems.append(
+            {"path": "actions", "message": f"{len(actions)} actions; the desk takes at most {MAX_ACTIONS}"}
+        )
     cards = data.get("cards")
     if isinstance(cards, list) and len(cards) > MAX_CARDS:
-        problems.append({"path": "cards", "message": f"{len(cards)} cards; the desk takes at most {MAX_CARDS}"})
+        problems.append(
+            {"path": "cards", "message": f"{len(cards)} cards; the desk takes at most {MAX_CARDS}"}
+        )
     state = data.get("state")
     if isinstance(state, Mapping):
-        lasting = state.get("lasting")
-        if isinstance(lasting, list) and len(lasting) > MAX_LASTING:
-            problems.append({"path": "state.lasting", "message": f"at most {MAX_LASTING} lasting effects"})
-        players = state.get("players")
-        for player, pstate in (players.items() if isinstance(players, Mapping) else ()):
-            if not isinstance(pstate, Mapping):
-                continue
-            for pile in ("hand", "deck", "elysium", "exile"):
-                value = pstate.get(pile)
-                size = len(value) if isinstance(value, list) else value if isinstance(value, int) else 0
-                if size > MAX_PILE:
-                    problems.append({"path": f"state.players.{player}.{pile}",
-                                     "message": f"{size} cards; the desk takes at most {MAX_PILE}"})
+        problems += _state_problems(state)
     if problems:
         raise DeskInputError("The scenario is larger than the desk accepts.", problems)
+
+
+def _state_problems(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The state's lasting effects and piles past the desk's caps."""
+    problems = []
+    lasting = state.get("lasting")
+    if isinstance(lasting, list) and len(lasting) > MAX_LASTING:
+        problems.append({"path": "state.lasting", "message": f"at most {MAX_LASTING} lasting effects"})
+    players = state.get("players")
+    for player, pstate in (players.items() if isinstance(players, Mapping) else ()):
+        if not isinstance(pstate, Mapping):
+            continue
+        for pile in ("hand", "deck", "elysium", "exile"):
+            value = pstate.get(pile)
+            size = len(value) if isinstance(value, list) else value if isinstance(value, int) else 0
+            if size > MAX_PILE:
+                problems.append({"path": f"state.players.{player}.{pile}",
+                                 "message": f"{size} cards; the desk takes at most {MAX_PILE}"})
+    return problems
 
 
 def load(data: Mapping[str, Any], source: str = "desk") -> Any:
@@ -152,7 +171,9 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
         return api.resolve(scenario, snapshots=snapshots, max_steps=WEB_STEP_CAP, max_actions=MAX_ACTIONS,
                            edition=edition)
     except ScenarioError as exc:
-        raise DeskInputError("The scenario is larger than the desk accepts.", [dict(p) for p in exc.problems]) from None
+        raise DeskInputError(
+            "The scenario is larger than the desk accepts.", [dict(p) for p in exc.problems]
+        ) from None
 
 
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
@@ -188,7 +209,9 @@ def json_safe(data: Any) -> Any:
     """`data` with every mapping key a string: YAML 1.1 reads a bare `on:` as the key True, and JSON
     with sorted keys can't mix booleans and strings."""
     if isinstance(data, Mapping):
-        return {k if isinstance(k, str) else json.dumps(k, default=str): json_safe(v) for k, v in data.items()}
+        return {
+            k if isinstance(k, str) else json.dumps(k, default=str): json_safe(v) for k, v in data.items()
+        }
     if isinstance(data, (list, tuple)):
         return [json_safe(v) for v in data]
     return data
@@ -217,10 +240,15 @@ def outcome(ruling: Mapping[str, Any]) -> dict[str, Any]:
     rejected = ruling.get("rejected")
     return {
         "winner": ruling.get("winner"),
-        "rejected": None if not rejected else {"action": rejected.get("action"), "rules": rejected.get("rules", [])},
+        "rejected": None
+        if not rejected
+        else {"action": rejected.get("action"), "rules": rejected.get("rules", [])},
         "final": ruling.get("final"),
-        "derived": {ref: {k: v for k, v in values.items() if k in OUTCOME_VALUES}
-                    for ref, values in (ruling.get("derived") or {}).items() if isinstance(values, Mapping)},
+        "derived": {
+            ref: {k: v for k, v in values.items() if k in OUTCOME_VALUES}
+            for ref, values in (ruling.get("derived") or {}).items()
+            if isinstance(values, Mapping)
+        },
     }
 
 

@@ -59,9 +59,16 @@ class RulingStore:
                 row = db.execute("SELECT scenario FROM rulings WHERE id = ?", (rid,)).fetchone()
                 if row is None:
                     db.execute(
-                        "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) VALUES (?,?,?,?,?,?)",
-                        (rid, text, codex, canonical_json(outcome), canonical_json(ruling),
-                         datetime.now(UTC).isoformat(timespec="seconds")),
+                        "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) "
+                        "VALUES (?,?,?,?,?,?)",
+                        (
+                            rid,
+                            text,
+                            codex,
+                            canonical_json(outcome),
+                            canonical_json(ruling),
+                            datetime.now(UTC).isoformat(timespec="seconds"),
+                        ),
                     )
                     return rid
                 if row[0] == text:

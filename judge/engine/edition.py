@@ -33,8 +33,8 @@ class Numbers:
     """Every number of the Codex the engine applies, one field each (numbers.yaml has one entry per
     field: its value, the rules that say it, and those words)."""
 
-    damage_step: int       # glossary/damage, glossary/heal: damage and healing come in steps of 5
-    spiral_turns: int      # glossary/escalation-spiral: the first four turns wake slots; then all
+    damage_step: int  # glossary/damage, glossary/heal: damage and healing come in steps of 5
+    spiral_turns: int  # glossary/escalation-spiral: the first four turns wake slots; then all
     decked_out_turns: int  # glossary/decked-out: a Decked Out player loses at the end of the third
 
 
@@ -45,7 +45,7 @@ class EditionRules:
     version: str
     folder: Path
     numbers: Numbers
-    rules: dict[str, tuple[str, ...]]   # number name -> the rule ids that say it
+    rules: dict[str, tuple[str, ...]]  # number name -> the rule ids that say it
 
     @property
     def field_file(self) -> Path:
@@ -61,7 +61,9 @@ def read_numbers(path: Path) -> tuple[Numbers, dict[str, tuple[str, ...]]]:
         entry = data.get(item.name) if isinstance(data, dict) else None
         value = entry.get("value") if isinstance(entry, dict) else None
         if not isinstance(entry, dict) or not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise CodexError(f"{path}: {item.name}.value: expected a whole number of 1 or more, got {value!r}")
+            raise CodexError(
+                f"{path}: {item.name}.value: expected a whole number of 1 or more, got {value!r}"
+            )
         values[item.name] = value
         rules[item.name] = tuple(str(r) for r in entry.get("rules") or ())
     return Numbers(**values), rules

@@ -37,7 +37,8 @@ def resolve(argv: list[str]) -> int:
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
     if args.edition and not edition.known(args.edition):
-        print(f"judge resolve: --edition: no Codex edition {args.edition!r}; we hold {', '.join(edition.held())}",
+        print(f"judge resolve: --edition: no Codex edition {args.edition!r}; "
+              f"we hold {', '.join(edition.held())}",
               file=sys.stderr)
         return 2
     try:

@@ -25,7 +25,8 @@ __all__ = ["BuildInfo", "Hit", "QueryError", "SearchResult", "Searcher", "editio
            "is_stale", "search", "searcher", "suggest"]
 
 
-def ensure_index(index_dir: str | Path, force: bool = False, sources: list[Source] | None = None) -> BuildInfo:
+def ensure_index(index_dir: str | Path, force: bool = False,
+                 sources: list[Source] | None = None) -> BuildInfo:
     """Build the index into `index_dir` unless a fresh one is there (or `force`); of `sources`
     (default: every registered source)."""
     return ensure(index_dir, sources=sources, force=force)

@@ -49,8 +49,21 @@ _QUESTION_WORDS = """
     happen happens happened get gets got s t ll ve re d m
 """
 QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
-STOP_WORDS = (frozenset(stoplists["en"]) | QUESTION_WORDS) - {"not", "no", "first", "before", "after", "only", "all",
-                                                              "each", "every", "both", "same", "own", "other"}
+STOP_WORDS = (frozenset(stoplists["en"]) | QUESTION_WORDS) - {
+    "not",
+    "no",
+    "first",
+    "before",
+    "after",
+    "only",
+    "all",
+    "each",
+    "every",
+    "both",
+    "same",
+    "own",
+    "other",
+}
 
 
 def words(text: str) -> list[str]:

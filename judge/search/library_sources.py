@@ -40,11 +40,21 @@ class CardSource:
         for n, card in enumerate(sorted(load_library_dir(self.directory), key=lambda c: c.name.lower())):
             slug = card_slug(card.name)
             kind = card.type.capitalize() + (" (Leader)" if card.leader else "")
-            facts = f"{kind}, rank {card.rank}" + (f", {card.attribute.capitalize()}" if card.attribute else "")
+            facts = f"{kind}, rank {card.rank}" + (
+                f", {card.attribute.capitalize()}" if card.attribute else ""
+            )
             keywords = [kw.label().replace("_", " ") for kw in card.keywords]
-            text = " ".join(part for part in (
-                f"{card.name}:", card.text, f"{facts}.", f"Keywords: {', '.join(keywords)}." if keywords else "",
-                " ".join(e.name for e in card.effects if e.name)) if part)
+            text = " ".join(
+                part
+                for part in (
+                    f"{card.name}:",
+                    card.text,
+                    f"{facts}.",
+                    f"Keywords: {', '.join(keywords)}." if keywords else "",
+                    " ".join(e.name for e in card.effects if e.name),
+                )
+                if part
+            )
             yield {"id": f"card/{slug}", "kind": "card", "title": card.name,
                    "names": card.name, "text": text,
                    "section": facts + (" · reconstructed from the Codex" if card.reconstructed else ""),

@@ -99,7 +99,8 @@ def prepare(raw: object) -> Prepared:
     rest = _FILTER_RE.sub(take_filter, text) if rule_id is None else text
     search = _balance(rest.replace(":", " "))
     words = tuple(w for w in analysis.words(_strip_operators(search)))
-    return Prepared(text, search, rule_id, tuple(kinds), tuple(chapters), tuple(notices), words, tuple(editions))
+    return Prepared(text, search, rule_id, tuple(kinds), tuple(chapters), tuple(notices), words,
+                    tuple(editions))
 
 
 def _strip_operators(text: str) -> str:

@@ -240,13 +240,7 @@ class Searcher:
                 seen.add(entry["id"])
                 found.append({k: entry.get(k, "") for k in ("id", "title", "kind", "parent")})
 
-        number = text.lstrip("§r ").strip()
-        if number[:1].isdigit():
-            for entry in self.suggestions:
-                if entry["kind"] != "glossary" and entry["id"].startswith(number):
-                    add(entry)
-        named = [e for e in self.suggestions if any(n.lower().startswith(text) for n in e["names"])]
-        for entry in sorted(named, key=lambda e: e["kind"] != "glossary"):   # terms before titles
+        for entry in self._starting_with(text):
             add(entry)
         if len(found) < limit:
             try:
@@ -256,6 +250,15 @@ class Searcher:
             for hit in result.hits:
                 add({"id": hit.id, "title": hit.title, "kind": hit.kind, "parent": hit.parent})
         return found
+
+    def _starting_with(self, text: str) -> list[dict[str, Any]]:
+        """The entries whose number (when `text` is one), then term or title, starts with `text`."""
+        number = text.lstrip("§r ").strip()
+        found = []
+        if number[:1].isdigit():
+            found = [e for e in self.suggestions if e["kind"] != "glossary" and e["id"].startswith(number)]
+        named = [e for e in self.suggestions if any(n.lower().startswith(text) for n in e["names"])]
+        return found + sorted(named, key=lambda e: e["kind"] != "glossary")   # terms before titles
 
 
 def _flat(text: str) -> str:

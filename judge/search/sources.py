@@ -65,7 +65,7 @@ class CodexSource:
 
     def documents(self) -> Iterator[dict[str, Any]]:
         codex = self._codex()
-        for order, (rule_id, rule) in enumerate(codex.rules.items()):
+        for order, rule in enumerate(codex.rules.values()):
             yield from self._rule_documents(codex, rule, order * 10)
         base = len(codex.rules) * 10
         for order, entry in enumerate(codex.glossary.values(), start=base):

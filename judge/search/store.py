@@ -194,9 +194,17 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
              for doc in docs}
     spans = {doc["id"]: snippets.term_spans(doc["text"], ana) for doc in docs}
     defines = {doc["id"]: list(doc["defines"]) for doc in docs if doc.get("defines")}
-    return {"vocab": dict(vocab), "stems": stems, "pins": pins, "defines": defines, "terms": terms, "spans": spans, "pages": pages,
-            "suggest": suggest,
-            "groups": groups}
+    return {
+        "vocab": dict(vocab),
+        "stems": stems,
+        "pins": pins,
+        "defines": defines,
+        "terms": terms,
+        "spans": spans,
+        "pages": pages,
+        "suggest": suggest,
+        "groups": groups,
+    }
 
 
 def _prune(index_dir: Path, keep: Path) -> None:

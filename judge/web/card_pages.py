@@ -242,7 +242,7 @@ def card(slug: str):
             abort(404, description=f"No card {slug!r} in the card library; see /cards for every card.")
         endpoint = "cards.card_json" if request.path.endswith(".json") else "cards.card"
         return redirect(url_for(endpoint, slug=card_slug(named.name)), 302)
-    page = {"card": card_record(found), "rulings": rulings_using(found),
+    page: dict[str, Any] = {"card": card_record(found), "rulings": rulings_using(found),
             "yaml": _raw_yaml().get(found.name.lower(), "")}
     page["url"] = page["card"]["url"]
     return "cards/card.html", page

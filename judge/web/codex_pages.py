@@ -102,7 +102,10 @@ def rule(rule_id: str):
     elif (older := last_edition_with(lambda c: rule_id in c.rules)) is not None:
         return redirect(url_for(request.endpoint or "codex.rule", rule_id=rule_id, edition=older), 302)
     else:
-        abort(404, description=f"No rule {rule_id!r} in the Codex: rule ids look like 11.5.1, 11.6.1b, 13.6 or 10.")
+        abort(
+            404,
+            description=f"No rule {rule_id!r} in the Codex: rule ids look like 11.5.1, 11.6.1b, 13.6 or 10.",
+        )
     page["url"] = url_for("codex.rule", rule_id=rule_id)
     page["rulings"] = rulings_citing(rule_id)
     if edition_context():
@@ -153,7 +156,7 @@ def interpretation(interp_id: str):
     found = active_codex().interpretations.get(interp_id)
     if found is None:
         abort(404, description=f"No interpretation {interp_id!r}; see /interpretations for all of ours.")
-    page = {"interpretation": ctx.interpretation_record(found)}
+    page: dict[str, Any] = {"interpretation": ctx.interpretation_record(found)}
     page["url"] = url_for("codex.interpretation", interp_id=interp_id)
     return "codex/interpretation.html", page
 
@@ -182,10 +185,15 @@ def rule_link(ref: str, label: str | None = None) -> Markup:
     codex = active_codex()
     ref = str(ref)
     if not codex.knows(ref):
-        return Markup(f'<span class="rule-ref unknown" title="not in the Codex">{escape(label or ref)}</span>')
-    if label is None and ref.startswith("glossary/"):
-        label = codex.entry(ref).term
-    css = "term" if ref.startswith("glossary/") else "ours" if ref.startswith("interpretation/") else "rule-ref"
+        return Markup(
+            f'<span class="rule-ref unknown" title="not in the Codex">{escape(label or ref)}</span>'
+        )
+    entry = codex.entry(ref) if label is None and ref.startswith("glossary/") else None
+    if entry is not None:
+        label = entry.term
+    css = (
+        "term" if ref.startswith("glossary/") else "ours" if ref.startswith("interpretation/") else "rule-ref"
+    )
     return Markup(link(ref, label or ref, ref_url(ref), codex.short(ref), css))
 
 

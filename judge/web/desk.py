@@ -22,6 +22,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 
 from judge.codex.editions import editions
 from judge.desk import cards as card_index
@@ -115,7 +116,7 @@ def desk_input_error(exc: runner.DeskInputError) -> Response:
 
 # -- the desk ---------------------------------------------------------------------------------------
 @bp.route("/desk", methods=["GET", "POST"])
-def desk() -> str:
+def desk() -> tuple[str, int]:
     context: dict[str, Any] = {"ruling_view": None, "problems": []}
     if request.method == "POST":  # the form that works without JavaScript: paste, resolve
         try:
@@ -146,7 +147,9 @@ def initial_scenario() -> dict[str, Any]:
 def board_json() -> Response:
     """Redraw the board for the scenario being built; report its problems and each action's legality."""
     data = posted_scenario()
-    problems, derived, rejected = [], {}, None
+    problems: list[dict[str, Any]] = []
+    derived: dict[str, Any] = {}
+    rejected = None
     try:
         position = runner.position(data)
         derived = position.get("derived") or {}
@@ -237,7 +240,7 @@ def cards_json() -> Response:
 
 
 @bp.post("/desk/share")
-def share() -> Response:
+def share() -> ResponseReturnValue:
     check_csrf()
     data = posted_scenario()
     view = pages.ruling_context(data, "share")

@@ -27,14 +27,24 @@ def editions_page() -> tuple[str, dict[str, Any]]:
         codex = load_edition(edition.version)
         kinds = [r.kind for r in codex.rules.values()]
         previous = held.editions[i - 1].version if i else None
-        listed.append({
-            "version": edition.version, "date": edition.date, "current": edition.version == held.current,
-            "url": url_for("codex.index", edition=edition.version),
-            "chapters": sum(c.present for c in codex.chapters), "of_chapters": len(codex.chapters),
-            "rules": kinds.count("rule"), "items": kinds.count("item"), "glossary": len(codex.glossary),
-            "interpretations": len(codex.interpretations), "cited_absent": len(codex.cited_absent),
-            "changes_url": url_for("editions.changes", old=previous, new=edition.version) if previous else None,
-        })
+        listed.append(
+            {
+                "version": edition.version,
+                "date": edition.date,
+                "current": edition.version == held.current,
+                "url": url_for("codex.index", edition=edition.version),
+                "chapters": sum(c.present for c in codex.chapters),
+                "of_chapters": len(codex.chapters),
+                "rules": kinds.count("rule"),
+                "items": kinds.count("item"),
+                "glossary": len(codex.glossary),
+                "interpretations": len(codex.interpretations),
+                "cited_absent": len(codex.cited_absent),
+                "changes_url": url_for("editions.changes", old=previous, new=edition.version)
+                if previous
+                else None,
+            }
+        )
     return "codex/editions.html", {"current": held.current, "editions": listed}
 
 

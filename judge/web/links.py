@@ -30,7 +30,9 @@ def rulings_citing(rule_id: str) -> list[dict[str, str]]:
 
 def titles(entries: Iterable[Entry]) -> list[dict[str, str]]:
     """Library rulings for a list: [{id, title, question, url}]."""
-    return [{"id": e.pid, "title": e.title, "question": e.question, "url": scenario_url(e.pid)} for e in entries]
+    return [
+        {"id": e.pid, "title": e.title, "question": e.question, "url": scenario_url(e.pid)} for e in entries
+    ]
 
 
 def doc_url(kind: str, doc_id: str, parent: str = "") -> str:

@@ -23,6 +23,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 
 from judge import search as searching
 from judge.codex import editions
@@ -67,7 +68,8 @@ def _searcher_for(q: str) -> searching.Searcher:
         return _searcher()
     version = wanted[-1]
     if held.get(version) is None:
-        raise BadInput(f"edition:{version} is not an edition we hold; editions are {', '.join(held.versions)}.")
+        raise BadInput(f"edition:{version} is not an edition we hold; "
+                       f"editions are {', '.join(held.versions)}.")
     g.edition = version
     index_dir = Path(current_app.config["INDEX_DIR"] + "-editions") / version
     searching.ensure_index(index_dir, sources=searching.edition_sources(version))
@@ -88,7 +90,7 @@ def _no_results(q: str) -> dict[str, Any]:
 def _refused(q: str, exc: QueryError | BadInput, as_json: bool) -> Response:
     """A query that can't run: a 400 in the one error shape for JSON; for HTML the search page with
     the message (a 200 for an empty search box, which is no mistake)."""
-    message = str(exc) if isinstance(exc, QueryError) else exc.description
+    message = str(exc) if isinstance(exc, QueryError) else exc.description or "bad input"
     if as_json:
         raise BadInput(message) from None
     empty = isinstance(exc, QueryError) and not q.strip()
@@ -97,7 +99,7 @@ def _refused(q: str, exc: QueryError | BadInput, as_json: bool) -> Response:
     return make_response(html, 200 if empty else 400)
 
 
-def _run(as_json: bool) -> Response:
+def _run(as_json: bool) -> ResponseReturnValue:
     q = request.args.get("q", "")
     try:
         page = _page_number()
@@ -135,12 +137,12 @@ def _pager(result: searching.SearchResult) -> dict[str, str | None]:
 
 
 @bp.get("/search")
-def search() -> Response:
+def search() -> ResponseReturnValue:
     return _run(as_json=False)
 
 
 @bp.get("/search.json")
-def search_json() -> Response:
+def search_json() -> ResponseReturnValue:
     return _run(as_json=True)
 
 

@@ -24,7 +24,9 @@ def check_csrf() -> None:
     sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token") or ""
     expected = session.get("csrf", "")
     if not expected or not hmac.compare_digest(sent, expected):
-        abort(403, description="This form has expired or came from another site; reload the page and try again.")
+        abort(
+            403, description="This form has expired or came from another site; reload the page and try again."
+        )
 
 
 def register(app: Flask) -> None:

@@ -32,7 +32,9 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
             if as_json:
                 return make_response(jsonify(context), status)
             response = make_response(render_template(template, **context), status)
-            return announce_json(response, url_for(f"{bp.name}.{endpoint}_json", **kwargs, **query_args(*kwargs)))
+            return announce_json(
+                response, url_for(f"{bp.name}.{endpoint}_json", **kwargs, **query_args(*kwargs))
+            )
 
         @wraps(view)
         def html_view(**kwargs: Any) -> Response:
@@ -50,7 +52,7 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
     return decorator
 
 
-def query_args(*drop: str) -> dict[str, str]:
+def query_args(*drop: str) -> dict[str, Any]:
     """This request's query arguments, for url_for to carry over to another page: without `drop`
     (the route's own values, which would clash) and without names url_for keeps for itself
     (`_external`, `_method`, `_scheme`, `_anchor`), which a visitor must not get to set."""
