@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 
 from judge import ROOT
-from judge.engine import card_schema, cards, scenario
+from judge.engine import cards, parts, scenario, verbs
 
 DOC = ROOT / "docs" / "scenario-format.md"
 
 # The engine's vocabularies, read through their public names. When the engine reshape moves one,
 # change its line here.
-VERB_KEYS: dict[str, tuple[str, ...]] = dict(scenario.VERB_KEYS)          # verb -> its own keys
+VERB_KEYS: dict[str, tuple[str, ...]] = {v.name: v.keys for v in verbs.VERBS.values()}  # verb -> its keys
 TOP_KEYS: tuple[str, ...] = tuple(scenario.TOP_KEYS)
-EFFECT_PARTS: dict[str, dict[str, bool]] = dict(card_schema.ACTION_FORMS)  # part -> {key: required}
+EFFECT_PARTS: dict[str, dict[str, bool]] = {  # part -> {key: required}
+    name: {k.written: k.required for k in part.FORM if k.written != name}
+    for name, part in parts.PARTS.items()}
 KEYWORDS: tuple[str, ...] = tuple(cards.KEYWORDS)
 TRIGGERS: tuple[str, ...] = tuple(cards.TRIGGERS)
 REFERENCES: tuple[str, ...] = (*cards.SINGLE_REFS, *cards.GROUP_REFS)
