@@ -80,8 +80,9 @@ def codex_root() -> Path:
     return Path(os.environ.get(ENV) or CODEX_DIR)
 
 
-_cache: dict[Path, tuple[float, int, Editions]] = {}
+_cache: dict[str, tuple[float, int, Editions]] = {}
 _lock = Lock()
+_DEFAULT_ROOT = str(CODEX_DIR)
 RECHECK = 1.0
 """Seconds between looks at editions.yaml's time stamp: the engine asks for the current edition at
 every slot lookup, and a stat each time would cost more than the lookup."""
@@ -90,20 +91,19 @@ every slot lookup, and a stat each time would cost more than the lookup."""
 def editions(root: Path | str | None = None) -> Editions:
     """The editions under `root` (default `codex_root()`), read again when editions.yaml changes
     (looked at once a second at most; `write_index` forgets what it replaced at once)."""
-    root = Path(root) if root else codex_root()
+    key = str(root) if root else os.environ.get(ENV) or _DEFAULT_ROOT   # a str: hashed once, cheap
+    cached = _cache.get(key)
     now = time.monotonic()
-    with _lock:
-        cached = _cache.get(root)
     if cached and now - cached[0] < RECHECK:
         return cached[2]
-    index = root / INDEX
+    index = Path(key) / INDEX
     try:
         stamp = index.stat().st_mtime_ns
     except OSError:
         raise CodexError(f"{index}: file not found") from None
-    found = cached[2] if cached and cached[1] == stamp else read_editions(root)
+    found = cached[2] if cached and cached[1] == stamp else read_editions(Path(key))
     with _lock:
-        _cache[root] = (now, stamp, found)
+        _cache[key] = (now, stamp, found)
     return found
 
 
@@ -157,4 +157,4 @@ def write_index(root: Path, listed: list[dict], current: str) -> None:
     tmp.write_text(head + body, encoding="utf-8")
     tmp.replace(path)
     with _lock:
-        _cache.pop(root, None)
+        _cache.pop(str(root), None)

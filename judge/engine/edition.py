@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 
-from judge.codex.editions import editions
+from judge.codex.editions import Editions, editions
 from judge.codex.loader import read_yaml
 from judge.codex.model import CodexError
 
@@ -45,11 +45,8 @@ class EditionRules:
     version: str
     folder: Path
     numbers: Numbers
-    rules: dict[str, tuple[str, ...]]  # number name -> the rule ids that say it
-
-    @property
-    def field_file(self) -> Path:
-        return self.folder / FIELD_FILE
+    rules: dict[str, tuple[str, ...]]   # number name -> the rule ids that say it
+    field_file: str                      # its field.yaml (a str: the engine looks it up very often)
 
 
 def read_numbers(path: Path) -> tuple[Numbers, dict[str, tuple[str, ...]]]:
@@ -72,7 +69,8 @@ def read_numbers(path: Path) -> tuple[Numbers, dict[str, tuple[str, ...]]]:
 @lru_cache(maxsize=16)
 def _rules(version: str, folder: Path) -> EditionRules:
     numbers, rules = read_numbers(folder / NUMBERS_FILE)
-    return EditionRules(version=version, folder=folder, numbers=numbers, rules=rules)
+    return EditionRules(version=version, folder=folder, numbers=numbers, rules=rules,
+                        field_file=str(folder / FIELD_FILE))
 
 
 _active: ContextVar[EditionRules | None] = ContextVar("judge_edition", default=None)
@@ -90,10 +88,19 @@ def held() -> list[str]:
     return editions().versions
 
 
+_current: list[tuple[Editions, EditionRules]] = []
+
+
 def rules_of(version: str | None = None) -> EditionRules:
     """The edition `version` (the current one when None); UnknownEdition for one we don't hold."""
-    found = editions().require(version)
-    return _rules(found.version, found.folder)
+    held = editions()
+    if version is None and _current and _current[0][0] is held:
+        return _current[0][1]
+    found = held.require(version)
+    rules = _rules(found.version, found.folder)
+    if version is None:
+        _current[:] = [(held, rules)]
+    return rules
 
 
 def active() -> EditionRules:

@@ -109,6 +109,9 @@ class Field:
     def describe(self) -> str:
         return ", ".join(self.slots)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Field:
+        return self  # read-only: a copied State shares its slot tree
+
     def to_dict(self) -> dict[str, Any]:
         """The tree as the desk's script reads it."""
         return {
@@ -143,12 +146,12 @@ def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
                  list(data.get("ascii_separators", ASCII_SEPARATORS)), data.get("interpretation", "field-tree"))
 
 
-def load_field(path: Path | None = None) -> Field:
+def load_field(path: Path | str | None = None) -> Field:
     """The slot tree in `path`; by default the active edition's (judge.engine.edition.active)."""
-    return _read(path or active().field_file)
+    return _read(str(path) if path is not None else active().field_file)
 
 
 @lru_cache(maxsize=8)
-def _read(path: Path) -> Field:
+def _read(path: str) -> Field:
     with open(path, encoding="utf-8") as fh:
         return parse_field(yaml.safe_load(fh), str(path))
