@@ -302,3 +302,22 @@ def test_a_card_says_which_editions_it_is_legal_in(fixture_edition):
     with pytest.raises(ScenarioError) as caught:
         api.load_scenario({**scenario, "cards": [{**card, "editions": ["four"]}, *leaders]})
     assert caught.value.problems[0]["path"] == "cards[0].editions[0]"
+
+
+def test_an_editions_recruits_per_turn_is_what_the_engine_applies(root, tmp_path, capsys):
+    """An edition allowing two recruits a turn: the library rulings that 0.4.0 rejects for a second
+    recruit (picked by their rejection's rule, 10.1.1) are no longer rejected for it."""
+    numbers = yaml.safe_load((editions().folder("0.4.0") / "numbers.yaml").read_text(encoding="utf-8"))
+    numbers["recruits_per_turn"]["value"] = 2
+    (tmp_path / "numbers.yaml").write_text(yaml.safe_dump(numbers), encoding="utf-8")
+    assert main(["import-codex", "--edition", "0.4.9", str(tmp_path / "numbers.yaml")]) == 0
+    second: list = []
+    for entry in LIBRARY.entries():
+        ruling = api.resolve(api.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.0")
+        rejected = ruling.get("rejected") or {}
+        if "10.1.1" in rejected.get("rules", []) and "already recruited" in rejected.get("text", ""):
+            second.append(entry)
+    assert second
+    for entry in second:
+        now = api.resolve(api.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.9")
+        assert "already recruited" not in (now.get("rejected") or {}).get("text", ""), entry.pid

@@ -36,6 +36,7 @@ class Numbers:
     damage_step: int  # glossary/damage, glossary/heal: damage and healing come in steps of 5
     spiral_turns: int  # glossary/escalation-spiral: the first four turns wake slots; then all
     decked_out_turns: int  # glossary/decked-out: a Decked Out player loses at the end of the third
+    recruits_per_turn: int  # 10.1.1: Souls are recruited one per turn
 
 
 @dataclass(frozen=True)
