@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from judge.engine import cascade, expect, legality, stats, verbs, zones
+from judge.engine import cascade, expect, stats, verbs, zones
 from judge.engine.action import Action
+from judge.engine.checks import Window
 from judge.engine.edition import current_version, under
 from judge.engine.errors import Violation
 from judge.engine.game import Game, Pause
@@ -119,7 +120,7 @@ def describe_position(g: Game) -> None:
     g.trace.add("position", text, tuple(dict.fromkeys(rules)))
 
 
-def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | None]:
+def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:
     """The state, and the open response window (or None), just before queued action `count` would
     be taken: what `api.legal_actions(scenario, after=count)` asks about."""
     state = scenario.state.copy()

@@ -147,5 +147,6 @@ def group(state: State, name: str | None, holder: SlotRef | None, controller: st
     if name == "underlings":
         return underlings(state, holder) if holder is not None and not holder.is_realm else []
     if name == "same_direct_superior" and holder is not None:
-        return [r for r in state.soul_refs(controller) if r != holder and shares_direct_superior(state, r, holder)]
+        return [r for r in state.soul_refs(controller)
+                if r != holder and shares_direct_superior(state, r, holder)]
     return []
