@@ -104,6 +104,11 @@ class Library:
                 self._stamp = stamp
             return self._entries, self._citing
 
+    def stamp(self) -> tuple:
+        """Changes whenever a scenario file is added, removed or edited."""
+        self._current()
+        return self._stamp or ()
+
     def _read(self, path: Path) -> Entry | None:
         try:
             data = load_project_file(path.read_text(encoding="utf-8"))  # our own files: the fast reader

@@ -45,9 +45,10 @@ def test_the_desk_resolves_through_the_api_with_its_step_cap(monkeypatch):
     seen = {}
     real = api.resolve
 
-    def spy(scenario, snapshots=False, max_steps=None, max_actions=None):
+    def spy(scenario, snapshots=False, max_steps=None, max_actions=None, edition=None):
         seen.update(max_steps=max_steps, max_actions=max_actions)
-        return real(scenario, snapshots=snapshots, max_steps=max_steps, max_actions=max_actions)
+        return real(scenario, snapshots=snapshots, max_steps=max_steps, max_actions=max_actions,
+                    edition=edition)
 
     monkeypatch.setattr(api, "resolve", spy)
     ruling = runner.resolve(_recruits(1))

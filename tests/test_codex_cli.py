@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import shutil
 
-from judge import CODEX_DIR
 from judge.cli import main
+from judge.codex.editions import editions
 
 
 def test_codex_check_passes_and_prints_counts(capsys):
@@ -28,7 +28,7 @@ def test_codex_check_passes_and_prints_counts(capsys):
 
 def test_codex_check_fails_on_a_problem(tmp_path, capsys):
     root = tmp_path / "codex"
-    shutil.copytree(CODEX_DIR, root, ignore=shutil.ignore_patterns("sources", "cards"))
+    shutil.copytree(editions().folder(), root)
     path = root / "chapters" / "10.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("(14.4.3)", "(13.9.9)"), encoding="utf-8")
     assert main(["codex-check", "--root", str(root)]) == 1
@@ -37,7 +37,7 @@ def test_codex_check_fails_on_a_problem(tmp_path, capsys):
 
 def test_codex_check_exits_2_on_unreadable_data(tmp_path, capsys):
     root = tmp_path / "codex"
-    shutil.copytree(CODEX_DIR, root, ignore=shutil.ignore_patterns("sources", "cards"))
+    shutil.copytree(editions().folder(), root)
     (root / "glossary.yaml").write_text("glossary: [unclosed\n", encoding="utf-8")
     assert main(["codex-check", "--root", str(root)]) == 2
     err = capsys.readouterr().err

@@ -12,6 +12,7 @@ import pytest
 from judge import CODEX_DIR
 from judge.codex import load_codex
 from judge.codex.book import Codex
+from judge.codex.editions import editions
 
 SOURCES = CODEX_DIR / "sources"
 CH10 = (SOURCES / "004_ae8f84442393c71e.txt").read_text(encoding="utf-8")
@@ -301,7 +302,7 @@ def test_used_in_finds_terms_and_aliases_by_whole_word(codex):
 @pytest.fixture()
 def broken_copy(tmp_path) -> Path:
     root = tmp_path / "codex"
-    shutil.copytree(CODEX_DIR, root, ignore=shutil.ignore_patterns("sources", "cards"))
+    shutil.copytree(editions().folder(), root)
     return root
 
 

@@ -7,6 +7,7 @@ import yaml
 
 from judge import CODEX_DIR
 from judge.codex.cli import import_codex
+from judge.codex.editions import editions
 from judge.codex.importer import import_chapter, slugify
 
 SOURCES = CODEX_DIR / "sources"
@@ -25,9 +26,9 @@ def load(path):
 def test_import_reproduces_the_committed_file(tmp_path, capsys, seed, committed):
     out = tmp_path / "out.yaml"
     assert import_codex([str(SOURCES / seed), "-o", str(out)]) == 0
-    assert load(out) == load(CODEX_DIR / committed)
+    assert load(out) == load(editions().folder() / committed)
     assert import_codex([str(SOURCES / seed)]) == 0           # and to stdout
-    assert yaml.safe_load(capsys.readouterr().out) == load(CODEX_DIR / committed)
+    assert yaml.safe_load(capsys.readouterr().out) == load(editions().folder() / committed)
 
 
 def test_import_of_a_small_page_keeps_lists_examples_notes_and_empty_rules():

@@ -59,7 +59,8 @@ RULING = {
 def fake_engine(monkeypatch):
     rulings = {"now": copy.deepcopy(RULING)}
     monkeypatch.setattr(
-        runner, "resolve", lambda data, source="desk", snapshots=True: copy.deepcopy(rulings["now"])
+        runner, "resolve",
+        lambda data, source="desk", snapshots=True, edition=None: copy.deepcopy(rulings["now"]),
     )
     # the library resolves its scenarios for the rules they cite
     monkeypatch.setattr(library, "resolve_entry", lambda entry: copy.deepcopy(rulings["now"]))

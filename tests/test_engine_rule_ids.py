@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
 
 from judge import ROOT
+from judge.codex.editions import editions
 
 codex_mod = pytest.importorskip("judge.codex", reason="the Codex loader lands on branch codex")
 
@@ -49,4 +49,4 @@ def test_every_interpretation_file_of_the_engine_is_known():
     codex = codex_mod.load_codex()
     for name in ("field-tree", "escalation-spiral"):
         assert codex.knows(f"interpretation/{name}")
-        assert (Path(ROOT) / "codex" / "interpretations" / f"{name}.yaml").exists()
+        assert (editions().folder() / "interpretations" / f"{name}.yaml").exists()

@@ -283,16 +283,18 @@ def test_a_permalink_is_resolved_once_and_answers_304(client, monkeypatch):
 
 def test_a_permalink_made_by_other_versions_is_resolved_again_and_kept(client, app):
     from judge.desk.store import RulingStore
-    from judge.web import caching
+    from judge.web.desk import view_versions
 
     response = client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
     rid = response.headers["Location"].rsplit("/", 1)[1]
     store = RulingStore(app.config["DATABASE"])
+    versions = view_versions(store.get(rid).codex)  # engine, Codex data and the edition it is judged under
+    assert store.view(rid, versions) is not None  # kept when shared
     with sqlite3.connect(app.config["DATABASE"]) as db:
         db.execute("UPDATE views SET versions = 'engine old codex 0.3.0'")
-    assert store.view(rid, caching.ruling_versions()) is None
+    assert store.view(rid, versions) is None
     assert client.get(f"/r/{rid}").status_code == 200
-    assert store.view(rid, caching.ruling_versions())["steps"]
+    assert store.view(rid, versions)["steps"]
 
 
 def test_rule_pages_have_an_etag_and_answer_304(client):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from judge.codex.editions import editions
 from judge.engine.resolve import resolve
 from judge.engine.resolve_cli import is_scenario_file
 from judge.engine.scenario import load_scenario_file
@@ -195,7 +196,7 @@ NAMED_BY_DEED = {
 
 
 def _glossary_names() -> dict[str, list[str]]:
-    data = yaml.safe_load((ROOT / "codex" / "glossary.yaml").read_text(encoding="utf-8"))["glossary"]
+    data = yaml.safe_load((editions().folder() / "glossary.yaml").read_text(encoding="utf-8"))["glossary"]
     return {f"glossary/{e['slug']}": [e["term"], *e.get("aliases", [])] for e in data}
 
 

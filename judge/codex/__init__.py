@@ -5,9 +5,11 @@
     codex.get("11.5.1").text
     codex.entry("Shield").term        # "DEF"
     codex.short("glossary/def")       # hover text
+    load_edition("0.4.0")             # any edition we hold, by version (codex/editions.yaml)
 """
 
-from judge.codex.book import Codex, load_codex
+from judge.codex.book import Codex, load_codex, load_edition
+from judge.codex.editions import Edition, Editions, UnknownEdition, editions
 from judge.codex.model import (
     Chapter,
     CodexError,
@@ -19,6 +21,18 @@ from judge.codex.model import (
 )
 
 __all__ = [
-    "Chapter", "Codex", "CodexError", "Example", "GlossaryEntry", "Interpretation", "Reference", "Rule",
+    "Chapter",
+    "Codex",
+    "CodexError",
+    "Edition",
+    "Editions",
+    "Example",
+    "GlossaryEntry",
+    "Interpretation",
+    "Reference",
+    "Rule",
+    "UnknownEdition",
+    "editions",
     "load_codex",
+    "load_edition",
 ]

@@ -6,8 +6,8 @@ from collections import defaultdict
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from judge import CODEX_DIR
 from judge.codex import loader, validate
+from judge.codex.editions import editions
 from judge.codex.importer import slugify
 from judge.codex.linkify import TermMatcher
 from judge.codex.model import Chapter, GlossaryEntry, Interpretation, Reference, Rule
@@ -19,8 +19,8 @@ SHORT_LENGTH = 200
 class Codex:
     """Everything under `codex/`, loaded once. See docs/DEVELOPING.md for the public interface."""
 
-    def __init__(self, root: Path = CODEX_DIR):
-        self.root = Path(root)
+    def __init__(self, root: Path | None = None):
+        self.root = Path(root) if root else editions().folder()
         book, self.chapters = loader.read_book(self.root)
         self.version: str = book["version"]
         self.cards_named: tuple[str, ...] = tuple(book.get("cards_named") or ())
@@ -261,7 +261,17 @@ def clip(text: str, length: int = SHORT_LENGTH) -> str:
     return text[: length - 1].rsplit(" ", 1)[0] + "…"
 
 
-@lru_cache(maxsize=4)
 def load_codex(root: Path | str | None = None) -> Codex:
-    """The Codex under `root` (default: the project's `codex/`), loaded once and cached."""
-    return Codex(Path(root) if root else CODEX_DIR)
+    """The Codex under `root` (an edition's folder; default: the current edition), loaded once and cached."""
+    return _load(Path(root) if root else editions().folder())
+
+
+def load_edition(version: str | None = None) -> Codex:
+    """The edition `version` (default: the current one), loaded once and cached; UnknownEdition
+    (a CodexError) for a version we don't hold."""
+    return _load(editions().folder(version))
+
+
+@lru_cache(maxsize=8)
+def _load(root: Path) -> Codex:
+    return Codex(root)

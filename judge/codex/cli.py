@@ -5,26 +5,26 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from datetime import date
 from pathlib import Path
 
 import yaml
 
-from judge import CODEX_DIR
-from judge.codex.book import Codex
+from judge.codex.book import Codex, load_codex
+from judge.codex.edition_import import import_edition
+from judge.codex.editions import editions
 from judge.codex.importer import import_page
-from judge.codex.loader import read_yaml
 from judge.codex.model import CodexError
 
 
 def codex_check(argv: list[str]) -> int:
     """Validate `codex/` and print counts per chapter. 0 ok, 1 problems found, 2 unreadable data."""
     parser = argparse.ArgumentParser(prog="judge codex-check", description=codex_check.__doc__)
-    parser.add_argument(
-        "--root", type=Path, default=CODEX_DIR, help="the codex folder (default: %(default)s)"
-    )
+    parser.add_argument("--root", type=Path, help="an edition's folder (default: the current edition's)")
+    parser.add_argument("--edition", help="check this edition (default: the current one)")
     args = parser.parse_args(argv)
     try:
-        codex = Codex(args.root)
+        codex = Codex(args.root or editions().folder(args.edition))
     except CodexError as exc:
         print(f"codex-check: {exc}", file=sys.stderr)
         return 2
@@ -74,23 +74,35 @@ def codex_check(argv: list[str]) -> int:
 
 
 def import_codex(argv: list[str]) -> int:
-    """Turn a raw numbered chapter page (or the glossary page) into codex YAML."""
+    """Turn raw Codex pages into codex YAML: one page to stdout (or -o), or with --edition a whole
+    new edition under codex/editions/<version>/. 0 ok, 1 written but something could not be placed,
+    2 unreadable input."""
     parser = argparse.ArgumentParser(prog="judge import-codex", description=import_codex.__doc__)
-    parser.add_argument("file", type=Path, help="the raw page, as copied off the web")
-    parser.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
+    parser.add_argument("files", type=Path, nargs="+", metavar="file",
+                        help="raw pages as copied off the web (with --edition: numbers.yaml, field.yaml)")
+    parser.add_argument("-o", "--output", type=Path, help="one page: write here instead of stdout")
+    parser.add_argument("--edition", help="write a whole edition with this version (e.g. 0.4.1)")
+    parser.add_argument("--from", dest="base", help="the edition to build on (default: the current one)")
+    parser.add_argument("--date", default="", help="the edition's date (default: today)")
+    parser.add_argument("--current", action="store_true", help="make the new edition the current one")
     args = parser.parse_args(argv)
-
+    if args.edition:
+        return _import_edition(args)
+    if len(args.files) != 1:
+        print("import-codex: give one page, or --edition VERSION with an edition's pages", file=sys.stderr)
+        return 2
+    path = args.files[0]
     try:
-        text = args.file.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"import-codex: can't read {args.file}: {exc}", file=sys.stderr)
+        print(f"import-codex: can't read {path}: {exc}", file=sys.stderr)
         return 2
     try:
         data = import_page(text, known_cards())
     except CodexError as exc:
-        print(f"import-codex: {args.file}: {exc}", file=sys.stderr)
+        print(f"import-codex: {path}: {exc}", file=sys.stderr)
         return 2
-    out = f"# From {args.file.name} by `judge import-codex`.\n" + dump(data)
+    out = f"# From {path.name} by `judge import-codex`.\n" + dump(data)
     if args.output:
         args.output.write_text(out, encoding="utf-8")
     else:
@@ -98,13 +110,36 @@ def import_codex(argv: list[str]) -> int:
     return 0
 
 
-def known_cards() -> list[str]:
-    """The card names codex/codex.yaml lists (`cards_named`); none when it can't be read."""
+def _import_edition(args: argparse.Namespace) -> int:
     try:
-        data = read_yaml(CODEX_DIR / "codex.yaml")
+        report = import_edition(args.edition, args.files, base=args.base,
+                                date=args.date or date.today().isoformat(), make_current=args.current)
+    except CodexError as exc:
+        print(f"import-codex: {exc}", file=sys.stderr)
+        return 2
+    print(f"Codex {report.version} (built on {report.base}) written to {report.folder}"
+          + (" and made current" if args.current else ""))
+    for name in report.written:
+        print(f"  written: {name}")
+    for name in report.kept:
+        print(f"  kept:    {name}")
+    for item in report.unplaced:
+        print(f"  could not place: {item['file']}: {item['what']}")
+    for problem in report.problems:
+        print(f"  problem: {problem['path']}: {problem['message']}")
+    if not report.clean:
+        print(f"import-codex: {len(report.unplaced)} thing(s) not placed, {len(report.problems)} problem(s) "
+              f"in the new edition (see `judge codex-check --edition {report.version}`)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def known_cards() -> list[str]:
+    """The card names the current edition's codex.yaml lists (`cards_named`); none when it can't be read."""
+    try:
+        return list(load_codex().cards_named)
     except (OSError, CodexError):
         return []
-    return list((data if isinstance(data, dict) else {}).get("cards_named") or [])
 
 
 def dump(data: dict) -> str:

@@ -91,7 +91,7 @@ class GlossaryEntry:
 
 @dataclass(frozen=True)
 class Interpretation:
-    """A decision of ours where the Codex is silent (codex/interpretations/<id>.yaml)."""
+    """A decision of ours where the Codex is silent (codex/editions/<v>/interpretations/<id>.yaml)."""
 
     id: str
     question: str

@@ -1,4 +1,4 @@
-"""Where each slot goes on the board picture, computed from the field tree data (codex/field.yaml).
+"""Where each slot goes on the board picture, computed from the field tree data (the edition's field.yaml).
 
 No slot is named here: the tree's root is the altar, each slot's children hang further out, and the
 picture is a tidy tree (leaves in data order, each parent centred over its children). Player A sits at

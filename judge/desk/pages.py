@@ -14,8 +14,10 @@ from typing import Any
 import yaml
 from markupsafe import Markup
 
+from judge.codex.editions import editions
 from judge.desk import hints, runner, words
 from judge.desk.board_svg import BoardPainter, zones
+from judge.desk.changes import outcome_differences
 from judge.desk.layout import load_field
 from judge.engine.budget import CURRENT as CURRENT_BUDGET
 from judge.engine.budget import OutOfTime
@@ -86,10 +88,11 @@ def touched(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return changes + named
 
 
-def ruling_context(data: Mapping[str, Any], source: str, ruling: Mapping[str, Any] | None = None) -> dict[str,
-                                                                                                          Any]:
-    """Resolve `data` (unless its `ruling` is given, e.g. kept with a permalink) and describe it for a
-    page: the ruling, or the problems that stopped it."""
+def ruling_context(data: Mapping[str, Any], source: str, ruling: Mapping[str, Any] | None = None,
+                   edition: str | None = None) -> dict[str, Any]:
+    """Resolve `data` under the Codex `edition` (default: the scenario's `codex:`, else the current
+    edition) unless its `ruling` is given (e.g. kept with a permalink), and describe it for a page: the
+    ruling, or the problems that stopped it."""
     context: dict[str, Any] = {
         "title": str(data.get("title") or data.get("id") or "A ruling"),
         "question": str(data.get("question") or "").strip(),
@@ -99,7 +102,7 @@ def ruling_context(data: Mapping[str, Any], source: str, ruling: Mapping[str, An
         "outcome": None,
     }
     try:
-        ruling = dict(ruling) if ruling is not None else runner.resolve(data, source=source)
+        ruling = dict(ruling) if ruling is not None else runner.resolve(data, source=source, edition=edition)
     except runner.DeskInputError as exc:
         context["problems"] = hints.explain(exc.problems, data)
         return context
@@ -121,6 +124,22 @@ def ruling_context(data: Mapping[str, Any], source: str, ruling: Mapping[str, An
     context["codex"] = ruling.get("codex")
     context["outcome"] = runner.outcome(ruling)
     return context
+
+
+def compare_with_current(context: dict[str, Any], data: Mapping[str, Any], source: str,
+                         ruling: Mapping[str, Any] | None = None) -> None:
+    """A ruling judged under an edition that is not the current one: judge it under the current
+    edition too (or take that `ruling`, e.g. kept with a permalink) and say whether the outcome
+    differs (`context["current_edition"]`)."""
+    current = editions().current
+    if context.get("ruling") is None or context.get("codex") in (None, current):
+        return
+    now = ruling_context(data, source, ruling=ruling, edition=current)
+    lines = (outcome_differences(context["outcome"], now["outcome"]) if now["outcome"] is not None
+             else [f"the scenario can't be judged under {current}: "
+                   + "; ".join(p.get("message", "") for p in now["problems"])])
+    context["current_edition"] = {"version": current, "differs": bool(lines), "differences": lines,
+                                  "winner": (now["outcome"] or {}).get("winner")}
 
 
 def compare_saved(context: dict[str, Any], saved_outcome: Mapping[str, Any]) -> None:

@@ -197,12 +197,15 @@ def load(data: Mapping[str, Any], source: str = "desk") -> Any:
         raise DeskInputError("The scenario has problems.", problems) from None
 
 
-def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = True) -> dict[str, Any]:
-    """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false); a loop
-    stops after WEB_STEP_CAP steps, well inside a second."""
+def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = True,
+            edition: str | None = None) -> dict[str, Any]:
+    """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false), under
+    the Codex `edition` (default: the scenario's `codex:`, else the current edition); a loop stops
+    after WEB_STEP_CAP steps, well inside a second."""
     scenario = load(data, source)
     try:
-        ruling = api.resolve(scenario, snapshots=snapshots, max_steps=WEB_STEP_CAP, max_actions=MAX_ACTIONS)
+        ruling = api.resolve(scenario, snapshots=snapshots, max_steps=WEB_STEP_CAP, max_actions=MAX_ACTIONS,
+                             edition=edition)
     except ScenarioError as exc:
         raise DeskInputError(
             "The scenario is larger than the desk accepts.", [dict(p) for p in exc.problems]

@@ -162,6 +162,23 @@ class RulingStore:
                 return rid
         raise RuntimeError("no free id for this scenario")
 
+    def all(self) -> list[Saved]:
+        """Every saved ruling, oldest first (none when the database does not exist yet)."""
+        if not self.path.exists():
+            return []
+        with closing(self._connect()) as db:
+            rows = db.execute("SELECT id, scenario, codex, outcome, ruling, created FROM rulings "
+                              "ORDER BY created, id").fetchall()
+        return [Saved(r[0], json.loads(r[1]), r[2], json.loads(r[3]), unpack(r[4]), r[5]) for r in rows]
+
+    def stamp(self) -> tuple[int, str]:
+        """(how many rulings are saved, when the last one was): changes whenever one is saved."""
+        if not self.path.exists():
+            return (0, "")
+        with closing(self._connect()) as db:
+            count, last = db.execute("SELECT COUNT(*), COALESCE(MAX(created), '') FROM rulings").fetchone()
+        return (int(count), str(last))
+
     def get(self, rid: str) -> Saved | None:
         if not rid.isalnum() or len(rid) > 64:
             return None

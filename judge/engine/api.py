@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judge.codex import load_codex
-from judge.codex.model import CodexError
 from judge.engine import resolve as resolution
 from judge.engine import scenario as scenario_mod
 from judge.engine import verbs
 from judge.engine.action import Action
+from judge.engine.edition import current_version
 from judge.engine.errors import ScenarioError
 from judge.engine.scenario import Scenario
 from judge.engine.stats import derive
@@ -44,7 +43,7 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
     return {
         "scenario": scenario.id,
         "title": scenario.title,
-        "codex": scenario.codex or _codex_version(),
+        "codex": scenario.codex or current_version(),
         "turn_player": state.turn_player,
         "phase": state.phase,
         "derived": board.derived(detail=detail),
@@ -53,16 +52,17 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
 
 
 def resolve(scenario: Scenario, snapshots: bool = False, max_steps: int | None = None,
-            max_actions: int | None = None) -> dict[str, Any]:
-    """The contract's §5 ruling (`judge.engine.resolve.resolve`), each step with the §2 `state` after
-    it when `snapshots`. `max_steps` (default: the engine's own cap) stops a loop sooner;
-    `max_actions` refuses a longer queue with a ScenarioError naming `actions`."""
+            max_actions: int | None = None, edition: str | None = None) -> dict[str, Any]:
+    """The contract's §5 ruling (`judge.engine.resolve.resolve`) under the Codex `edition` (default:
+    the scenario's `codex:`, else the current edition), each step with the §2 `state` after it when
+    `snapshots`. `max_steps` (default: the engine's own cap) stops a loop sooner; `max_actions`
+    refuses a longer queue with a ScenarioError naming `actions`."""
     if max_actions is not None and len(scenario.actions) > max_actions:
         raise ScenarioError([{"path": "actions", "message":
                               f"{len(scenario.actions)} actions; at most {max_actions} are taken"}],
                             source=scenario.source)
     cap = resolution.STEP_CAP if max_steps is None else max_steps
-    return resolution.resolve(scenario, snapshots=snapshots, cap=cap)
+    return resolution.resolve(scenario, snapshots=snapshots, cap=cap, edition=edition)
 
 
 def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str, Any]]:
@@ -81,10 +81,3 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
 
 def _dicts(actions: list[Action]) -> list[dict[str, Any]]:
     return [a.to_dict() for a in actions]
-
-
-def _codex_version() -> str:
-    try:
-        return load_codex().version
-    except (CodexError, OSError):  # the Codex data is another area's; position works without it
-        return resolution.CODEX_VERSION

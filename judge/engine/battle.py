@@ -141,7 +141,8 @@ def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
 
 
 def fight(g: Game, b: Battle) -> None:
-    """ATK − DEF, never below 0, rounded down to a step of 5 (Precision: DEF counts 0); Defiance and
+    """ATK − DEF, never below 0, rounded down to a step of 5 (the edition's damage_step; Precision:
+    DEF counts 0); Defiance and
     a Realm's counterblow at the same moment. No captures until the capture step (9.5.8)."""
     board = g.board()
     att = board.souls[b.attacker]
@@ -150,7 +151,7 @@ def fight(g: Game, b: Battle) -> None:
     precision = att.has("precision")
     dfn = 0 if precision else tgt.def_.total
     raw = att.atk.total - dfn
-    dmg = zones.step5(max(0, raw))
+    dmg = zones.in_steps(max(0, raw))
     atk_text, atk_rules = stats.explain(att.atk, "ATK")
     def_text, def_rules = stats.explain(tgt.def_, "DEF")
     if precision:
@@ -203,7 +204,7 @@ def fight(g: Game, b: Battle) -> None:
     # a Realm strikes back (interpretation/realm-counterblow)
     if b.target.is_realm:
         raw_c = tgt.atk.total - att.def_.total
-        blow = zones.step5(max(0, raw_c))
+        blow = zones.in_steps(max(0, raw_c))
         # the Codex says a Realm strikes back with its ATK (glossary Realm, 10.5.3); how much it deals is
         # ours, as 9.4.4 is absent: battle damage like an attack's (interpretation/realm-counterblow)
         hits.append((b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",

@@ -121,6 +121,7 @@ class CardDef:
     reconstructed: bool = False
     notes: str = ""
     sources: tuple[str, ...] = ()
+    editions: tuple[str, ...] = ()   # the Codex editions it is legal in; () = every edition
 
     def stat(self, key: str) -> int:
         return {"atk": self.atk, "def": self.def_, "hp": self.hp}[key]

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from judge.codex.editions import VERSION
 from judge.engine.card_records import (
     ATTRIBUTES,
     BARE_KEYWORDS,
@@ -32,6 +33,7 @@ from judge.engine.card_records import (
     Limit,
     TargetSpec,
 )
+from judge.engine.edition import numbers
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
 from judge.engine.parts import PARTS, Part
@@ -88,21 +90,29 @@ class _Checker:
             return None
         return value
 
-    def step5(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
-        # 14.x / glossary/damage: damage, healing and values come in steps of 5
+    def in_steps(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
+        # 14.x / glossary/damage: damage, healing and values come in steps of 5 (the edition's damage_step)
+        step = numbers().damage_step
         if isinstance(value, bool) or not isinstance(value, int):
-            self.bad(path, f"expected a multiple of 5, got {_show(value)}")
+            self.bad(path, f"expected a multiple of {step}, got {_show(value)}")
             return None
-        if value % 5:
-            self.bad(path, f"expected a multiple of 5, got {value}")
+        if value % step:
+            self.bad(path, f"expected a multiple of {step}, got {value}")
             return None
         if positive and value <= 0:
-            self.bad(path, f"expected a positive multiple of 5, got {value}")
+            self.bad(path, f"expected a positive multiple of {step}, got {value}")
             return None
         if not signed and value < 0:
             self.bad(path, f"expected 0 or more, got {value}")
             return None
         return value
+
+    def version(self, value: Any, path: str) -> str:
+        """A Codex edition's version ("0.4.1"), as a card's `editions:` names them."""
+        text = str(value) if isinstance(value, str | int | float) and not isinstance(value, bool) else ""
+        if not VERSION.match(text):
+            self.bad(path, f"expected a Codex version such as \"0.4.0\", got {_show(value)}")
+        return text
 
     def text(self, value: Any, path: str) -> str:
         if isinstance(value, str):
@@ -119,7 +129,7 @@ class _Checker:
         out = {}
         for key in STAT_KEYS:
             if key in data:
-                out[key] = self.step5(data[key], f"{path}.{key}", signed=True) or 0
+                out[key] = self.in_steps(data[key], f"{path}.{key}", signed=True) or 0
         if not data:
             self.bad(path, "expected at least one of atk, def, hp")
         return out
@@ -188,7 +198,7 @@ class _Checker:
         if name == "moral":
             return Keyword("moral", self.stats(val, sub))
         if name == "defiance":
-            return Keyword("defiance", self.step5(val, sub, positive=True))
+            return Keyword("defiance", self.in_steps(val, sub, positive=True))
         if name == "berserk":
             return Keyword("berserk", tuple(self.actions(val, sub)))
         if name == "reinforcement":
@@ -253,7 +263,7 @@ class _Checker:
             return {"discard": self.integer(data["discard"], f"{path}.discard", 1)}
         if "pay_hp" in data:
             self.keys(data, ("pay_hp", "by"), path)
-            return {"pay_hp": self.step5(data["pay_hp"], f"{path}.pay_hp", positive=True),
+            return {"pay_hp": self.in_steps(data["pay_hp"], f"{path}.pay_hp", positive=True),
                     "by": self.choice(data.get("by", "self"), ("self", "caster", "ambusher"), f"{path}.by")}
         self.bad(path, "unknown cost; expected {discard: N} or {pay_hp: N, by: self|caster|ambusher}")
         return {}
@@ -345,7 +355,7 @@ class _Checker:
             return None
         before = len(self.p)
         self.keys(data, ("name", "type", "rank", "attribute", "leader", "atk", "def", "hp", "text",
-                         "keywords", "effects", "caster", "ambusher", *EXTRA_CARD_KEYS), path)
+                         "keywords", "effects", "caster", "ambusher", "editions", *EXTRA_CARD_KEYS), path)
         for key in ("name", "type", "rank"):
             if key not in data:
                 self.bad(f"{path}.{key}", "missing")
@@ -364,7 +374,7 @@ class _Checker:
             if key in data:
                 if ctype in ("event", "ambush"):
                     self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
-                values[key] = self.step5(data[key], f"{path}.{key}") or 0
+                values[key] = self.in_steps(data[key], f"{path}.{key}") or 0
         if ctype in ("soul", "realm") and not values.get("hp"):
             if "hp" not in data:
                 self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
@@ -389,6 +399,8 @@ class _Checker:
                 and len(self.p) == before:
             self.bad(f"{path}.effects", f"an {ctype} needs an effect that is not static (casting or "
                                         "springing uses its first one)")
+        editions = tuple(self.version(v, f"{path}.editions[{i}]")
+                         for i, v in enumerate(self.seq(data.get("editions"), f"{path}.editions")))
         if len(self.p) > before:
             return None
         return CardDef(
@@ -399,7 +411,7 @@ class _Checker:
             caster=self.condition(data["caster"], f"{path}.caster") if "caster" in data else None,
             ambusher=self.condition(data["ambusher"], f"{path}.ambusher") if "ambusher" in data else None,
             reconstructed=bool(data.get("reconstructed", False)),
-            notes=str(data.get("notes", "")), sources=sources,
+            notes=str(data.get("notes", "")), sources=sources, editions=editions,
         )
 
 
@@ -421,7 +433,7 @@ def _v_ref(c: _Checker, v: Any, p: str) -> Any:
 
 
 def _v_amount(c: _Checker, v: Any, p: str) -> Any:
-    return c.step5(v, p, positive=True)
+    return c.in_steps(v, p, positive=True)
 
 
 def _v_count(c: _Checker, v: Any, p: str) -> Any:

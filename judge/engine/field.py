@@ -1,9 +1,9 @@
 """The field as data: the soul slots, their ranks and tree, and the realm slots.
 
-Everything comes from `codex/field.yaml` (interpretation/field-tree); no slot name appears in
-engine code except through this module.
+Everything comes from the Codex edition's `field.yaml` (codex/editions/<version>/field.yaml,
+interpretation/field-tree); no slot name appears in engine code except through this module.
 
-    field = load_field()
+    field = load_field()        # the active edition's (judge.engine.edition), cached
     field.slots                 # soul slot names, root first, in file order
     field.rank("Cm1")           # 1
     field.parent("L1·0")        # "L1"
@@ -24,9 +24,7 @@ from typing import Any
 
 import yaml
 
-from judge import CODEX_DIR
-
-FIELD_FILE = CODEX_DIR / "field.yaml"
+from judge.engine.edition import active
 
 # contract §2: L1.0 and L1-0 both mean L1·0 (unless the field data says otherwise)
 ASCII_SEPARATORS = (".", "-")
@@ -111,6 +109,9 @@ class Field:
     def describe(self) -> str:
         return ", ".join(self.slots)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Field:
+        return self  # read-only: a copied State shares its slot tree
+
     def to_dict(self) -> dict[str, Any]:
         """The tree as the desk's script reads it."""
         return {
@@ -120,7 +121,7 @@ class Field:
 
 
 def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
-    """A Field from its data (codex/field.yaml's shape); `root` may be left out when one soul slot
+    """A Field from its data (an edition's field.yaml); `root` may be left out when one soul slot
     has no parent."""
     def slot_defs(key: str, realm: bool) -> list[SlotDef]:
         out = []
@@ -146,7 +147,12 @@ def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
                  data.get("interpretation", "field-tree"))
 
 
-@lru_cache(maxsize=4)
-def load_field(path: Path = FIELD_FILE) -> Field:
+def load_field(path: Path | str | None = None) -> Field:
+    """The slot tree in `path`; by default the active edition's (judge.engine.edition.active)."""
+    return _read(str(path) if path is not None else active().field_file)
+
+
+@lru_cache(maxsize=8)
+def _read(path: str) -> Field:
     with open(path, encoding="utf-8") as fh:
         return parse_field(yaml.safe_load(fh), str(path))

@@ -16,6 +16,7 @@ from judge.engine import tree
 from judge.engine.cards import CardDef
 from judge.engine.checks import Check, line_rules
 from judge.engine.derived import R_NEGATION, KeywordSource
+from judge.engine.edition import numbers
 from judge.engine.errors import Violation
 from judge.engine.field import line_label
 from judge.engine.state import SlotRef, opponent
@@ -52,8 +53,10 @@ def verify_recruit(c: Check) -> None:
         c.no(f"{c.label(frozen)} is Frozen: no Soul can be recruited anywhere further out on its branch",
              "glossary/frozen", *r)
     already = [s for s in state.soul_refs(c.player, active=False) if state.soul(s).recruited_this_turn]
-    if already:
-        c.no(f"{c.player} has already recruited this turn ({c.label(already[0])}); one Soul per turn",
+    limit = numbers().recruits_per_turn
+    if len(already) >= limit:
+        per_turn = "one Soul" if limit == 1 else f"{limit} Souls"
+        c.no(f"{c.player} has already recruited this turn ({c.label(already[0])}); {per_turn} per turn",
              "10.1.1", "5.3")
 
 

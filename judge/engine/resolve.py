@@ -16,18 +16,26 @@ from judge.engine import budget, cascade, expect, stats, verbs, zones
 from judge.engine.action import Action
 from judge.engine.budget import OutOfTime
 from judge.engine.checks import Window
+from judge.engine.edition import current_version, under
 from judge.engine.errors import StepLimit, Violation
 from judge.engine.game import Game, Pause
 from judge.engine.scenario import Scenario
 from judge.engine.trace import Trace
 
 STEP_CAP = 10_000
-CODEX_VERSION = "0.4.0"
 
 
 def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
-            observe: Callable[[Game], None] | None = None) -> dict[str, Any]:
-    """The ruling. `observe(game)` (for tests) is called after every step."""
+            observe: Callable[[Game], None] | None = None, edition: str | None = None) -> dict[str, Any]:
+    """The ruling under the Codex `edition` (default: the scenario's `codex:`, else the current
+    edition). `observe(game)` (for tests) is called after every step."""
+    version = edition or scenario.codex or current_version()
+    with under(version):
+        return _resolve(scenario, snapshots, cap, observe, version)
+
+
+def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[Game], None] | None,
+             version: str) -> dict[str, Any]:
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
     g = Game(state, trace, tuple(scenario.actions), verbs, scenario.on_illegal)
@@ -59,7 +67,7 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
                              "relied on. Please report the scenario.")
     ruling: dict[str, Any] = {
         "scenario": scenario.id,
-        "codex": scenario.codex or CODEX_VERSION,
+        "codex": version,
         "ok": g.rejected is None and not looped and not failed,
         "steps": trace.to_list(),
         "rejected": g.rejected,

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.engine import edition
 from judge.engine.budget import Budget, limit
 from judge.engine.errors import ScenarioError
 from judge.engine.resolve import resolve as resolve_scenario
@@ -33,10 +34,17 @@ def resolve(argv: list[str]) -> int:
     parser.add_argument("--budget", type=float, metavar="SECONDS", default=None,
                         help="stop the resolution after this many seconds (a ruling that says where it "
                              "stopped)")
+    parser.add_argument("--edition", help="judge under this Codex edition (default: the scenario's codex:, "
+                                          "else the current edition)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
+    if args.edition and not edition.known(args.edition):
+        print(f"judge resolve: --edition: no Codex edition {args.edition!r}; "
+              f"we hold {', '.join(edition.held())}",
+              file=sys.stderr)
+        return 2
     try:
         scenario = load_scenario_file(args.file)
     except ScenarioError as exc:
@@ -47,9 +55,9 @@ def resolve(argv: list[str]) -> int:
         return 2
     if args.budget is not None:
         with limit(Budget(seconds=args.budget, steps=10**9)):
-            ruling = resolve_scenario(scenario, snapshots=args.snapshots)
+            ruling = resolve_scenario(scenario, snapshots=args.snapshots, edition=args.edition)
     else:
-        ruling = resolve_scenario(scenario, snapshots=args.snapshots)
+        ruling = resolve_scenario(scenario, snapshots=args.snapshots, edition=args.edition)
     if args.json:
         print(json.dumps(ruling, indent=2, ensure_ascii=False))
     else:

@@ -17,8 +17,8 @@ from typing import Any
 import yaml
 
 from judge.engine import card_schema as cardmod
+from judge.engine import edition, yamlio
 from judge.engine import expect as expect_mod
-from judge.engine import yamlio
 from judge.engine.action import Action, Place
 from judge.engine.cards import CardDef, Library, load_library
 from judge.engine.errors import Problems, ScenarioError
@@ -105,7 +105,11 @@ def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Li
         problems.add("", "a scenario is a mapping with state:, actions: and so on"
                          f"{'' if data is not None else ' (the file is empty)'}")
         raise ScenarioError(problems.items, source)
-    scenario = _Loader(problems, library or load_library(), source).scenario(yamlio.fix_keys(dict(data)))
+    named = data.get("codex")
+    version = str(named) if isinstance(named, str | int | float) and edition.known(str(named)) else None
+    with edition.under(version):   # the board is read with the slot tree and numbers of its edition
+        loader = _Loader(problems, library or load_library(), source)
+        scenario = loader.scenario(yamlio.fix_keys(dict(data)))
     problems.raise_if_any(source)
     return scenario
 
@@ -136,6 +140,8 @@ class _Loader(StateLoader):
         for key in ("title", "question", "codex"):
             if key in data and not isinstance(data[key], (str, int, float)):
                 self.bad(key, "expected text")
+        if isinstance(data.get("codex"), (str, int, float)) and not edition.known(str(data["codex"])):
+            self.bad("codex", f"no Codex edition {str(data['codex'])!r}; we hold {', '.join(edition.held())}")
         on_illegal = data.get("on_illegal", "stop")
         if on_illegal not in ("stop", "continue"):
             self.bad("on_illegal", f"expected stop or continue, got {on_illegal!r}")

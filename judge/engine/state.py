@@ -184,7 +184,12 @@ class State:
 
     @property
     def field(self) -> Field:
-        return load_field()
+        """The slot tree of the edition the state was read under (judge.engine.edition), kept once
+        looked up: it is asked for at every slot lookup."""
+        found: Field | None = self.__dict__.get("_field")
+        if found is None:
+            found = self.__dict__["_field"] = load_field()
+        return found
 
     # --- lookups
     def card(self, name: str) -> CardDef | None:

@@ -11,6 +11,7 @@ from typing import Any
 from judge.engine import card_schema as cardmod
 from judge.engine import stats
 from judge.engine.cards import DURATIONS, CardDef, Library
+from judge.engine.edition import active, numbers
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
 from judge.engine.state import (
@@ -57,6 +58,10 @@ class StateLoader:
             return None
         if ctype and card.type != ctype:
             self.bad(path, f"{card.name} is a {card.type}, not a {ctype}")
+        version = active().version
+        if card.editions and version not in card.editions:
+            self.bad(path, f"{card.name} is not legal in Codex {version}; it is legal in "
+                           f"{', '.join(card.editions)}")
         return card
 
     def names(self, value: Any, path: str) -> list[str]:
@@ -223,7 +228,7 @@ class StateLoader:
             self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} "
                                      "slot")
         soul = Soul(uid=state.new_uid(), name=card.name, owner=p)
-        soul.damage = self.c.step5(value.get("damage", 0), f"{path}.damage") or 0
+        soul.damage = self.c.in_steps(value.get("damage", 0), f"{path}.damage") or 0
         soul.captured = self.c.boolean(value["captured"], f"{path}.captured") if "captured" in value \
             else False
         if "recruited" in value:
@@ -302,7 +307,7 @@ class StateLoader:
             self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} realm "
                                      "slot (10.5.1)")
         realm = Realm(state.new_uid(), card.name, p)
-        realm.damage = self.c.step5(value.get("damage", 0), f"{path}.damage") or 0
+        realm.damage = self.c.in_steps(value.get("damage", 0), f"{path}.damage") or 0
         realm.shattered = self.c.boolean(value["shattered"],
                                          f"{path}.shattered") if "shattered" in value else False
         state.players[p].realms[slot] = realm
@@ -436,10 +441,10 @@ class StateLoader:
         self.hp_check(state)
 
     def spiral(self, state: State, p: str, path: str) -> None:
-        # interpretation/escalation-spiral: in turn t (< 4) the choice is one slot of rank t-1
+        # interpretation/escalation-spiral: in turn t (< spiral_turns) the choice is one slot of rank t-1
         ps = state.players[p]
         t = ps.turns_taken
-        if t >= 4 or not ps.proactive:
+        if t >= numbers().spiral_turns or not ps.proactive:
             return
         chosen_now = [s for s in ps.proactive if self.field.rank(s) == t - 1]
         for s in ps.proactive:

@@ -2,13 +2,15 @@
 proactive slots of the Escalation Spiral.
 
 Only active Souls count: empty slots and captured Souls are passed over (glossary/direct-superior,
-glossary/underling). The tree of slots is `codex/field.yaml` (interpretation/field-tree).
+glossary/underling). The tree of slots is the edition's `field.yaml` (interpretation/field-tree);
+the number of turns the Spiral takes is the edition's `spiral_turns` (judge.engine.edition).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from judge.engine.edition import numbers
 from judge.engine.state import SlotRef, State, opponent
 
 # Rule ids cited for what this module derives.
@@ -16,7 +18,6 @@ RULES_LINE = ("glossary/line", "glossary/front-line", "5.2.2")
 RULES_SUPERIOR = ("glossary/direct-superior", "glossary/superior", "5.1.3")
 RULES_UNDERLING = ("glossary/underling", "glossary/direct-underling", "5.1.2")
 RULES_SPIRAL = ("glossary/escalation-spiral", "glossary/proactive", "interpretation/escalation-spiral")
-SPIRAL_TURNS = 4  # glossary/proactive: from the fourth turn on, every slot is proactive
 
 
 def _active(state: State, player: str, slot: str) -> bool:
@@ -107,13 +108,14 @@ def proactive_slots(state: State, player: str) -> set[str]:
     """The slots of `player` that may act (glossary/escalation-spiral, glossary/proactive;
     interpretation/escalation-spiral).
 
-    With t = turns taken: t >= 4, every slot; otherwise every slot of rank below t - 1 plus the
-    slot of rank t - 1 woken by choice (`proactive:`); t = 0, none. The altar counts as rank 3.
+    With t = turns taken: t >= the edition's spiral_turns (4), every slot; otherwise every slot of rank
+    below t - 1 plus the slot of rank t - 1 woken by choice (`proactive:`); t = 0, none. The altar counts
+    as rank 3.
     """
     ps = state.players[player]
     t = ps.turns_taken
     fld = state.field
-    if t >= SPIRAL_TURNS:
+    if t >= numbers().spiral_turns:
         return set(fld.slots)
     woken = {s for s in fld.slots if fld.rank(s) < t - 1}
     woken |= {s for s in ps.proactive if fld.rank(s) <= t - 1}

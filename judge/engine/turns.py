@@ -6,14 +6,13 @@ the draw (glossary Escalation Spiral, Draw, Decked Out)."""
 from __future__ import annotations
 
 from judge.engine import zones
+from judge.engine.edition import numbers
 from judge.engine.game import Game
 from judge.engine.state import PHASES, PLAYERS, Lasting, SlotRef
 from judge.engine.stats import SPANS
-from judge.engine.tree import SPIRAL_TURNS
 
 # the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
 R_PHASES = ("glossary/preparation-phase", "glossary/combat-phase", "glossary/emplacement-phase")
-DECKED_OUT_TURNS = 3
 
 
 def end_phase(g: Game) -> None:
@@ -67,7 +66,7 @@ def end_turn(g: Game) -> None:
             return
     tp = state.turn_player
     ps = state.players[tp]
-    if ps.decked_out_turns is not None and ps.decked_out_turns >= DECKED_OUT_TURNS:
+    if ps.decked_out_turns is not None and ps.decked_out_turns >= numbers().decked_out_turns:
         state.winner = g.other(tp)
         g.trace.add("win", f"{tp} has been Decked Out for {ps.decked_out_turns} of their turns and loses at "
                            f"the end of this one: {state.winner} wins the duel.", ("glossary/decked-out",))
@@ -101,24 +100,26 @@ def begin_turn(g: Game) -> None:
         if ps.decked_out_turns is None:
             ps.decked_out_turns = 1
             g.trace.add("turn", f"{nxt}'s deck is empty at the start of their Preparation Phase: {nxt} is "
-                                "Decked Out and loses at the end of their third turn counted from this one.",
+                                "Decked Out and loses at the end of their "
+                                f"{ordinal(numbers().decked_out_turns)} turn counted from this one.",
                         ("glossary/decked-out",))
         else:
             ps.decked_out_turns += 1
             g.trace.add("turn", f"{nxt} is Decked Out: this is their turn {ps.decked_out_turns} of "
-                                f"{DECKED_OUT_TURNS} counted from then.", ("glossary/decked-out",))
+                                f"{numbers().decked_out_turns} counted from then.", ("glossary/decked-out",))
     elif ps.decked_out_turns is not None:
         ps.decked_out_turns += 1
     zones.draw(g, nxt, 1, "the draw that begins the Preparation Phase", ("glossary/preparation-phase",))
 
 
 def wake(g: Game, player: str) -> None:
-    """glossary/escalation-spiral: at the start of their first four turns a player wakes one slot of
-    rank 0, 1, 2, 3 in turn; slots of lower rank all wake (interpretation/escalation-spiral). With no
-    choice given the first slot of that rank in the field file is taken."""
+    """glossary/escalation-spiral: at the start of their first four turns (the edition's spiral_turns)
+    a player wakes one slot of rank 0, 1, 2, 3 in turn; slots of lower rank all wake
+    (interpretation/escalation-spiral). With no choice given the first slot of that rank in the field
+    file is taken."""
     ps = g.state.players[player]
     t = ps.turns_taken
-    if t > SPIRAL_TURNS:
+    if t > numbers().spiral_turns:
         return
     rank = t - 1
     fld = g.state.field
@@ -133,3 +134,11 @@ def wake(g: Game, player: str) -> None:
                         "taken); every slot of a lower rank is awake.",
                 ("glossary/escalation-spiral", "glossary/proactive", "interpretation/escalation-spiral"),
                 [{"slot": str(SlotRef(player, chosen)), "proactive": [False, True]}])
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def ordinal(n: int) -> str:
+    """3 -> "third" (the words of the Codex's counts); beyond ten, "11th"."""
+    return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"{n}th"

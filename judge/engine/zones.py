@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine import tree
+from judge.engine.edition import numbers
 from judge.engine.game import Game
 from judge.engine.state import PLAYERS, Realm, Slot, SlotRef, Soul
 
@@ -22,9 +23,11 @@ R_NEW_CARD = ("15.5.1",)
 R_WIN = ("glossary/leader", "glossary/capture")
 
 
-def step5(amount: int) -> int:
-    """Damage and healing come in steps of 5, rounded down (glossary/damage, glossary/heal)."""
-    return max(0, int(amount)) // 5 * 5
+def in_steps(amount: int) -> int:
+    """Damage and healing come in steps of 5 (the edition's damage_step), rounded down
+    (glossary/damage, glossary/heal)."""
+    step = numbers().damage_step
+    return max(0, int(amount)) // step * step
 
 
 def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
@@ -34,7 +37,7 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     14.1.4 / 11.6.5: damage from an effect only reaches a Soul that still has HP. Damage never
     takes a card below 0 HP (glossary/hp), so the stored damage never exceeds the maximum HP.
     """
-    amount = step5(amount)
+    amount = in_steps(amount)
     card = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
     if card is None or getattr(card, "captured", False) or getattr(card, "shattered", False):
         return 0
@@ -58,7 +61,7 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
 
 def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = ()) -> int:
     """Healing removes at most the damage a card has (14.2.1, 11.6.5)."""
-    amount = step5(amount)
+    amount = in_steps(amount)
     soul: Soul | Realm | None
     if ref.is_realm:
         soul = g.state.realm_at(ref)

@@ -18,15 +18,23 @@ from pathlib import Path
 
 from judge.search.query import QueryError
 from judge.search.searching import Hit, Searcher, SearchResult, searcher
+from judge.search.sources import CodexSource, Source
 from judge.search.store import BuildInfo, ensure, is_stale
 
-__all__ = ["BuildInfo", "Hit", "QueryError", "SearchResult", "Searcher", "ensure_index", "is_stale", "search",
-           "searcher", "suggest"]
+__all__ = ["BuildInfo", "Hit", "QueryError", "SearchResult", "Searcher", "edition_sources", "ensure_index",
+           "is_stale", "search", "searcher", "suggest"]
 
 
-def ensure_index(index_dir: str | Path, force: bool = False) -> BuildInfo:
-    """Build the index into `index_dir` unless a fresh one is there (or `force`)."""
-    return ensure(index_dir, force=force)
+def ensure_index(index_dir: str | Path, force: bool = False,
+                 sources: list[Source] | None = None) -> BuildInfo:
+    """Build the index into `index_dir` unless a fresh one is there (or `force`); of `sources`
+    (default: every registered source)."""
+    return ensure(index_dir, sources=sources, force=force)
+
+
+def edition_sources(version: str) -> list[Source]:
+    """What the index of one Codex edition other than the current one holds: that edition's Codex."""
+    return [CodexSource(edition=version)]
 
 
 def search(index_dir: str | Path, q: object, page: int = 1, pagelen: int = 10) -> SearchResult:

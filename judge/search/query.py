@@ -2,7 +2,8 @@
 
 `prepare(raw)` cleans the text (control characters, NUL, odd Unicode), refuses what can't be
 searched (empty, too long) with a `QueryError`, recognises a rule number typed on its own
-("11.5.1", "§13.6.2", "r11.6.1b", "rule 10.4"), pulls out the filters `kind:` and `chapter:`, and
+("11.5.1", "§13.6.2", "r11.6.1b", "rule 10.4"), pulls out the filters `kind:`, `chapter:` and
+`edition:` (which Codex edition to search; the web picks that edition's index), and
 balances quotes and parentheses so the parser never sees a broken query. `parse(text, schema)` turns
 the rest into a Whoosh query: words, "phrases", AND / OR / NOT and (groups); words are ORed with a
 bonus for documents that match more of them, so a question's extra words never sink it.
@@ -24,7 +25,7 @@ from judge.search import analysis
 
 MAX_QUERY = 500
 FIELDS = ("names", "text")
-FILTERS = ("kind", "chapter")
+FILTERS = ("kind", "chapter", "edition")
 OPERATORS = ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE")
 
 _RULE_RE = re.compile(
@@ -47,6 +48,7 @@ class Prepared:
     chapters: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
     words: tuple[str, ...] = field(default=())   # the plain words, for spelling and pins
+    editions: tuple[str, ...] = ()
 
 
 def clean(raw: object) -> str:
@@ -77,6 +79,7 @@ def prepare(raw: object) -> Prepared:
     notices: list[str] = []
     kinds: list[str] = []
     chapters: list[str] = []
+    editions: list[str] = []
 
     def take_filter(match: re.Match) -> str:
         name, value = match.group(1).lower(), match.group(2).strip('"').lower()
@@ -86,14 +89,18 @@ def prepare(raw: object) -> Prepared:
         if name == "chapter":
             chapters.append(value)
             return " "
-        notices.append(f"{name}: is not a filter (filters are kind: and chapter:); "
+        if name == "edition":
+            editions.append(value)
+            return " "
+        notices.append(f"{name}: is not a filter (filters are {', '.join(f + ':' for f in FILTERS)}); "
                        f"searched for the words instead.")
         return f" {match.group(1)} {match.group(2)} "
 
     rest = _FILTER_RE.sub(take_filter, text) if rule_id is None else text
     search = _balance(rest.replace(":", " "))
     words = tuple(w for w in analysis.words(_strip_operators(search)))
-    return Prepared(text, search, rule_id, tuple(kinds), tuple(chapters), tuple(notices), words)
+    return Prepared(text, search, rule_id, tuple(kinds), tuple(chapters), tuple(notices), words,
+                    tuple(editions))
 
 
 def _strip_operators(text: str) -> str:

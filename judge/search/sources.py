@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from judge import CODEX_DIR
-from judge.codex import load_codex
+from judge.codex import editions, load_edition
+from judge.codex.editions import codex_root
 from judge.search.library_sources import CardSource, RulingSource
 
 
@@ -42,13 +42,15 @@ class CodexSource:
     examples on their own (kind "example"), and the glossary."""
 
     name: str = "codex"
-    directory: Path = field(default_factory=lambda: CODEX_DIR)
+    directory: Path | None = None  # the codex root (editions.yaml, editions/); None: codex_root()
+    edition: str | None = None     # one edition (its own index); None: the current edition
 
     def files(self) -> list[Path]:
-        return sorted(p for p in self.directory.rglob("*.yaml") if "sources" not in p.parts)
+        folder = editions().folder(self.edition) if self.edition else self.directory or codex_root()
+        return sorted(p for p in folder.rglob("*.yaml") if "sources" not in p.parts)
 
     def _codex(self) -> Any:
-        return load_codex()
+        return load_edition(self.edition)
 
     def synonyms(self) -> dict[str, list[str]]:
         groups: dict[str, list[str]] = {}

@@ -25,6 +25,7 @@ BLUEPRINTS = [
     "judge.web.desk:bp",          # /desk, /r/<id>, /scenarios                 (ruling desk)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
+    "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)
 ]
 
 # Settings read from the environment when set (numbers and booleans parsed), below create_app's config.

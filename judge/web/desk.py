@@ -14,6 +14,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    g,
     jsonify,
     make_response,
     redirect,
@@ -23,6 +24,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from judge.codex.editions import editions
 from judge.desk import cards as card_index
 from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
@@ -273,7 +275,8 @@ def share() -> ResponseReturnValue:
     ruling = runner.without_snapshots(view["ruling"])
     try:
         rid = store().save(data, str(ruling.get("codex") or ""), view["outcome"], ruling,
-                           versions=caching.ruling_versions(), view=view["ruling"])
+                           versions=view_versions(str(ruling.get("codex") or "") or None),
+                           view=view["ruling"])
     except RulingTooLarge as exc:
         raise BadInput(f"This ruling is too long to share: {exc}.", status=422) from None
     return redirect(url_for("desk.saved", rid=rid), code=303)
@@ -283,10 +286,17 @@ def share() -> ResponseReturnValue:
 @twin(bp, "/r/<rid>")
 def saved(rid: str) -> tuple[str, dict[str, Any]]:
     record = saved_or_404(rid)
-    ruling = kept_ruling(rid, record.scenario)
+    # judged under the edition it was saved under
+    pinned = record.codex if editions().get(record.codex) else None
+    ruling = kept_ruling(rid, record.scenario, pinned)
     budget.grace(PERMALINK_DRAWING, at_most=True)  # a view reads the kept ruling; drawing is bounded too
-    context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=ruling)
+    context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=ruling, edition=pinned)
     pages.compare_saved(context, record.outcome)
+    if context.get("ruling") is not None and context.get("codex") not in (None, editions().current):
+        # read after the first view
+        current = kept_ruling(rid, record.scenario, editions().current, own=False)
+        pages.compare_with_current(context, record.scenario, f"r/{rid}", ruling=current)
+    keep_links_in_edition(context.get("codex"))
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
                    saved_ruling=record.ruling,
                    yaml_url=url_for("desk.saved_yaml", rid=rid), json_url=url_for("desk.saved_json", rid=rid),
@@ -294,18 +304,33 @@ def saved(rid: str) -> tuple[str, dict[str, Any]]:
     return "desk/ruling.html", context
 
 
-def kept_ruling(rid: str, scenario: dict[str, Any]) -> dict[str, Any] | None:
-    """The ruling kept with the permalink for today's engine and Codex; made (once) and kept when the
-    versions changed since. None when the scenario no longer resolves (the page lists its problems)."""
-    versions = caching.ruling_versions()
-    ruling = store().view(rid, versions)
+def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,
+                own: bool = True) -> dict[str, Any] | None:
+    """The ruling kept with the permalink for today's engine and Codex data, judged under `edition` (its
+    own edition, or with `own=False` another one, kept beside it); made (once) and kept when the versions
+    changed since. None when the scenario no longer resolves (the page lists its problems)."""
+    versions = view_versions(edition)
+    key = rid if own else f"{rid}@{edition}"
+    ruling = store().view(key, versions)
     if ruling is None:
         try:
-            ruling = runner.resolve(scenario, source=f"r/{rid}")
+            ruling = runner.resolve(scenario, source=f"r/{rid}", edition=edition)
         except runner.DeskInputError:
             return None
-        store().put_view(rid, versions, ruling)  # kept even when cut short: a view reads, never resolves
+        store().put_view(key, versions, ruling)  # kept even when cut short: a view reads, never resolves
     return ruling
+
+
+def view_versions(edition: str | None) -> str:
+    """What a kept ruling depends on: the engine and Codex data, and the edition it is judged under."""
+    return f"{caching.ruling_versions()} {edition or ''}".strip()
+
+
+def keep_links_in_edition(version: str | None) -> None:
+    """A ruling judged under an edition other than the current one links to that edition's rule pages
+    (judge.web.codex_pages keeps `g.edition` in every link to a Codex page)."""
+    if version and version != editions().current and editions().get(version):
+        g.edition = version
 
 
 @bp.get("/r/<rid>.yaml")
@@ -326,6 +351,8 @@ def scenarios() -> tuple[str, dict[str, Any]]:
 def scenario(pid: str) -> tuple[str, dict[str, Any]]:
     entry = library_entry_or_404(pid)
     context = pages.ruling_context(entry.data, entry.path.name)
+    pages.compare_with_current(context, entry.data, entry.path.name)
+    keep_links_in_edition(context.get("codex"))
     context.update(id=pid, kind="library", yaml_url=url_for("desk.scenario_yaml", pid=pid),
                    json_url=url_for("desk.scenario_json", pid=pid),
                    page_url=url_for("desk.scenario", pid=pid),

@@ -8,12 +8,14 @@ first request if that failed), into the app's `INDEX_DIR`.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     current_app,
+    g,
     jsonify,
     make_response,
     redirect,
@@ -24,7 +26,8 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from judge import search as searching
-from judge.search.query import MAX_QUERY, QueryError
+from judge.codex import editions
+from judge.search.query import MAX_QUERY, QueryError, prepare
 from judge.web.errors import BadInput
 from judge.web.links import doc_url
 from judge.web.twin import announce_json, query_args
@@ -57,6 +60,23 @@ def _searcher() -> searching.Searcher:
         return searching.searcher(index_dir)
 
 
+def _searcher_for(q: str) -> searching.Searcher:
+    """The current edition's searcher, or with `edition:<v>` in the query that edition's own index
+    (built on first use beside the main one); its hits then link to that edition's pages."""
+    wanted = prepare(q).editions
+    held = editions()
+    if not wanted or wanted[-1] == held.current:
+        return _searcher()
+    version = wanted[-1]
+    if held.get(version) is None:
+        raise BadInput(f"edition:{version} is not an edition we hold; "
+                       f"editions are {', '.join(held.versions)}.")
+    g.edition = version
+    index_dir = Path(current_app.config["INDEX_DIR"] + "-editions") / version
+    searching.ensure_index(index_dir, sources=searching.edition_sources(version))
+    return searching.searcher(index_dir)
+
+
 def _page_number() -> int:
     raw = request.args.get("page", "1").strip() or "1"
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:  # "²".isdigit() is True
@@ -83,13 +103,13 @@ def _refused(q: str, exc: QueryError | BadInput, as_json: bool) -> Response:
 def _search(q: str, page: int) -> searching.SearchResult:
     """Search; an index found broken while searching is verified, rebuilt when corrupt, and asked again."""
     try:
-        return _searcher().search(q, page=page)
+        return _searcher_for(q).search(q, page=page)
     except (QueryError, BadInput):
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged index heals instead of failing every search
         log.warning("search failed (%s); verifying the index", exc)
         searching.ensure_index(current_app.config["INDEX_DIR"])
-        return _searcher().search(q, page=page)
+        return _searcher_for(q).search(q, page=page)
 
 
 def _run(as_json: bool) -> ResponseReturnValue:

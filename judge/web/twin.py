@@ -6,7 +6,8 @@
 
 registers `/rules/<rule_id>` (endpoint `rule`, HTML, with a `Link: rel="alternate"` header) and
 `/rules/<rule_id>.json` (endpoint `rule_json`). A view may also return a Response (a redirect, say),
-which is passed through unchanged, or a 3-tuple (template, context, status).
+which is passed through unchanged, or a 3-tuple (template, context, status). `also=(path, …)`
+serves the same view (and its twin) at more paths, e.g. a page of another Codex edition.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from flask import Blueprint, Response, jsonify, make_response, render_template, 
 def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
     def decorator(view: Callable) -> Callable:
         endpoint = options.pop("endpoint", view.__name__)
+        also = options.pop("also", ())
 
         def respond(as_json: bool, kwargs: dict[str, Any]) -> Response:
             result = view(**kwargs)
@@ -41,9 +43,10 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
         def json_view(**kwargs: Any) -> Response:
             return respond(True, kwargs)
 
-        suffix_rule = "/index.json" if rule == "/" else rule + ".json"
-        bp.add_url_rule(rule, endpoint, html_view, **options)
-        bp.add_url_rule(suffix_rule, endpoint + "_json", json_view, **options)
+        for path in (rule, *also):
+            suffix_rule = path + "index.json" if path.endswith("/") else path + ".json"
+            bp.add_url_rule(path, endpoint, html_view, **options)
+            bp.add_url_rule(suffix_rule, endpoint + "_json", json_view, **options)
         return html_view
 
     return decorator

@@ -1,0 +1,170 @@
+"""What an edition change does: the Codex's changes (judge.codex.diff) and, for every library ruling
+and every saved ruling, whether it still holds.
+
+    report = changes("0.4.0", "0.4.1", saved=RulingStore(path))
+    report.to_dict(url_of)   # {"from", "to", "rules", "glossary", "rulings", "data"}
+
+A ruling is re-judged under both editions (whatever edition its scenario names):
+  outcome-changed     the outcomes differ (winner, rejected action, final board, derived values);
+  cites-changed-rule  same outcome, but a rule or glossary entry its trace cites was changed or
+                      removed (cited as is, or a sub-item under it): a judge should look again;
+  same                neither.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from judge.codex.book import load_edition
+from judge.codex.diff import Change, compare, compare_data
+from judge.codex.editions import editions
+from judge.desk import runner
+from judge.desk.store import RulingStore
+from judge.library import LIBRARY, cites_rule
+
+STATUSES = ("outcome-changed", "cites-changed-rule", "same")
+KINDS = ("library", "saved")
+
+
+@dataclass(frozen=True)
+class RulingChange:
+    kind: str  # one of KINDS
+    id: str  # the library path id, or the saved ruling's id
+    status: str  # one of STATUSES
+    changed_rules: tuple[str, ...]  # the changed ids the ruling cites
+    before: dict[str, Any] | None  # the outcome under `from` (outcome-changed only)
+    after: dict[str, Any] | None  # the outcome under `to` (outcome-changed only)
+
+    def to_dict(self, url: str) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "url": url,
+            "status": self.status,
+            "changed_rules": list(self.changed_rules),
+            "before": self.before,
+            "after": self.after,
+        }
+
+
+@dataclass(frozen=True)
+class EditionChanges:
+    old: str
+    new: str
+    rules: tuple[Change, ...]
+    glossary: tuple[Change, ...]
+    data: tuple[Change, ...]
+    rulings: tuple[RulingChange, ...]
+
+    def to_dict(self, url_of: Callable[[str, str], str]) -> dict[str, Any]:
+        """The JSON of /changes/<from>...<to>.json; `url_of(kind, id)` builds each ruling's link."""
+        return {
+            "from": self.old,
+            "to": self.new,
+            "rules": [c.to_dict() for c in self.rules],
+            "glossary": [c.to_dict() for c in self.glossary],
+            "rulings": [r.to_dict(url_of(r.kind, r.id)) for r in self.rulings],
+            "data": [c.to_dict() for c in self.data],
+        }
+
+    def count(self, status: str) -> int:
+        return sum(r.status == status for r in self.rulings)
+
+
+def changes(old: str, new: str, saved: RulingStore | None = None) -> EditionChanges:
+    """Compare edition `old` with `new` (UnknownEdition for one we don't hold)."""
+    held = editions()
+    before, after = load_edition(old), load_edition(new)
+    rules, glossary = compare(before, after)
+    data = compare_data(held.folder(old), held.folder(new))
+    changed = [c.id for c in (*rules, *glossary)]
+    scenarios: list[tuple[str, str, dict[str, Any]]] = [("library", e.pid, e.data) for e in LIBRARY.entries()]
+    if saved is not None:
+        scenarios += [("saved", s.id, s.scenario) for s in saved.all()]
+    rulings = tuple(judge_twice(kind, rid, data_, old, new, changed) for kind, rid, data_ in scenarios)
+    return EditionChanges(old, new, tuple(rules), tuple(glossary), tuple(data), rulings)
+
+
+def judge_twice(
+    kind: str, rid: str, data: dict[str, Any], old: str, new: str, changed: Iterable[str]
+) -> RulingChange:
+    first, cited_first = _judge(data, old)
+    second, cited_second = _judge(data, new)
+    cited = dict.fromkeys([*cited_first, *cited_second])
+    hit = tuple(c for c in changed if any(cites_rule(c, rule) for rule in cited))
+    if runner.canonical_json(first) != runner.canonical_json(second):
+        return RulingChange(kind, rid, "outcome-changed", hit, first, second)
+    return RulingChange(kind, rid, "cites-changed-rule" if hit else "same", hit, None, None)
+
+
+def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str]]:
+    """The outcome of `data` under `edition` and the rule ids its ruling cites; a scenario the
+    engine can't read gives {"problems": [...]} as its outcome."""
+    try:
+        ruling = runner.resolve(data, source="changes", snapshots=False, edition=edition)
+    except runner.DeskInputError as exc:
+        return {"problems": exc.problems}, []
+    cited = [r for step in ruling.get("steps", []) for r in step.get("rules", [])]
+    cited += (ruling.get("rejected") or {}).get("rules", [])
+    expect = data.get("expect")
+    if isinstance(expect, dict):
+        cited += [str(c) for c in expect.get("cites") or []]
+    return runner.outcome(ruling), list(dict.fromkeys(cited))
+
+
+def outcome_differences(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:
+    """What differs between two outcomes, one short line each ("winner: none → A",
+    "B:L1 hp: 15 → 10", "rejected: action 2 (10.1.1) → none")."""
+    before, after = before or {}, after or {}
+    lines = []
+    for key in ("problems", "winner", "rejected"):
+        if runner.canonical_json(before.get(key)) != runner.canonical_json(after.get(key)):
+            lines.append(f"{key}: {_value(key, before.get(key))} → {_value(key, after.get(key))}")
+    old, new = before.get("derived") or {}, after.get("derived") or {}
+    for ref in sorted(set(old) | set(new)):
+        a, b = old.get(ref) or {}, new.get(ref) or {}
+        for key in sorted(set(a) | set(b)):
+            if runner.canonical_json(a.get(key)) != runner.canonical_json(b.get(key)):
+                lines.append(f"{ref} {key}: {_value(key, a.get(key))} → {_value(key, b.get(key))}")
+    if not lines and runner.canonical_json(before.get("final")) != runner.canonical_json(after.get("final")):
+        lines.append("the final board (piles, proactive slots or lasting effects) differs")
+    return lines
+
+
+def _value(key: str, value: Any) -> str:
+    if value is None:
+        return "none"
+    if key == "rejected":
+        return f"action {value.get('action')} ({', '.join(value.get('rules') or [])})"
+    if key == "problems":
+        return "; ".join(p.get("message", "") for p in value)
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    return str(value)
+
+
+_cache: dict[tuple, EditionChanges] = {}
+_lock = threading.Lock()
+
+
+def cached_changes(old: str, new: str, saved: RulingStore | None = None) -> EditionChanges:
+    """`changes()`, kept until the editions, the library or the saved rulings change."""
+    held = editions()
+    stamp = (
+        old,
+        new,
+        str(held.root),
+        tuple(held.versions),
+        LIBRARY.stamp(),
+        saved.stamp() if saved is not None else None,
+    )
+    with _lock:
+        found = _cache.get(stamp)
+    if found is None:
+        found = changes(old, new, saved)
+        with _lock:
+            _cache.clear()
+            _cache[stamp] = found
+    return found
