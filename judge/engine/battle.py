@@ -168,7 +168,7 @@ def fight(g: Game, b: Battle) -> None:
         if raw < 0:
             arith += ", never below 0"
     if dmg != max(0, raw):
-        arith += f", rounded down to {dmg}"
+        arith += f", rounded down to a step of 5: {dmg}"
     # (slot, amount, source, rules, arithmetic, battle damage?): the attack damage and a Realm's
     # counterblow are battle damage; Defiance is an Instant Effect (11.1.5), so its damage is effect
     # damage dealt at the same moment (9.5.6), not battle damage (13.6.6 vs 13.6.7)
@@ -215,6 +215,7 @@ def fight(g: Game, b: Battle) -> None:
         hits.append((b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",
                      ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
                      f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}" + (", never below 0" if raw_c < 0 else "")
+                     + (f", rounded down to a step of 5: {blow}" if blow != max(0, raw_c) else "")
                      + ", at the same moment as "
                      + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
                      + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True))

@@ -1,5 +1,5 @@
 """Validating the card schema (contract §3): every unknown key and wrong type is reported with its
-key path (`cards[2].effects[0].do[1].heal: expected a multiple of 5`). The records it builds are in
+key path (`cards[2].effects[0].do[1].heal: expected 0 or more`). The records it builds are in
 `cards.py`; `docs/scenario-format.md` lists our extensions of the vocabulary.
 """
 
@@ -101,6 +101,20 @@ class _Checker:
             return None
         return value
 
+    def whole(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
+        """A card's value, a bonus or an effect's amount: any whole number (glossary/damage: the engine
+        rounds damage and healing down to a step of 5 where they are dealt, not here)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.bad(path, f"expected a whole number, got {_show(value)}")
+            return None
+        if positive and value <= 0:
+            self.bad(path, f"expected a whole number above 0, got {value}")
+            return None
+        if not signed and value < 0:
+            self.bad(path, f"expected 0 or more, got {value}")
+            return None
+        return value
+
     def text(self, value: Any, path: str) -> str:
         if isinstance(value, str):
             return value
@@ -116,7 +130,7 @@ class _Checker:
         out = {}
         for key in STAT_KEYS:
             if key in data:
-                out[key] = self.step5(data[key], f"{path}.{key}", signed=True) or 0
+                out[key] = self.whole(data[key], f"{path}.{key}", signed=True) or 0
         if not data:
             self.bad(path, "expected at least one of atk, def, hp")
         return out
@@ -188,7 +202,7 @@ class _Checker:
         if name == "moral":
             return Keyword("moral", self.stats(val, sub))
         if name == "defiance":
-            return Keyword("defiance", self.step5(val, sub, positive=True))
+            return Keyword("defiance", self.whole(val, sub, positive=True))
         if name == "berserk":
             return Keyword("berserk", tuple(self.actions(val, sub)))
         if name == "reinforcement":
@@ -252,7 +266,7 @@ class _Checker:
             return {"discard": self.integer(data["discard"], f"{path}.discard", 1)}
         if "pay_hp" in data:
             self.keys(data, ("pay_hp", "by"), path)
-            return {"pay_hp": self.step5(data["pay_hp"], f"{path}.pay_hp", positive=True),
+            return {"pay_hp": self.whole(data["pay_hp"], f"{path}.pay_hp", positive=True),
                     "by": self.choice(data.get("by", "self"), ("self", "caster", "ambusher"), f"{path}.by")}
         self.bad(path, "unknown cost; expected {discard: N} or {pay_hp: N, by: self|caster|ambusher}")
         return {}
@@ -365,7 +379,7 @@ class _Checker:
             if key in data:
                 if ctype in ("event", "ambush"):
                     self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
-                values[key] = self.step5(data[key], f"{path}.{key}") or 0
+                values[key] = self.whole(data[key], f"{path}.{key}") or 0
         if ctype in ("soul", "realm") and not values.get("hp"):
             if "hp" not in data:
                 self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
@@ -418,7 +432,7 @@ def _v_ref(c: _Checker, v: Any, p: str) -> Any:
 
 
 def _v_amount(c: _Checker, v: Any, p: str) -> Any:
-    return c.step5(v, p, positive=True)
+    return c.whole(v, p)
 
 
 def _v_count(c: _Checker, v: Any, p: str) -> Any:

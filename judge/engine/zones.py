@@ -27,6 +27,16 @@ def step5(amount: int) -> int:
     return max(0, int(amount)) // 5 * 5
 
 
+def rounded(amount: int, kind: str) -> tuple[int, str, tuple[str, ...]]:
+    """The amount in steps of 5, rounded down, and the words and rule when rounding changed it
+    (glossary/damage: "always in steps of 5, rounded down"; glossary/heal likewise)."""
+    amount = max(0, int(amount))
+    done = step5(amount)
+    if done == amount:
+        return done, "", ()
+    return done, f" ({amount} rounded down to a step of 5)", ("glossary/heal",) if kind == "heal" else R_DAMAGE
+
+
 def current_hp(g: Game, ref: SlotRef) -> int:
     view = g.board().view(ref)
     return view.hp.total if view is not None else 0
@@ -37,9 +47,11 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
 
     14.1.4 / 11.6.5: damage from an effect only reaches a Soul that still has HP. Damage never
-    takes a card below 0 HP (glossary/hp), so the stored damage never exceeds the maximum HP.
+    takes a card below 0 HP (glossary/hp), and it comes in steps of 5 (glossary/damage): the stored
+    damage stays a multiple of 5, so on a maximum HP that is not (33) the last step may pass it (35),
+    and the card shows 0 HP.
     """
-    amount = step5(amount)
+    amount, rounding, r_round = rounded(amount, "damage")
     card = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
     if card is None or getattr(card, "captured", False) or getattr(card, "shattered", False):
         return 0
@@ -49,22 +61,23 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     kind = "battle damage" if battle else "damage"
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
-        g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind} from {source} does not reach it "
-                              "(14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP))
+        g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind}{rounding} from {source} does not "
+                              "reach it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP, *r_round))
         return 0
-    dealt = min(amount, hp)
+    dealt = min(amount, -(-hp // 5) * 5)
     before = card.damage
     card.damage = before + dealt
     g.touch()
-    extra = f" (only {dealt} of {amount}: it had {hp} HP left)" if dealt < amount else ""
-    g.trace.add("damage", f"{name} takes {amount} {kind} from {source}{how}{extra}; HP {hp} → {hp - dealt}.",
-                (*rules, *R_DAMAGE), [{"slot": str(ref), "damage": [before, card.damage]}])
+    extra = f" (only {min(dealt, hp)} of {amount}: it had {hp} HP left)" if dealt < amount or hp < dealt else ""
+    g.trace.add("damage", f"{name} takes {amount} {kind}{rounding} from {source}{how}{extra}; HP {hp} → "
+                          f"{max(0, hp - dealt)}.",
+                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}])
     return dealt
 
 
 def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = ()) -> int:
     """Healing removes at most the damage a card has (14.2.1, 11.6.5)."""
-    amount = step5(amount)
+    amount, rounding, r_round = rounded(amount, "heal")
     if ref.is_realm:
         soul = g.state.realm_at(ref)
         if soul is None or soul.shattered:
@@ -76,15 +89,15 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
     name = g.name_at(ref)
     healed = min(amount, soul.damage)
     if healed == 0:
-        g.trace.add("heal", f"{name} has no damage, so healing {amount} from {source} does nothing (14.2.1).",
-                    (*rules, *R_HEAL, *R_HEAL_AT_MOST))
+        g.trace.add("heal", f"{name} has no damage, so healing {amount}{rounding} from {source} does nothing "
+                            "(14.2.1).", (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round))
         return 0
     before = soul.damage
     soul.damage -= healed
     g.touch()
     extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
-    g.trace.add("heal", f"{source} heals {healed} damage from {name}{extra}: damage {before} → {soul.damage}.",
-                (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ())),
+    g.trace.add("heal", f"{source} heals {healed} damage{rounding} from {name}{extra}: damage {before} → "
+                        f"{soul.damage}.", (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ()), *r_round),
                 [{"slot": str(ref), "damage": [before, soul.damage]}])
     return healed
 
@@ -137,7 +150,8 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             # moment of "after every step of play" is ours (interpretation/capture-timing)
             rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
             why = f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})"
-            if max_hp_fell or soul.damage > view.max_hp.total or earlier:
+            # damage comes in steps of 5: on a maximum HP of 33 the last step stores 35 (deal_damage)
+            if max_hp_fell or soul.damage > -(-view.max_hp.total // 5) * 5 or earlier:
                 why = (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
                        f"({soul.damage})")
                 rules = ("14.4.3", "glossary/hp", *rules)
