@@ -39,6 +39,7 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
         "codex": scenario.codex or _codex_version(),
         "turn_player": state.turn_player,
         "phase": state.phase,
+        **({"round": state.round} if state.phase == "setup" else {}),
         "derived": board.derived(detail=detail),
         "checks": checks,
     }

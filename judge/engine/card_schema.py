@@ -37,6 +37,7 @@ from judge.engine.errors import Problems
 class _Checker:
     def __init__(self, problems: Problems) -> None:
         self.p = problems
+        self.refused: set[str] = set()   # names of cards refused for a bad value
 
     def bad(self, path: str, message: str) -> None:
         self.p.add(path, message)
@@ -379,11 +380,11 @@ class _Checker:
             if key in data:
                 if ctype in ("event", "ambush"):
                     self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
-                values[key] = self.whole(data[key], f"{path}.{key}") or 0
+                values[key] = self.whole(data[key], f"{path}.{key}")
         if ctype in ("soul", "realm") and not values.get("hp"):
             if "hp" not in data:
                 self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
-            elif values.get("hp") == 0:
+            elif values.get("hp") == 0:  # None: already said what is wrong with it (one mistake, one message)
                 self.bad(f"{path}.hp", f"a {ctype} needs HP above 0")
         leader = False
         if "leader" in data:
@@ -401,7 +402,10 @@ class _Checker:
                         if (e := self.effect(item, f"{path}.effects[{i}]", i)) is not None)
         sources = tuple(str(s) for s in self.seq(data.get("sources"), f"{path}.sources"))
         if len(self.p) > before:
+            if name:
+                self.refused.add(name.lower())  # still named: no follow-on "no card named" (issue 11)
             return None
+        values = {k: v or 0 for k, v in values.items()}
         return CardDef(
             name=name, type=ctype or "soul", rank=rank or 0, attribute=attribute, leader=leader,
             atk=values.get("atk", 0), def_=values.get("def", 0), hp=values.get("hp", 0),
@@ -552,13 +556,17 @@ def parse_card(data: Any, path: str, problems: Problems) -> CardDef | None:
     return _Checker(problems).card(data, path)
 
 
-def parse_cards(data: Any, path: str, problems: Problems) -> list[CardDef]:
+def parse_cards(data: Any, path: str, problems: Problems, refused: set[str] | None = None) -> list[CardDef]:
+    """The valid cards; the lower-cased names of the refused ones go to `refused` (they still count as
+    named, so a scenario that uses them gets one message per mistake)."""
     checker = _Checker(problems)
     out = []
     for i, item in enumerate(checker.seq(data, path)):
         card = checker.card(item, f"{path}[{i}]")
         if card is not None:
             out.append(card)
+    if refused is not None:
+        refused |= checker.refused
     return out
 
 

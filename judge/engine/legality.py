@@ -22,7 +22,7 @@ from judge.engine import tree
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.errors import Violation
 from judge.engine.scenario import Action
-from judge.engine.state import SlotRef, State, opponent
+from judge.engine.state import SETUP, SlotRef, State, opponent
 from judge.engine.stats import R_NEGATION, Board, derive, failed_conditions
 from judge.engine.targets import Source, choose_targets
 
@@ -221,7 +221,9 @@ def _main_effect(card: CardDef) -> EffectDef | None:
 def verify_recruit(c: _Check) -> None:
     r = ("10.1.1", "glossary/recruit")
     card = c.card("soul", r)
-    c.own_turn_phase("preparation", f"{c.player} may recruit", ("10.1.1", "5.3", "glossary/preparation-phase"))
+    setup = c.state.phase == SETUP
+    c.own_turn_phase(c.state.phase if setup else "preparation", f"{c.player} may recruit",
+                     R_SETUP if setup else ("10.1.1", "5.3", "glossary/preparation-phase"))
     if card:
         c.in_hand(card, r)
     ref = c.slot_ref("to", r)
@@ -244,7 +246,10 @@ def verify_recruit(c: _Check) -> None:
         c.no(f"{c.label(frozen)} is Frozen: no Soul can be recruited anywhere further out on its branch",
              "glossary/frozen", *r)
     already = [s for s in state.soul_refs(c.player, active=False) if state.soul_at(s).recruited_this_turn]
-    if already:
+    if already and setup:
+        c.no(f"{c.player} has already recruited in this recruiting round of setup ({c.label(already[0])}); one "
+             "Soul per round", *R_SETUP)
+    elif already:
         c.no(f"{c.player} has already recruited this turn ({c.label(already[0])}); one Soul per turn",
              "10.1.1", "5.3")
 
@@ -575,6 +580,11 @@ def verify_end_phase(c: _Check) -> None:
         c.no("a phase can't end while a response window or a battle is open", "glossary/response-window")
 
 
+# glossary/setup, glossary/recruit: before turn 1 only the recruiting rounds; Reinforcement is used in them
+# (glossary/reinforcement), so its window's use and pass are allowed too (interpretation/setup-rounds)
+SETUP_VERBS = ("recruit", "use", "pass", "end_phase")
+R_SETUP = ("glossary/setup", "glossary/recruit", "interpretation/setup-rounds")
+
 VERIFY: dict[str, Callable[[_Check], None]] = {
     "recruit": verify_recruit, "cast": verify_cast, "equip": verify_equip, "invoke": verify_invoke,
     "set": verify_set, "spring": verify_spring, "activate": verify_activate, "use": verify_use,
@@ -592,6 +602,10 @@ def verify(state: State, action: Action, window: Window | None = None, board: Bo
     if check.player != state.turn_player and action.verb not in fast_verbs:
         check.no(f"it is {state.turn_player}'s turn; {check.player} may only act in a response window",
                  "glossary/turn-player", "glossary/response-window")
+        return check.out
+    if state.phase == SETUP and action.verb not in SETUP_VERBS:
+        check.no(f"in setup, before the first turn ({state.turn_player}'s recruiting round {state.round}), players "
+                 f"only recruit Souls; {action.verb.replace('_', ' ')} waits for turn 1", *R_SETUP)
         return check.out
     VERIFY[action.verb](check)
     # one sentence once: the same violation found twice (e.g. by two routes) is listed once
