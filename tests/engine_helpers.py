@@ -168,10 +168,10 @@ def position(phase: str = "preparation", turn_player: str = "A", lasting: list |
 
 def check(action: dict, window=None, **kwargs) -> list:
     """The violations of one action (a contract §4 dict) in the position built from kwargs."""
-    from judge.engine import legality
+    from judge.engine import verbs
 
     scenario = position(**kwargs)
-    return legality.verify(scenario.state, legality.as_action(action), window)
+    return verbs.verify(scenario.state, verbs.action_of(action), window)
 
 
 def cited(violations) -> set[str]:

@@ -56,7 +56,7 @@ def test_glossary_activated_effect_a_soul_needs_a_proactive_slot():
 def test_10_5_2_a_realms_activated_effect_needs_no_proactive_slot():
     from engine_helpers import CARDS, base
 
-    from judge.engine import legality
+    from judge.engine import verbs
     from judge.engine.scenario import load_scenario
 
     data = base(A={"turns_taken": 1, "realms": {"realm1": "Shrine"}})
@@ -64,8 +64,8 @@ def test_10_5_2_a_realms_activated_effect_needs_no_proactive_slot():
         {"name": "Blessing", "kind": "activated", "targets": [{"soul": "own", "lines": "any"}],
          "do": [{"heal": 5, "to": "target"}]}]}]
     state = load_scenario(data).state
-    action = legality.as_action({"activate": "Blessing", "card": "realm1", "targets": ["altar"]})
-    assert legality.verify(state, action) == []
+    action = verbs.action_of({"activate": "Blessing", "card": "realm1", "targets": ["altar"]})
+    assert verbs.verify(state, action) == []
 
 
 def test_13_5_2_a_negated_card_has_no_effects_to_activate():

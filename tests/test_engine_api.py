@@ -9,7 +9,7 @@ import yaml
 from engine_helpers import base
 
 from judge.cli import main
-from judge.engine import api, legality
+from judge.engine import api, verbs
 
 
 def _scenario_yaml(**players) -> str:
@@ -33,7 +33,7 @@ def test_legal_actions_lists_only_actions_that_verify_and_includes_the_legal_rec
     # empty slots directly under an active Soul: under the altar (L2, R2) and under C3 (C2, Cm1, Cr1)
     assert recruits == {"L2", "R2", "C2", "Cm1", "Cr1"}
     for action in actions:
-        assert legality.verify_dict(scenario.state, action) == []
+        assert verbs.verify(scenario.state, verbs.action_of(action)) == []
     assert {"end_phase": True, "by": "A"} in actions
 
 

@@ -7,7 +7,7 @@ from engine_helpers import CARDS, base
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.engine import legality
+from judge.engine import legality, verbs
 from judge.engine.errors import ScenarioError
 from judge.engine.field import load_field
 from judge.engine.scenario import load_scenario
@@ -68,7 +68,7 @@ def test_glossary_recruit_and_attack_lists_match_the_oracle(case):
         state = load_scenario(data).state
     except ScenarioError:
         return
-    actions = legality.legal_actions(state)
+    actions = [a.to_dict() for a in verbs.legal_actions(state)]
     field = {"altar": {"card": "Test Queen"}, **players["A"]["field"]}
     foes = {"altar": {"card": "Test King"}, **players["B"]["field"]}
 
@@ -107,9 +107,9 @@ def test_10_4_5_in_a_response_window_the_priority_holder_may_spring_use_fast_eff
 
     s = position(phase="combat", A={"field": {"C3": "Warlord"}, "hand": ["Grunt"]},
                  B={"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}, "R0": "Quick Medic", "R2": "Medic"}})
-    actions = legality.legal_actions(s.state, legality.Window(response=True, priority="B"))
-    verbs = {next(iter(a)) for a in actions}
-    assert verbs == {"spring", "activate", "pass"}
+    actions = [a.to_dict() for a in verbs.legal_actions(s.state, legality.Window(response=True, priority="B"))]
+    taken = {next(iter(a)) for a in actions}
+    assert taken == {"spring", "activate", "pass"}
     assert all(a["by"] == "B" for a in actions)
     # Medic's Field Dressing is not Fast (11.1.2): not offered in A's turn
     assert not any(a.get("activate") == "Field Dressing" for a in actions)

@@ -14,7 +14,8 @@ from judge import ROOT
 codex_mod = pytest.importorskip("judge.codex", reason="the Codex loader lands on branch codex")
 
 RULE_ID = re.compile(r"^(?:\d+(?:\.\d+)*[a-d]?|glossary/[a-z0-9-]+|interpretation/[a-z0-9-]+)$")
-MODULES = ["legality", "targets", "stats", "conditions", "tree", "scenario", "state_loader", "cards", "card_schema", "field", "moves"]
+MODULES = ["legality", "targets", "stats", "conditions", "tree", "scenario", "state_loader", "cards", "card_schema", "field", "moves",
+           "verbs", "placing"]
 
 
 def _cited_ids() -> dict[str, list[str]]:

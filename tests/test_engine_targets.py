@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import CARDS, base, cited
 
-from judge.engine import legality
+from judge.engine import verbs
 from judge.engine.scenario import load_scenario
 
 EXTRA = [
@@ -27,7 +27,7 @@ def verify(action, A=None, B=None):
                 B=B or {"field": {"C3": "Warlord", "C2": "Knight"}})
     data["cards"] = CARDS + EXTRA
     state = load_scenario(data).state
-    return legality.verify(state, legality.as_action({**action, "caster": "C2"}))
+    return verbs.verify(state, verbs.action_of({**action, "caster": "C2"}))
 
 
 def test_11_4_2_any_opposing_soul_reaches_every_line():

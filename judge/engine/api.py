@@ -13,8 +13,8 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from judge.engine import legality
 from judge.engine import scenario as scenario_mod
+from judge.engine import verbs
 from judge.engine.scenario import Scenario
 from judge.engine.stats import derive
 
@@ -30,7 +30,7 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
     board = derive(state)
     checks = []
     for action in scenario.actions:
-        violations = legality.verify(state, action, board=board)
+        violations = verbs.verify(state, action, board=board)
         checks.append({"action": action.index, "do": action.to_dict(), "legal": not violations,
                        "violations": [v.to_dict() for v in violations]})
     return {
@@ -71,11 +71,11 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
     if count < 0 or count > len(scenario.actions):
         raise ValueError(f"after must be between 0 and {len(scenario.actions)}, got {after}")
     if count == 0:
-        return legality.legal_actions(scenario.state)
+        return _dicts(verbs.legal_actions(scenario.state))
     resolver = _resolver()
     if hasattr(resolver, "state_after"):
         state, window = resolver.state_after(scenario, count)
-        return legality.legal_actions(state, window)
+        return _dicts(verbs.legal_actions(state, window))
     data = scenario.to_dict()
     data["actions"] = data["actions"][:count]
     data.pop("expect", None)
@@ -86,7 +86,11 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
         raise ValueError(f"action {rejected.get('action')} is not legal: {rejected.get('text')}")
     data["state"] = ruling["final"]
     data["actions"] = []
-    return legality.legal_actions(scenario_mod.load_scenario(data, source=scenario.source).state)
+    return _dicts(verbs.legal_actions(scenario_mod.load_scenario(data, source=scenario.source).state))
+
+
+def _dicts(actions: list[verbs.Action]) -> list[dict[str, Any]]:
+    return [a.to_dict() for a in actions]
 
 
 def _codex_version() -> str:

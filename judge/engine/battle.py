@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judge.engine import cascade, effects, legality, zones
+from judge.engine.action import Action
 from judge.engine.game import Entry, Game
-from judge.engine.scenario import Action
 from judge.engine.state import SlotRef
 
 R_CHECK = ("9.5.3", "glossary/attack-target")

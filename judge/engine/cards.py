@@ -133,10 +133,6 @@ class CardDef:
     notes: str = ""
     sources: tuple[str, ...] = ()
 
-    @property
-    def is_soul(self) -> bool:
-        return self.type == "soul"
-
     def stat(self, key: str) -> int:
         return {"atk": self.atk, "def": self.def_, "hp": self.hp}[key]
 
@@ -149,6 +145,11 @@ class CardDef:
             if kw.name == "reinforcement" and name.lower() in ("reinforcement", (kw.value.name or "").lower()):
                 return kw.value
         return None
+
+    @property
+    def main_effect(self) -> EffectDef | None:
+        """The effect an Event or Ambush uses when cast or sprung: its first non-static effect."""
+        return next((e for e in self.effects if e.kind != "static"), None)
 
 
 class Library:

@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine import effects, legality, targets, zones
+from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.game import Entry, Game, Pending
 from judge.engine.legality import Offer, Window
-from judge.engine.scenario import Action
 from judge.engine.state import SlotRef
 from judge.engine.stats import failed_conditions
 
@@ -30,7 +30,6 @@ R_WINDOW = ("glossary/response-window", "glossary/priority", "12.2")
 # priority after a response and passing for a player are ours (interpretation/priority-and-windows)
 R_PASS = ("glossary/priority", "interpretation/priority-and-windows")
 R_CASCADE = ("glossary/cascade",)
-RESPONSE_VERBS = ("spring", "activate", "use")
 
 
 # --- the moment, as engine-core's legality sees it ----------------------------------------------------
@@ -128,7 +127,7 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
 def cast(g: Game, action: Action) -> None:
     player = g.actor(action)
     card = g.card(action.value)
-    eff = legality._main_effect(card)
+    eff = card.main_effect
     caster = action.ref("caster", g.state) if "caster" in action.args else _first_caster(g, action, card)
     zones.take_from_hand(g, player, card.name)
     g.state.event_slot = card.name
@@ -155,7 +154,7 @@ def cast(g: Game, action: Action) -> None:
 def _first_caster(g: Game, action: Action, card: CardDef) -> SlotRef:
     for ref in g.state.soul_refs(g.actor(action)):
         probe = Action(action.index, action.verb, action.value, action.by, {**action.args, "caster": str(ref)})
-        if not legality.verify(g.state, probe, window(g), g.board()):
+        if not legality.run(legality.verify_cast, False, g.state, probe, window(g), g.board()):
             return ref
     raise ValueError("no legal Caster")  # verify() refused the action before we got here
 
@@ -193,7 +192,7 @@ def spring(g: Game, action: Action) -> None:
     slot.ambushes.remove(amb)
     g.in_flight.append((amb.owner, amb.name))
     card = g.card(amb.name)
-    eff = legality._main_effect(card)
+    eff = card.main_effect
     ambusher = g.state.soul_at(ref)
     entry = Entry(g.new_entry_id(), "ambush", card.name, eff, player, card.rank, ambusher_uid=ambusher.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []))
@@ -236,9 +235,6 @@ def use(g: Game, action: Action) -> None:
                              f"offered since {offer.trigger_text}{_targets_text(g, entry, picked)}.",
                    ("11.8.4", "12.4.3", "11.1.3"))
     flush_pending(g)
-
-
-RESPOND = {"spring": spring, "activate": activate, "use": use}
 
 
 # --- triggers ----------------------------------------------------------------------------------------------
@@ -366,20 +362,20 @@ def _one_window(g: Game, opened_by: str) -> None:
         acted = False
         if nxt is not None and g.actor(nxt) == holder:
             if nxt.verb == "pass":
-                violations = legality.verify(g.state, nxt, window(g, holder), g.board())
+                violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
                 if not violations:
                     g.take()
                     notes.append(f"{holder} passes")
                     passes += 1
                     acted = True
-            elif nxt.verb in RESPONSE_VERBS:
-                violations = legality.verify(g.state, nxt, window(g, holder), g.board())
+            elif g.verbs.responds(nxt.verb):
+                violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
                 if not violations:
                     g.take()
                     if notes:
                         g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not))
                         notes, why_not = [], []
-                    RESPOND[nxt.verb](g, nxt)
+                    g.verbs.respond(g, nxt)
                     if g.stopped or g.state.winner:
                         break
                     responded = True

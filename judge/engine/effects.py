@@ -39,7 +39,7 @@ def resolve_ref(g: Game, entry: Entry, name: str, *, allow_captured: bool = Fals
             return []
         if soul.captured and not (t.captured or allow_captured):
             return []
-        if t.uid is not None and soul.uid != t.uid and not getattr(entry, "_noted_slot", False):
+        if t.uid is not None and soul.uid != t.uid:
             g.trace.add("effect", f"{entry.label} remembers its target by its slot: {soul.name} now stands on {t.ref}, "
                                   "so the effect acts on it.", ("11.4.8", "11.6.4"))
         return [(t.ref, t.names_soul)]

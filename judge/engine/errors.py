@@ -1,10 +1,10 @@
-"""The engine's two kinds of error, kept apart (python-chess habit):
+"""Bad input and illegal actions, kept apart (python-chess habit):
 
 - `ScenarioError`: the input itself is malformed or inconsistent (exit 2, HTTP 400). Its
   `.problems` list every problem with its key path: `{"path": "state.players.A.field.C9",
   "message": "no such slot; …"}`, plus `"line"` for YAML syntax errors.
-- `IllegalAction`: the input is fine but a rule forbids the action. Its `.violations` list
-  sentences naming cards and slots, each with the rule ids behind it.
+- `Violation`: the input is fine but a rule forbids the action: a sentence naming cards and
+  slots, with the rule ids behind it (the ruling's `rejected.violations`).
 """
 
 from __future__ import annotations
@@ -40,12 +40,6 @@ class ScenarioError(ValueError):
                 where += f" (line {p['line']})"
             lines.append(f"  {where}: {p['message']}")
         return "\n".join(lines)
-
-
-class IllegalAction(ValueError):
-    def __init__(self, violations: list[Violation]) -> None:
-        self.violations = violations
-        super().__init__("; ".join(v.text for v in violations))
 
 
 class Problems:

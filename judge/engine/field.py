@@ -60,9 +60,6 @@ class Field:
             text = text.replace(sep, self.separator)
         return self._lookup.get(text.lower())
 
-    def is_soul_slot(self, name: str) -> bool:
-        return name in self._children
-
     def is_realm_slot(self, name: str) -> bool:
         return name in self.realm_slots
 
@@ -92,10 +89,6 @@ class Field:
             out.append(child)
             out.extend(self.descendants(child))
         return tuple(out)
-
-    def is_above(self, upper: str, lower: str) -> bool:
-        """True when `lower` hangs under `upper`, directly or through others."""
-        return upper in self.path_to_root(lower)
 
     def describe(self) -> str:
         return ", ".join(self.slots)

@@ -8,11 +8,13 @@ Nothing here is a rule; the rules live in zones, effects, cascade, battle and tu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from judge.engine import stats
+from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
-from judge.engine.scenario import Action
+from judge.engine.errors import Violation
+from judge.engine.legality import Window
 from judge.engine.state import SlotRef, State, opponent
 from judge.engine.trace import Trace
 
@@ -74,11 +76,24 @@ class Pause(Exception):
     """Raised when the queue reaches `Game.limit`: the position before that action is wanted."""
 
 
+class Verbs(Protocol):
+    """The verb table (verbs.py) as a response window uses it to take the queued answers; the
+    driver (resolve.py) hands it to the Game."""
+
+    def verify(self, state: State, action: Action, window: Window | None = None,
+               board: stats.Board | None = None) -> list[Violation]: ...
+
+    def responds(self, verb: str) -> bool: ...
+
+    def respond(self, g: Game, action: Action) -> None: ...
+
+
 @dataclass
 class Game:
     state: State
     trace: Trace
     actions: tuple[Action, ...]
+    verbs: Verbs
     on_illegal: str = "stop"
     pos: int = 0
     cascade: list[Entry] = field(default_factory=list)

@@ -1,10 +1,7 @@
-"""Legality, with reasons: one `verify_<verb>` per action verb of the contract (§4), returning the
-violations (a sentence naming cards and slots, plus rule ids). The same functions refuse an
-illegal action and list the legal ones (pokerkit: verify / can / do).
-
-    verify(state, action, window=None) -> list[Violation]
-    can(state, action, window=None) -> bool
-    legal_actions(state, window=None) -> list[dict]      (moves.py builds the list)
+"""Legality, with reasons: one `verify_<verb>` per action verb of the contract (§4), each filling
+a `Check` with the violations (a sentence naming cards and slots, plus rule ids). The verb table
+(verbs.py) names each verb's function and runs it (`verbs.verify`); the same functions refuse an
+illegal action and list the legal ones (pokerkit: verify / do).
 
 `window` describes the moment (see `Window`): None is the open game state, the turn player acting
 in their phase outside a battle with no response window. Part 2 passes a Window while a response
@@ -19,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine import tree
+from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.errors import Violation
-from judge.engine.scenario import Action
 from judge.engine.state import SETUP, SlotRef, State, opponent
 from judge.engine.stats import R_NEGATION, Board, derive, failed_conditions
 from judge.engine.targets import Source, choose_targets
@@ -64,7 +61,7 @@ def actor(state: State, window: Window | None) -> str:
     return state.turn_player
 
 
-class _Check:
+class Check:
     """Collects violations for one action."""
 
     def __init__(self, state: State, action: Action, window: Window | None, board: Board | None) -> None:
@@ -211,14 +208,9 @@ def line_name(line: int | None) -> str:
     return f"line {line} ({name})" if name else f"line {line}"
 
 
-def _main_effect(card: CardDef) -> EffectDef | None:
-    """The effect an Event or Ambush uses when cast or sprung: its first non-static effect."""
-    return next((e for e in card.effects if e.kind != "static"), None)
-
-
 # --- the verbs ---------------------------------------------------------------------------------
 
-def verify_recruit(c: _Check) -> None:
+def verify_recruit(c: Check) -> None:
     r = ("10.1.1", "glossary/recruit")
     card = c.card("soul", r)
     setup = c.state.phase == SETUP
@@ -254,7 +246,7 @@ def verify_recruit(c: _Check) -> None:
              "10.1.1", "5.3")
 
 
-def verify_cast(c: _Check) -> None:
+def verify_cast(c: Check) -> None:
     r = ("10.2.1",)
     card = c.card("event", r)
     c.own_turn_phase("preparation", f"{c.player} may cast Events", ("10.2.1", "glossary/cast"))
@@ -265,7 +257,7 @@ def verify_cast(c: _Check) -> None:
     if state.event_slot:
         c.no(f"{state.event_slot} still lies on the event slot; only one Event fits there", "10.2.3",
              "glossary/event-slot")
-    eff = _main_effect(card)
+    eff = card.main_effect
     source = Source(c.player, card.name, card.rank)
     if "caster" in c.action.args:
         caster = c.slot_ref("caster", r)
@@ -287,16 +279,16 @@ def verify_cast(c: _Check) -> None:
     c.targets(eff, source, None)
 
 
-def _caster_problems(c: _Check, ref: SlotRef, card: CardDef) -> list[Violation]:
-    probe = _Check(c.state, c.action, c.window, c.board)
+def _caster_problems(c: Check, ref: SlotRef, card: CardDef) -> list[Violation]:
+    probe = Check(c.state, c.action, c.window, c.board)
     _check_caster(probe, ref, card)
-    eff = _main_effect(card)
+    eff = card.main_effect
     if not probe.out and eff is not None:
         probe.condition(ref, card, eff)
     return probe.out
 
 
-def _check_caster(c: _Check, ref: SlotRef, card: CardDef) -> None:
+def _check_caster(c: Check, ref: SlotRef, card: CardDef) -> None:
     r = ("10.2.1", "glossary/caster")
     if not c.own_active_soul(ref, "Caster", r):
         return
@@ -310,7 +302,7 @@ def _check_caster(c: _Check, ref: SlotRef, card: CardDef) -> None:
     c.requirement(ref, card, card.caster, "Caster", ("10.2.2", "11.2.2"))
 
 
-def verify_equip(c: _Check) -> None:
+def verify_equip(c: Check) -> None:
     r = ("10.3.1",)
     card = c.card("armament", r)
     c.own_turn_phase("preparation", f"{c.player} may equip Armaments", r)
@@ -327,7 +319,7 @@ def verify_equip(c: _Check) -> None:
              "10.3.2", "glossary/armament")
 
 
-def verify_invoke(c: _Check) -> None:
+def verify_invoke(c: Check) -> None:
     r = ("10.5.1",)
     card = c.card("realm", r)
     c.own_turn_phase("preparation", f"{c.player} may invoke Realms", r)
@@ -349,7 +341,7 @@ def verify_invoke(c: _Check) -> None:
         c.no(f"{card.name} is rank {card.rank} but {ref.slot} is a rank-{rank} realm slot", *r)
 
 
-def verify_set(c: _Check) -> None:
+def verify_set(c: Check) -> None:
     r = ("10.4.1",)
     card = c.card("ambush", r)
     c.own_turn_phase("emplacement", f"{c.player} may set Ambushes", ("10.4.1", "glossary/emplacement-phase"))
@@ -367,7 +359,7 @@ def verify_set(c: _Check) -> None:
                  "one set Ambush at a time", "10.4.2", "glossary/setter")
 
 
-def verify_spring(c: _Check) -> None:
+def verify_spring(c: Check) -> None:
     r = ("10.4.3",)
     ref = c.slot_ref("at", r)
     if ref is None:
@@ -389,7 +381,7 @@ def verify_spring(c: _Check) -> None:
         c.no(f"{c.label(ref)} stands in line {c.board.line(ref)}; the Ambusher must stand in the Front Line",
              "10.4.3", "glossary/ambusher")
     c.requirement(ref, card, card.ambusher, "Ambusher", ("10.4.3", "11.2.2"))
-    eff = _main_effect(card)
+    eff = card.main_effect
     if eff is None:
         return
     if eff.kind == "timing" and eff.trigger:
@@ -402,7 +394,7 @@ def verify_spring(c: _Check) -> None:
     c.targets(eff, Source(c.player, card.name, card.rank), ref)
 
 
-def verify_activate(c: _Check) -> None:
+def verify_activate(c: Check) -> None:
     r = ("11.1.2", "glossary/activated-effect")
     ref = c.slot_ref("card", r)
     if ref is None:
@@ -434,7 +426,7 @@ def verify_activate(c: _Check) -> None:
     c.targets(eff, Source(c.player, card.name, card.rank, ref), ref)
 
 
-def verify_use(c: _Check) -> None:
+def verify_use(c: Check) -> None:
     r = ("11.8.4", "12.4.3")
     ref = c.slot_ref("card", r)
     if ref is None:
@@ -458,7 +450,7 @@ def verify_use(c: _Check) -> None:
         c.targets(eff, Source(c.player, card.name, card.rank, ref), ref)
 
 
-def verify_attack(c: _Check) -> None:
+def verify_attack(c: Check) -> None:
     r = ("glossary/attack",)
     state, board = c.state, c.board
     c.own_turn_phase("combat", f"{c.player} may attack", ("glossary/attack", "glossary/combat-phase"))
@@ -493,7 +485,7 @@ def verify_attack(c: _Check) -> None:
         _check_attack_target(c, ref, target)
 
 
-def _check_attack_target(c: _Check, attacker: SlotRef, target: SlotRef) -> None:
+def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
     r = ("glossary/attack-target",)
     state, board = c.state, c.board
     if target.player != opponent(c.player):
@@ -565,7 +557,7 @@ def taunt_radius(board: Board, ref: SlotRef, radius: str | None) -> list[SlotRef
     return [r for r in own if tree.shares_direct_superior(state, r, ref)]
 
 
-def verify_pass(c: _Check) -> None:
+def verify_pass(c: Check) -> None:
     if not c.window.response:
         c.no(f"no response window is open for {c.player} to pass in; the turn player ends a phase with "
              "end_phase", "glossary/priority", "glossary/response-window")
@@ -573,7 +565,7 @@ def verify_pass(c: _Check) -> None:
         c.no(f"{c.player} does not hold priority", "glossary/priority")
 
 
-def verify_end_phase(c: _Check) -> None:
+def verify_end_phase(c: Check) -> None:
     if c.player != c.state.turn_player:
         c.no(f"only the turn player ({c.state.turn_player}) ends a phase", "glossary/turn-player")
     elif c.window.response or c.window.in_battle:
@@ -585,21 +577,16 @@ def verify_end_phase(c: _Check) -> None:
 SETUP_VERBS = ("recruit", "use", "pass", "end_phase")
 R_SETUP = ("glossary/setup", "glossary/recruit", "interpretation/setup-rounds")
 
-VERIFY: dict[str, Callable[[_Check], None]] = {
-    "recruit": verify_recruit, "cast": verify_cast, "equip": verify_equip, "invoke": verify_invoke,
-    "set": verify_set, "spring": verify_spring, "activate": verify_activate, "use": verify_use,
-    "attack": verify_attack, "pass": verify_pass, "end_phase": verify_end_phase,
-}
 
-
-def verify(state: State, action: Action, window: Window | None = None, board: Board | None = None) -> list[Violation]:
-    """Every reason `action` is not legal now (empty when it is legal)."""
-    check = _Check(state, action, window, board)
+def run(verify_verb: Callable[[Check], None], fast: bool, state: State, action: Action,
+        window: Window | None = None, board: Board | None = None) -> list[Violation]:
+    """Every reason `action` is not legal now (empty when it is legal): the duel must not be over,
+    a verb that is not Fast is the turn player's, then the verb's own check (`verify_verb`)."""
+    check = Check(state, action, window, board)
     if state.winner:
         check.no(f"the duel is over: {state.winner} has won", "glossary/leader")
         return check.out
-    fast_verbs = ("spring", "activate", "use", "pass")
-    if check.player != state.turn_player and action.verb not in fast_verbs:
+    if check.player != state.turn_player and not fast:
         check.no(f"it is {state.turn_player}'s turn; {check.player} may only act in a response window",
                  "glossary/turn-player", "glossary/response-window")
         return check.out
@@ -607,28 +594,6 @@ def verify(state: State, action: Action, window: Window | None = None, board: Bo
         check.no(f"in setup, before the first turn ({state.turn_player}'s recruiting round {state.round}), players "
                  f"only recruit Souls; {action.verb.replace('_', ' ')} waits for turn 1", *R_SETUP)
         return check.out
-    VERIFY[action.verb](check)
+    verify_verb(check)
     # one sentence once: the same violation found twice (e.g. by two routes) is listed once
     return list(dict.fromkeys(check.out))
-
-
-def can(state: State, action: Action, window: Window | None = None) -> bool:
-    return not verify(state, action, window)
-
-
-def as_action(data: Mapping[str, Any], index: int = 0) -> Action:
-    """A contract §4 dict (already valid) as an Action."""
-    verb = next(v for v in VERIFY if v in data)
-    args = {k: v for k, v in data.items() if k not in (verb, "by")}
-    return Action(index=index, verb=verb, value=data[verb], by=data.get("by"), args=args)
-
-
-def verify_dict(state: State, data: Mapping[str, Any], window: Window | None = None) -> list[Violation]:
-    return verify(state, as_action(data), window)
-
-
-def legal_actions(state: State, window: Window | None = None) -> list[dict[str, Any]]:
-    """Every legal action of the player who may act, with concrete targets (contract §4 dicts)."""
-    from judge.engine.moves import generate
-
-    return generate(state, window)

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from judge.engine import battle, cascade, expect, legality, turns, zones
+from judge.engine import cascade, expect, legality, verbs, zones
+from judge.engine.action import Action
 from judge.engine.errors import Violation
 from judge.engine.game import Game, Pause
-from judge.engine.scenario import Action, Scenario
-from judge.engine.state import Ambush, Armament, Realm
+from judge.engine.scenario import Scenario
 from judge.engine.trace import StepLimit, Trace
 
 STEP_CAP = 10_000
@@ -28,7 +28,7 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
     """The ruling. `observe(game)` (for tests) is called after every step."""
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
-    g = Game(state, trace, tuple(scenario.actions), scenario.on_illegal)
+    g = Game(state, trace, tuple(scenario.actions), verbs, scenario.on_illegal)
     if observe is not None:
         trace.observer = lambda: observe(g)
     looped = False
@@ -117,7 +117,7 @@ def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | 
     """The state, and the open response window (or None), just before queued action `count` would
     be taken: what `api.legal_actions(scenario, after=count)` asks about."""
     state = scenario.state.copy()
-    g = Game(state, Trace(cap=STEP_CAP), tuple(scenario.actions), scenario.on_illegal, limit=count)
+    g = Game(state, Trace(cap=STEP_CAP), tuple(scenario.actions), verbs, scenario.on_illegal, limit=count)
     try:
         play(g)
     except Pause:
@@ -135,10 +135,10 @@ def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list], 
         state, window = state_after(replace(scenario, actions=tuple(actions)), len(actions))
         if state.winner:
             break
-        legal = legality.legal_actions(state, window)
+        legal = verbs.legal_actions(state, window)
         if not legal:
             break
-        actions.append(legality.as_action(choose(legal), len(actions)))
+        actions.append(replace(choose(legal), index=len(actions)))
     return replace(scenario, actions=tuple(actions))
 
 
@@ -152,7 +152,7 @@ def play(g: Game) -> None:
             reject(g, action, [Violation(f"the duel is over: {g.state.winner} has won, so nothing more is played",
                                          ("interpretation/duel-over", "glossary/leader"))])
             return
-        violations = legality.verify(g.state, action, cascade.window(g), g.board())
+        violations = verbs.verify(g.state, action, cascade.window(g), g.board())
         if violations:
             reject(g, action, violations)
             g.pos += 1
@@ -160,7 +160,7 @@ def play(g: Game) -> None:
                 g.stopped = True
             continue
         g.take()
-        apply(g, action)
+        verbs.apply(g, action)
         zones.check_captures(g)
 
 
@@ -171,93 +171,3 @@ def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     if g.rejected is None:
         g.rejected = {"action": action.index, "text": text, "rules": rules,
                       "violations": [v.to_dict() for v in violations]}
-
-
-def apply(g: Game, action: Action) -> None:
-    verb = action.verb
-    player = g.actor(action)
-    if verb == "recruit":
-        recruit(g, action, player)
-    elif verb == "cast":
-        cascade.cast(g, action)
-        cascade.run_window(g, f"{action.value} went on the Cascade")
-    elif verb in cascade.RESPONSE_VERBS:
-        cascade.RESPOND[verb](g, action)
-        cascade.run_window(g, "a new entry on the Cascade")
-    elif verb == "attack":
-        battle.declare(g, action)
-    elif verb == "equip":
-        equip(g, action, player)
-    elif verb == "invoke":
-        invoke(g, action, player)
-    elif verb == "set":
-        set_ambush(g, action, player)
-    elif verb == "end_phase":
-        turns.end_phase(g)
-
-
-def recruit(g: Game, action: Action, player: str) -> None:
-    ref = action.ref("to", g.state)
-    card = g.card(action.value)
-    zones.take_from_hand(g, player, card.name)
-    zones.place_soul(g, player, ref.slot, card.name)
-    statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
-    g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
-                          f"{', and its Static Effects apply from now' if statics else ''}; a card put on the field is "
-                          "a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
-                                          *(("11.1.4", "13.1.1") if statics else ())),
-                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
-    cascade.triggered(g, "recruited", ref, {}, f"{card.name} ({ref}) is recruited")
-    if cascade.flush_pending(g):
-        cascade.run_window(g, f"the recruit of {card.name}, whose Timing Effects triggered")
-
-
-def equip(g: Game, action: Action, player: str) -> None:
-    ref = action.ref("to", g.state)
-    card = g.card(action.value)
-    zones.take_from_hand(g, player, card.name)
-    soul = g.state.soul_at(ref)
-    soul.armament = Armament(g.state.new_uid(), card.name)
-    g.touch()
-    view = g.board().souls[ref]
-    parts, rules = [], []
-    for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
-        text, why = battle.explain(value, key)
-        parts.append(text)
-        rules += why
-    g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the Wielder's "
-                          f"(equipping is not an effect and can't be answered). {soul.name} now has "
-                          f"{', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
-                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
-
-
-def invoke(g: Game, action: Action, player: str) -> None:
-    ref = action.ref("to", g.state)
-    card = g.card(action.value)
-    zones.take_from_hand(g, player, card.name)
-    g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
-    g.touch()
-    g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.", ("10.5.1", "10.5.2"),
-                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
-
-
-def set_ambush(g: Game, action: Action, player: str) -> None:
-    ref = action.ref("at", g.state)
-    card = g.card(action.value)
-    zones.take_from_hand(g, player, card.name)
-    setter = g.state.soul_at(ref)
-    already = len(g.state.slot(ref).ambushes)
-    g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
-    two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul there may "
-           "set its own.") if already else ""
-    g.trace.add("action", f"{player} sets an Ambush face down at {ref}; {setter.name} is its Setter. Setting is not "
-                          f"an effect and can't be answered.{two}",
-                ("10.4.1", "10.4.2", "glossary/setter", *(("10.4.4",) if already else ())),
-                [{"card": card.name, "from": f"{player}.hand", "to": f"{ref} (face down)"}])
-
-
-def resolve_scenario_text(text: str, source: str | None = None, snapshots: bool = False) -> dict[str, Any]:
-    """Convenience for callers holding YAML text."""
-    from judge.engine.scenario import load_scenario
-
-    return resolve(load_scenario(text, source=source), snapshots=snapshots)

@@ -18,68 +18,15 @@ import yaml
 
 from judge.engine import card_schema as cardmod
 from judge.engine import yamlio
+from judge.engine.action import Action, Place
 from judge.engine.cards import CardDef, Library, load_library
 from judge.engine.errors import Problems, ScenarioError
-from judge.engine.state import (
-    PLAYERS,
-    SlotRef,
-    State,
-)
+from judge.engine.state import PLAYERS, State
 from judge.engine.state_loader import StateLoader, _blank_state
+from judge.engine.verbs import NAMES, VERBS
 
 TOP_KEYS = ("id", "title", "question", "codex", "cards", "state", "actions", "expect", "on_illegal",
             "notes", "tags", "rules")
-VERBS = ("recruit", "cast", "equip", "invoke", "set", "spring", "activate", "use", "attack", "pass",
-         "end_phase")
-# verb -> other keys it takes (besides `by`, `discard`, `targets`), and which one names a slot
-VERB_KEYS: dict[str, tuple[str, ...]] = {
-    "recruit": ("to",), "cast": ("caster",), "equip": ("to",), "invoke": ("to",), "set": ("at",),
-    "spring": ("at",), "activate": ("card",), "use": ("card",), "attack": ("target",), "pass": (),
-    "end_phase": (),
-}
-CARD_VERBS = {"recruit": "soul", "cast": "event", "equip": "armament", "invoke": "realm", "set": "ambush",
-              "spring": "ambush"}
-
-
-@dataclass(frozen=True)
-class Action:
-    """One queued action (contract §4). `value` is the verb's own value: a card name (recruit,
-    cast, equip, invoke, set, spring), an effect name (activate, use), the attacker's slot
-    (attack) or True (pass, end_phase). `args` holds the other keys as written."""
-
-    index: int
-    verb: str
-    value: Any
-    by: str | None = None
-    args: Mapping[str, Any] = field(default_factory=dict)
-
-    def player(self, state: State) -> str:
-        """The acting player: `by:` or else the turn player."""
-        return self.by or state.turn_player
-
-    def ref(self, key: str, state: State) -> SlotRef | None:
-        """A slot reference in `args[key]` (or the value, for key "value"), unprefixed = the actor's."""
-        text = self.value if key == "value" else self.args.get(key)
-        return SlotRef.parse(text, self.player(state))
-
-    def target_refs(self, state: State) -> list[SlotRef | None]:
-        return [SlotRef.parse(t, self.player(state)) for t in self.args.get("targets") or []]
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {self.verb: self.value}
-        out.update(self.args)
-        if self.by:
-            out["by"] = self.by
-        return out
-
-    def describe(self) -> str:
-        parts = [f"{self.verb} {self.value}" if self.value is not True else self.verb]
-        parts += [f"{k} {v}" for k, v in self.args.items()]
-        if self.by:
-            parts.append(f"by {self.by}")
-        return ", ".join(parts)
-
-
 @dataclass
 class Scenario:
     id: str
@@ -226,38 +173,36 @@ class _Loader(StateLoader):
         data = self.c.mapping(item, path)
         if data is None:
             return None
-        verbs = [v for v in VERBS if v in data]
+        verbs = [v for v in NAMES if v in data]
         if len(verbs) != 1:
-            self.bad(path, f"an action has exactly one verb of {', '.join(VERBS)}; got keys "
+            self.bad(path, f"an action has exactly one verb of {', '.join(NAMES)}; got keys "
                            f"{', '.join(map(str, data)) or 'none'}")
             return None
-        verb = verbs[0]
-        self.c.keys(data, (verb, *VERB_KEYS[verb], "by", "targets", "discard"), path)
+        verb = VERBS[verbs[0]]
+        self.c.keys(data, (verb.name, *verb.keys, "by", "targets", "discard"), path)
         by = data.get("by")
         if by is not None and str(by).upper() not in PLAYERS:
             self.bad(f"{path}.by", f"expected A or B, got {by!r}")
             by = None
         by = str(by).upper() if by is not None else None
-        value = data[verb]
-        sub = f"{path}.{verb}"
-        if verb in CARD_VERBS:
+        value = data[verb.name]
+        sub = f"{path}.{verb.name}"
+        if verb.value == "card":
             card = self.known(value, sub)
             value = card.name if card else value
-        elif verb in ("activate", "use"):
+        elif verb.value == "effect":
             if not isinstance(value, str) or not value.strip():
                 self.bad(sub, "expected the effect's name")
-        elif verb == "attack":
+        elif verb.value == "slot":
             self.slot_text(value, sub)
         elif value is not True:
-            self.bad(sub, f"expected true ({{{verb}: true}})")
-        for key in VERB_KEYS[verb]:
+            self.bad(sub, f"expected true ({{{verb.name}: true}})")
+        for key in verb.keys:
             if key in data:
-                self.slot_text(data[key], f"{path}.{key}", realm=(verb == "invoke"))
-        required = {"recruit": "to", "equip": "to", "invoke": "to", "set": "at", "spring": "at",
-                    "attack": "target", "activate": "card", "use": "card"}.get(verb)
-        if required and required not in data:
-            self.bad(f"{path}.{required}", f"missing; {verb} needs {required}:")
-        args: dict[str, Any] = {k: data[k] for k in data if k not in (verb, "by")}
+                self.slot_text(data[key], f"{path}.{key}", realm=verb.realm_slot)
+        if verb.required and verb.required not in data:
+            self.bad(f"{path}.{verb.required}", f"missing; {verb.name} needs {verb.required}:")
+        args: dict[str, Any] = {k: data[k] for k in data if k not in (verb.name, "by")}
         if "targets" in data:
             targets = data["targets"]
             if isinstance(targets, str):
@@ -271,11 +216,10 @@ class _Loader(StateLoader):
             if isinstance(discard, str):
                 discard = [discard]
             args["discard"] = self.names(discard, f"{path}.discard")
-        return Action(index=index, verb=verb, value=value, by=by, args=args)
+        return Action(index=index, verb=verb.name, value=value, by=by, args=args)
 
     def slot_text(self, value: Any, path: str, realm: bool = False) -> None:
-        ref = SlotRef.parse(value, "A")
-        if ref is None:
+        if Place.parse(value) is None:
             hint = self.slot_hint(str(value).split(":")[-1]) if isinstance(value, str) else ""
             self.bad(path, f"expected a slot like C3 or B:L1, got {cardmod._show(value)}{hint}; slots are "
                            f"{self.field.describe()}" + (f", {', '.join(self.field.realm_slots)}" if realm else ""))

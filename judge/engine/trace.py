@@ -110,7 +110,3 @@ def _unique(rules: Iterable[str]) -> tuple[str, ...]:
         if rule:
             seen.setdefault(rule, None)
     return tuple(seen)
-
-
-def fmt_num(n: int) -> str:
-    return str(int(n))

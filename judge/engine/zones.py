@@ -37,11 +37,6 @@ def rounded(amount: int, kind: str) -> tuple[int, str, tuple[str, ...]]:
     return done, f" ({amount} rounded down to a step of 5)", ("glossary/heal",) if kind == "heal" else R_DAMAGE
 
 
-def current_hp(g: Game, ref: SlotRef) -> int:
-    view = g.board().view(ref)
-    return view.hp.total if view is not None else 0
-
-
 def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
                 arithmetic: str = "", battle: bool = False) -> int:
     """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
