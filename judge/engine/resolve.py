@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from judge.engine import cascade, expect, legality, verbs, zones
+from judge.engine import cascade, consequences, expect, legality, verbs, zones
 from judge.engine.action import Action
 from judge.engine.errors import Violation
 from judge.engine.game import Game, Pause
@@ -29,6 +29,7 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
     g = Game(state, trace, tuple(scenario.actions), verbs, scenario.on_illegal)
+    trace.explainer = consequences.Explainer(g)   # consequences as steps (issue 11)
     if observe is not None:
         trace.observer = lambda: observe(g)
     looped = False

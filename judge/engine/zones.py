@@ -118,7 +118,6 @@ def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
         rules = (*rules, *R_ARMAMENT_ELYSIUM)
     g.touch()
     g.trace.add("capture", text, (*rules, "glossary/capture"), changes)
-    aura_note(g, soul.name, ref)
     captured_trigger_note(g, soul.name, ref)
 
 
@@ -250,7 +249,6 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     # 15.5.1 (a card that leaves and comes back is a new card) is cited where it decides something:
     # what lasted on the card is lost with it (13.3.2)
     g.trace.add("zone", text, (*rules, "10.1.3", *(R_NEW_CARD if "13.3.2" in more_rules else ())), changes)
-    aura_note(g, soul.name, ref)
     return True
 
 
@@ -271,8 +269,7 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
     rules = (*rules, *more_rules)
     g.trace.add("zone", text, (*rules, "glossary/exile", "10.1.3"), changes)
     if not soul.captured:
-        aura_note(g, soul.name, ref)
-    return True
+        return True
 
 
 def teleport_problem(g: Game, ref: SlotRef, dest: SlotRef) -> str | None:
@@ -426,13 +423,3 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
             g.trace.add("trigger", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then {name} is "
                                    f"no longer active: {why}.",
                         ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))
-
-
-def aura_note(g: Game, name: str, ref: SlotRef) -> None:
-    """13.1.2: what an aura gives ends as soon as its card is no longer active."""
-    card = g.card(name)
-    gives = [e for e in card.effects if e.kind == "static" and e.to not in (None, "self", "wielder")]
-    gives += [k for k in card.keywords if k.name == "moral"]
-    if gives:
-        g.trace.add("effect", f"{name} ({ref}) is no longer active: what its aura gave ends now.",
-                    ("13.1.2", "13.1.1"))
