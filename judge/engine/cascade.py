@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import effects, legality, targets, zones
+from judge.engine import effects, legality, targets, words, zones
 from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.game import Entry, Game, Pending
@@ -171,8 +171,8 @@ def activate(g: Game, action: Action) -> None:
     fast = "Fast " if eff.fast else ""
     cond = ""
     if eff.condition and not ref.is_realm:
-        cond = (f" Its condition is checked now, as it is used, and holds ({holder.name} stands in line "
-                f"{g.board().line(ref)}).")
+        cond = (f" Its condition is checked now, as it is used, and holds "
+                f"({words.condition_now(g.board(), ref, eff.condition)}).")
     blocked = getattr(g.board().view(ref), "blocked", ())
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
@@ -267,7 +267,7 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
                                        f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
                 continue
             cond_rules = ("11.3.3", "11.3.1")
-            text += "; its condition holds now, at the trigger"
+            text += f"; its condition holds now, at the trigger ({words.condition_now(board, ref, eff.condition)})"
         used_up = effects.limit_used_up(g, holder.uid, eff)
         if used_up:
             g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.", ("11.7.4",))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judge.engine import stats, tree, zones
+from judge.engine import stats, tree, words, zones
 from judge.engine.cards import Keyword
 from judge.engine.game import Entry, Game, Target
 from judge.engine.state import Lasting, SlotRef
@@ -226,7 +226,7 @@ def resolve_entry(g: Game, entry: Entry) -> None:
         now = ""
         where = g.where(entry.source_uid) if entry.source_uid is not None else None
         if where is not None and not where.is_realm:
-            now = f" ({g.name_at(where)} now stands in line {g.board().line(where)})"
+            now = f" (at this point {words.condition_now(g.board(), where, entry.effect.condition)})"
         g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked again "
                                f"now{now}.", ("11.3.1",))
     if reason is None and entry.kind == "ambush" and not g.is_active_uid(entry.ambusher_uid):

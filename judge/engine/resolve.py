@@ -105,7 +105,8 @@ def describe_position(g: Game) -> None:
                 if ks.source_uid is not None and ks.source_uid != g.state.soul_at(ref).uid:
                     rules.append("11.2.3")  # a granted effect counts as coming from the card that grants it
         for blocked in view.blocked:
-            bits.append(f"not {blocked.what} (Unyielding, source rank {blocked.source_rank})")
+            bits.append(f"{blocked.what} (from {blocked.source}, rank {blocked.source_rank}) does not reach it, as it "
+                        f"is Unyielding against its opponent's effects of rank {view.card.rank} or lower")
             rules += ["13.6.1", "13.6.3"]
         if bits:
             parts.append(f"{view.card.name} ({ref}, line {view.line}): {'; '.join(bits)}")

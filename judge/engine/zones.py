@@ -361,7 +361,9 @@ def draw(g: Game, player: str, count: int, why: str, rules: tuple[str, ...]) -> 
             ps.hand_hidden += 1
             names.append("an unnamed card")
         else:
-            g.trace.add("zone", f"{player}'s deck is empty: {why}, drawing, does nothing.", (*rules, "glossary/draw"))
+            more = f" {count - drawn} more" if drawn else ""
+            g.trace.add("zone", f"{player}'s deck is empty, so {player} draws no{more} card ({why}): drawing from an "
+                                "empty deck does nothing.", (*rules, "glossary/draw"))
             break
         drawn += 1
     if drawn:
