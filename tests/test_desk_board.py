@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from judge.desk.board_svg import BoardPainter, keyword_label, zones
-from judge.desk.layout import field_from_mapping, load_field, tree_layout
+from judge.desk.layout import load_field, tree_layout
+from judge.engine.field import parse_field
 
 # A small tree of our own, so these tests say nothing about the project's field data.
 MINI = {
@@ -37,7 +38,7 @@ def texts(g: ET.Element) -> str:
 
 
 def test_the_tree_layout_centres_each_parent_over_its_children():
-    layout = tree_layout(field_from_mapping(MINI))
+    layout = tree_layout(parse_field(MINI))
     assert layout.positions["left·0"] == (0.0, 2)
     assert layout.positions["left"] == (0.0, 1)
     assert layout.positions["right"] == (1.0, 1)
@@ -46,7 +47,7 @@ def test_the_tree_layout_centres_each_parent_over_its_children():
 
 
 def test_a_sits_below_with_the_altar_at_the_back_and_b_above_turned_round():
-    painter = BoardPainter(field_from_mapping(MINI))
+    painter = BoardPainter(parse_field(MINI))
     g = groups(painter.render({}))
     # A: the root is the lowest slot, the front (left·0) the highest of A's
     assert translate(g["A:root"])[1] > translate(g["A:left"])[1] > translate(g["A:left·0"])[1]
@@ -63,7 +64,7 @@ def test_a_sits_below_with_the_altar_at_the_back_and_b_above_turned_round():
 def test_every_slot_of_the_project_field_is_drawn_for_both_players():
     field = load_field()
     g = groups(BoardPainter(field).render({}))
-    expected = {f"{p}:{s.name}" for p in "AB" for s in (*field.soul_slots, *field.realm_slots)}
+    expected = {f"{p}:{s.name}" for p in "AB" for s in (*field.soul_defs, *field.realm_defs)}
     assert set(g) == expected
 
 
@@ -90,7 +91,7 @@ DERIVED = {
 
 
 def test_a_slot_shows_card_stats_damage_keywords_armament_ambushes_line_and_proactive():
-    g = groups(BoardPainter(field_from_mapping(MINI)).render(STATE, DERIVED))
+    g = groups(BoardPainter(parse_field(MINI)).render(STATE, DERIVED))
     left = g["A:left"]
     shown = texts(left)
     for piece in ("Harold", "ATK 25 · DEF 5", "HP 20/30", "dmg 10", "Unyielding, Defian",
@@ -106,7 +107,7 @@ def test_a_slot_shows_card_stats_damage_keywords_armament_ambushes_line_and_proa
 
 
 def test_captured_souls_are_face_down_but_named_for_the_judge():
-    g = groups(BoardPainter(field_from_mapping(MINI)).render(STATE, DERIVED))
+    g = groups(BoardPainter(parse_field(MINI)).render(STATE, DERIVED))
     right = g["A:right"]
     assert "captured" in right.get("class").split()
     assert "captured (face down)" in texts(right)
@@ -114,26 +115,26 @@ def test_captured_souls_are_face_down_but_named_for_the_judge():
 
 
 def test_realm_slots_show_their_realm_and_damage():
-    g = groups(BoardPainter(field_from_mapping(MINI)).render(STATE, DERIVED))
+    g = groups(BoardPainter(parse_field(MINI)).render(STATE, DERIVED))
     assert "Temple" in texts(g["A:realm1"]) and "damage 5" in texts(g["A:realm1"])
     assert "empty" in g["B:realm1"].get("class").split()
 
 
 def test_turn_player_phase_and_turn_are_drawn():
-    svg = str(BoardPainter(field_from_mapping(MINI)).render(STATE, DERIVED))
+    svg = str(BoardPainter(parse_field(MINI)).render(STATE, DERIVED))
     assert "Turn 7 · B&#39;s turn · Combat Phase" in svg or "Turn 7 · B's turn · Combat Phase" in svg
     assert "Player B (turn player) · turns taken 4" in svg
 
 
 def test_a_malicious_card_name_is_text_in_the_svg():
-    svg = str(BoardPainter(field_from_mapping(MINI)).render(STATE, DERIVED))
+    svg = str(BoardPainter(parse_field(MINI)).render(STATE, DERIVED))
     assert "<script" not in svg
     assert "&lt;script&gt;alert(1)" in svg
 
 
 def test_ascii_slot_spellings_are_drawn_on_their_slot():
     state = {"players": {"A": {"field": {"left.0": "Scout"}}}}
-    g = groups(BoardPainter(field_from_mapping(MINI)).render(state))
+    g = groups(BoardPainter(parse_field(MINI)).render(state))
     assert "Scout" in texts(g["A:left·0"])
 
 

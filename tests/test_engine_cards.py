@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import CARDS
 
+from judge.engine import parts
 from judge.engine.cards import Library, load_library, parse_card, parse_cards
 from judge.engine.errors import Problems
 
@@ -40,7 +41,9 @@ def test_effects_load_with_limit_targets_and_do():
     assert eff.kind == "activated" and eff.limit.per_turn == 1 and eff.limit.per_game is None
     assert eff.targets[0].what == "soul" and eff.targets[0].side == "own" and eff.targets[0].lines == "any"
     assert eff.condition == {"line": {"max": 2}}
-    assert eff.do[0] == {"heal": 10, "to": "target"}
+    heal = eff.do[0]
+    assert isinstance(heal, parts.Heal) and (heal.amount, heal.to) == (10, "target")
+    assert dict(heal) == {"heal": 10, "to": "target"}    # it reads as the card wrote it
 
 
 def test_limit_with_both_parts():

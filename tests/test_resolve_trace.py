@@ -165,7 +165,7 @@ def test_an_engine_failure_is_reported_in_the_ruling_not_hidden(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(effects, "do_one", broken)
+    monkeypatch.setattr(effects, "run_do", broken)
     s = load_scenario_file(ROOT / "mechanics" / "window-implicit-pass.yaml")
     ruling = resolve(s)
     assert ruling["ok"] is False and "simulated bug" in ruling["error"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from judge.desk.layout import FieldSpec, Layout, tree_layout
+from judge.desk.layout import Field, Layout, tree_layout
 
 CELL_W, CELL_H = 140, 120
 BOX_W, BOX_H = 132, 112
@@ -119,7 +119,7 @@ def _ambush_names(entry: Mapping[str, Any]) -> list[str]:
 class BoardPainter:
     """Draws one board. `field` gives the slots; `layout` where they go."""
 
-    def __init__(self, field: FieldSpec, layout: Layout | None = None) -> None:
+    def __init__(self, field: Field, layout: Layout | None = None) -> None:
         self.field = field
         self.layout = layout or tree_layout(field)
         self.half_h = self.layout.depth * CELL_H
@@ -156,12 +156,12 @@ class BoardPainter:
             pstate = _mapping(players.get(player))
             field = self._normalized(_mapping(pstate.get("field")))
             proactive = {self.field.normalize(str(s)) for s in _list(pstate.get("proactive"))}
-            for spec in self.field.soul_slots:
+            for spec in self.field.soul_defs:
                 ref = f"{player}:{spec.name}"
                 parts.append(self._soul_slot(player, spec.name, spec.rank, field.get(spec.name),
                                              derived.get(ref), spec.name in proactive, ref in marked))
             realms = self._normalized(_mapping(pstate.get("realms")))
-            for index, spec in enumerate(self.field.realm_slots):
+            for index, spec in enumerate(self.field.realm_defs):
                 ref = f"{player}:{spec.name}"
                 parts.append(self._realm_slot(player, index, spec.name, spec.rank, realms.get(spec.name),
                                               derived.get(ref), ref in marked))

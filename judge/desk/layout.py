@@ -9,80 +9,10 @@ across a table: altar at the top edge, and their left on A's right.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
 
-import yaml
+from judge.engine.field import Field, load_field
 
-from judge import ROOT
-
-FIELD_FILE = ROOT / "codex" / "field.yaml"
-
-
-@dataclass(frozen=True)
-class SlotSpec:
-    name: str
-    rank: int
-    parent: str | None
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """The field tree as the desk needs it: soul slots in data order, realm slots, aliases."""
-
-    soul_slots: tuple[SlotSpec, ...]
-    realm_slots: tuple[SlotSpec, ...]
-    separator: str = "·"
-    ascii_separators: tuple[str, ...] = (".", "-")
-
-    @property
-    def root(self) -> str:
-        return next(s.name for s in self.soul_slots if s.parent is None)
-
-    def children(self, name: str) -> list[str]:
-        return [s.name for s in self.soul_slots if s.parent == name]
-
-    def rank(self, name: str) -> int | None:
-        for spec in (*self.soul_slots, *self.realm_slots):
-            if spec.name == name:
-                return spec.rank
-        return None
-
-    def normalize(self, name: str) -> str:
-        """`L1.0` and `L1-0` mean `L1·0` (contract §2)."""
-        names = {s.name for s in (*self.soul_slots, *self.realm_slots)}
-        if name in names:
-            return name
-        for sep in self.ascii_separators:
-            candidate = name.replace(sep, self.separator)
-            if candidate in names:
-                return candidate
-        return name
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "soul_slots": [{"name": s.name, "rank": s.rank, "parent": s.parent} for s in self.soul_slots],
-            "realm_slots": [{"name": s.name, "rank": s.rank} for s in self.realm_slots],
-        }
-
-
-def field_from_mapping(data: dict[str, Any]) -> FieldSpec:
-    souls = tuple(SlotSpec(str(s["name"]), int(s["rank"]), s.get("parent")) for s in data["soul_slots"])
-    realms = tuple(SlotSpec(str(s["name"]), int(s["rank"]), None) for s in data.get("realm_slots", []))
-    return FieldSpec(
-        souls,
-        realms,
-        separator=data.get("separator", "·"),
-        ascii_separators=tuple(data.get("ascii_separators", (".", "-"))),
-    )
-
-
-@lru_cache(maxsize=4)
-def load_field(path: Path = FIELD_FILE) -> FieldSpec:
-    """The project's field tree (the same data file the engine reads)."""
-    with open(path, encoding="utf-8") as handle:
-        return field_from_mapping(yaml.safe_load(handle))
+__all__ = ["Field", "Layout", "load_field", "tree_layout"]   # the desk reads the engine's field tree
 
 
 @dataclass(frozen=True)
@@ -94,7 +24,7 @@ class Layout:
     depth: int
 
 
-def tree_layout(field: FieldSpec) -> Layout:
+def tree_layout(field: Field) -> Layout:
     positions: dict[str, tuple[float, int]] = {}
     next_leaf = [0]
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.engine import cascade, effects, legality, zones
+from judge.engine import cascade, effects, legality, parts, stats, zones
 from judge.engine.action import Action
+from judge.engine.cards import EffectDef
 from judge.engine.game import Entry, Game
 from judge.engine.state import SlotRef
 
@@ -24,23 +25,6 @@ class Battle:
     target_uid: int
     counts_as_attack: bool
     by_effect: bool = False
-
-
-def explain(value, name: str) -> tuple[str, tuple[str, ...]]:
-    """"DEF 15 (10 printed, +5 Armament Tower Shield)" and the rules behind each part (engine-core's
-    contributions); two bonuses from effects or more stack (13.4.1)."""
-    parts = [c for c in value.contributions if c.kind not in ("damage",)]
-    bonuses = [c for c in parts if c.kind not in ("printed", "floor")]
-    if not bonuses:
-        return f"{name} {value.total}", ()
-    shown = ", ".join(f"{'+' if c.amount >= 0 and i else ''}{c.amount} {c.label}" for i, c in enumerate(parts))
-    rules = tuple(dict.fromkeys(r for c in parts for r in c.rules))
-    # 13.4.1 is about effects applying twice; an Armament's values are not an effect (10.3.3)
-    if len([c for c in bonuses if c.kind != "armament"]) >= 2:
-        rules = (*rules, "13.4.1")
-    if any(c.kind == "moral" for c in parts):
-        rules = (*rules, "glossary/underling")
-    return f"{name} {value.total} ({shown})", rules
 
 
 def _holder(g: Game, ref: SlotRef):
@@ -159,8 +143,8 @@ def fight(g: Game, b: Battle) -> None:
     dfn = 0 if precision else tgt.def_.total
     raw = att.atk.total - dfn
     dmg = zones.step5(max(0, raw))
-    atk_text, atk_rules = explain(att.atk, "ATK")
-    def_text, def_rules = explain(tgt.def_, "DEF")
+    atk_text, atk_rules = stats.explain(att.atk, "ATK")
+    def_text, def_rules = stats.explain(tgt.def_, "DEF")
     if precision:
         arith = f"{atk_text}, Precision ignores {def_text}"
     else:
@@ -303,8 +287,6 @@ def berserk(g: Game, b: Battle, att) -> None:
     ref = g.where(b.attacker_uid)
     text = f"{att.card.name} ({ref}) captured the Soul it attacked"
     for ks in g.board().souls[ref].instances("berserk"):
-        from judge.engine.cards import EffectDef
-
         eff = EffectDef(name="Berserk", kind="instant", trigger="captures_attack_target", do=tuple(ks.keyword.value))
         rank = ks.source_rank
         entry = Entry(g.new_entry_id(), "instant", att.card.name, eff, ref.player, rank, source_uid=b.attacker_uid,
@@ -329,6 +311,23 @@ def aftermath(g: Game, b: Battle) -> None:
                           f"{g.state.soul_at(ref).name} ({ref}) has battled")
     if not b.by_effect and not g.resolving and cascade.flush_pending(g):
         cascade.run_window(g, "the Timing Effects triggered after the battle")
+
+
+@effects.apply_part.register
+def _battle_part(part: parts.Battle, g: Game, entry: Entry) -> None:
+    """The effect part `battle:` (interpretation/battle-by-effect): the Souls it names must still be
+    active, and an Unyielding target may be protected from it (13.6.2)."""
+    attackers = effects.resolve_ref(g, entry, part.spec["attacker"])
+    targets = effects.resolve_ref(g, entry, part.spec["target"])
+    if not attackers or not targets:
+        g.trace.add("effect", f"{entry.label}: the battle can't happen, a Soul it names is no longer active; the part "
+                              "is skipped.", ("11.6.3", "glossary/battle"))
+        return
+    target_ref, targeted = targets[0]
+    if effects.protected(g, entry, target_ref, targeted):
+        effects.protected_note(g, entry, target_ref, targeted)
+        return
+    effect_battle(g, entry, attackers[0][0], target_ref, bool(part.spec.get("counts_as_attack")))
 
 
 def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, counts_as_attack: bool) -> None:

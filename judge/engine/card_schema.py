@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from judge.engine.cards import (
+from judge.engine.card_records import (
     ATTRIBUTES,
     BARE_KEYWORDS,
     CARD_TYPES,
@@ -32,6 +32,8 @@ from judge.engine.cards import (
     TargetSpec,
 )
 from judge.engine.errors import Problems
+from judge.engine.field import load_field
+from judge.engine.parts import PARTS, Part
 
 
 class _Checker:
@@ -272,33 +274,31 @@ class _Checker:
         self.bad(path, "unknown cost; expected {discard: N} or {pay_hp: N, by: self|caster|ambusher}")
         return {}
 
-    def actions(self, value: Any, path: str) -> list[dict[str, Any]]:
-        return [self.action(item, f"{path}[{i}]") for i, item in enumerate(self.seq(value, path))]
+    def actions(self, value: Any, path: str) -> list[Part]:
+        parts = (self.action(item, f"{path}[{i}]") for i, item in enumerate(self.seq(value, path)))
+        return [part for part in parts if part is not None]
 
-    def action(self, value: Any, path: str) -> dict[str, Any]:
+    def action(self, value: Any, path: str) -> Part | None:
+        """One part of `do:` (parts.PARTS), its values checked by kind (VALUE_PARSERS)."""
         data = self.mapping(value, path)
         if data is None:
-            return {}
-        verbs = [k for k in ACTION_FORMS if k in data]
+            return None
+        verbs = [k for k in PARTS if k in data]
         if len(verbs) != 1:
-            self.bad(path, f"an action has exactly one of {', '.join(ACTION_FORMS)}; got keys "
+            self.bad(path, f"an action has exactly one of {', '.join(PARTS)}; got keys "
                            f"{', '.join(map(str, data)) or 'none'}")
-            return {}
-        verb = verbs[0]
-        form = ACTION_FORMS[verb]
-        self.keys(data, (verb, *form), path)
-        for key, required in form.items():
-            if required and key not in data:
-                self.bad(f"{path}.{key}", f"missing; {verb} needs {key}")
+            return None
+        part = PARTS[verbs[0]]
+        self.keys(data, tuple(k.written for k in part.FORM), path)
+        for key in part.FORM[1:]:
+            if key.required and key.written not in data:
+                self.bad(f"{path}.{key.written}", f"missing; {part.KEY} needs {key.written}")
+        kinds = {k.written: k.kind for k in part.FORM}
         out: dict[str, Any] = {}
         for key, val in data.items():
-            sub = f"{path}.{key}"
-            kind = VALUE_KINDS.get((verb, key))
-            if kind is None:
-                out[key] = val
-            else:
-                out[key] = kind(self, val, sub)
-        return out
+            kind = kinds.get(key)
+            out[key] = val if kind is None else VALUE_PARSERS[kind](self, val, f"{path}.{key}")
+        return part.build(out)
 
     def effect(self, value: Any, path: str, index: int, default_kind: str | None = None,
                default_trigger: str | None = None, default_name: str | None = None) -> EffectDef | None:
@@ -475,8 +475,6 @@ def _v_lay(c: _Checker, v: Any, p: str) -> Any:
 
 
 def _v_slot(c: _Checker, v: Any, p: str) -> Any:
-    from judge.engine.field import load_field
-
     if isinstance(v, str) and TARGET_REF.match(v):
         return v  # a Soul Spot chosen as a target when the effect is used (Portal Mage's Blink)
     slot = load_field().normalize(v)
@@ -525,29 +523,11 @@ def _v_actions(c: _Checker, v: Any, p: str) -> Any:
     return c.actions(v, p)
 
 
-def _v_negate(c: _Checker, v: Any, p: str) -> Any:
-    return c.ref(v, p)
-
-
-# verb -> {other key: required?}
-ACTION_FORMS: dict[str, dict[str, bool]] = {
-    "damage": {"to": True}, "heal": {"to": True}, "capture": {}, "return": {}, "exile": {},
-    "teleport": {"to": True}, "gain": {"to": True, "until": False}, "grant": {"to": True, "until": False},
-    "lay": {"on": True, "until": False}, "negate": {}, "draw": {}, "discard": {"who": False},
-    "enlist": {}, "battle": {}, "if": {"then": True, "else": False},
-}
-VALUE_KINDS = {
-    ("damage", "damage"): _v_amount, ("damage", "to"): _v_ref,
-    ("heal", "heal"): _v_amount, ("heal", "to"): _v_ref,
-    ("capture", "capture"): _v_ref, ("return", "return"): _v_ref, ("exile", "exile"): _v_ref,
-    ("teleport", "teleport"): _v_ref, ("teleport", "to"): _v_slot,
-    ("gain", "gain"): _v_stats, ("gain", "to"): _v_ref, ("gain", "until"): _v_until,
-    ("grant", "grant"): _v_keyword, ("grant", "to"): _v_ref, ("grant", "until"): _v_until,
-    ("lay", "lay"): _v_lay, ("lay", "on"): _v_ref, ("lay", "until"): _v_until,
-    ("negate", "negate"): _v_negate, ("draw", "draw"): _v_count,
-    ("discard", "discard"): _v_count, ("discard", "who"): _v_who,
-    ("enlist", "enlist"): _v_enlist, ("battle", "battle"): _v_battle,
-    ("if", "if"): _v_if, ("if", "then"): _v_actions, ("if", "else"): _v_actions,
+# the kinds of value a part's keys hold (parts.Key.kind)
+VALUE_PARSERS = {
+    "amount": _v_amount, "ref": _v_ref, "slot": _v_slot, "stats": _v_stats, "keyword": _v_keyword,
+    "slot_effect": _v_lay, "duration": _v_until, "count": _v_count, "who": _v_who, "enlist": _v_enlist,
+    "battle": _v_battle, "condition": _v_if, "parts": _v_actions,
 }
 
 

@@ -18,10 +18,10 @@ from typing import Any
 from judge.engine import effects, legality, targets, words, zones
 from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
+from judge.engine.conditions import failed_conditions
 from judge.engine.game import Entry, Game, Pending
 from judge.engine.legality import Offer, Window
 from judge.engine.state import SlotRef
-from judge.engine.stats import failed_conditions
 
 # a window opens after an attack declaration, a new Cascade entry or triggered Timing Effects (12.2,
 # glossary Response window), the turn player holding priority first (glossary Priority)

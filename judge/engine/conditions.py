@@ -7,12 +7,21 @@ violation and the trace. Checked when an effect is used (11.3.1), for an "If …
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from judge.engine.state import SlotRef
+from judge.engine.field import line_label
+from judge.engine.state import SlotRef, State
 
-if TYPE_CHECKING:
-    from judge.engine.stats import Board
+
+class Board(Protocol):
+    """What a condition reads of the derived board (stats.Board)."""
+
+    state: State
+    souls: Mapping[SlotRef, Any]
+
+    def line(self, ref: SlotRef) -> int | None: ...
+
+    def has_keyword(self, ref: SlotRef, name: str) -> bool: ...
 
 
 def failed_conditions_realm(cond: Mapping[str, Any]) -> list[str]:
@@ -33,8 +42,7 @@ def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any], prelim: dict | 
     if "line" in cond and line is not None:
         lo, hi = cond["line"].get("min"), cond["line"].get("max")
         if (hi is not None and line > hi) or (lo is not None and line < lo):
-            name = {1: " (the Front Line)", 2: " (the Second Line)", 3: " (the Third Line)"}.get(line, "")
-            out.append(f"stands in line {line}{name}, the condition asks for line "
+            out.append(f"stands in {line_label(line)}, the condition asks for line "
                        + (f"{hi} or lower" if hi is not None and lo is None else
                           f"{lo} or higher" if lo is not None and hi is None else f"{lo}–{hi}"))
     if "front_line" in cond and (line == 1) != cond["front_line"]:

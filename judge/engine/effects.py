@@ -4,12 +4,15 @@ again (11.4.8, 11.6.4), "If …" checked when its part resolves (11.3.2)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import singledispatch
 from typing import Any
 
-from judge.engine import stats, tree, words, zones
+from judge.engine import parts, stats, tree, words, zones
 from judge.engine.cards import Keyword
+from judge.engine.conditions import failed_conditions
 from judge.engine.game import Entry, Game, Target
+from judge.engine.parts import Part
 from judge.engine.state import Lasting, SlotRef
 from judge.engine.trace import StepLimit
 
@@ -80,7 +83,7 @@ def protected(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> bool:
     return g.board().unyielding_against(ref, entry.source_rank, entry.controller)
 
 
-def _protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
+def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
     soul = g.state.soul_at(ref)
     rank = g.card(soul.name).rank
     if targeted:
@@ -125,7 +128,7 @@ def _refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: bo
     out = []
     for ref, targeted in found:
         if protected(g, entry, ref, targeted):
-            _protected_note(g, entry, ref, targeted)
+            protected_note(g, entry, ref, targeted)
             continue
         _unprotected_note(g, entry, ref, targeted)
         out.append(ref)
@@ -267,86 +270,118 @@ def finish(g: Game, entry: Entry) -> None:
     zones.check_captures(g)
 
 
-def run_do(g: Game, entry: Entry, actions: tuple[Mapping[str, Any], ...] | list) -> None:
+def run_do(g: Game, entry: Entry, do: Sequence[Part]) -> None:
     """Each part in order; a part with nothing to act on is skipped (11.6.3). The game captures
     Souls at 0 HP after each part (interpretation/capture-timing)."""
-    for action in actions:
+    for part in do:
         if g.state.winner:
             return
-        do_one(g, entry, action)
+        apply_part(part, g, entry)
         zones.check_captures(g)
 
 
-def do_one(g: Game, entry: Entry, action: Mapping[str, Any]) -> None:
-    from judge.engine import battle  # battle resolves effects too (Berserk)
+@singledispatch
+def apply_part(part: Part, g: Game, entry: Entry) -> None:
+    """Apply one part of an effect's `do` (parts.py); each part type registers its code below (and
+    the Battle part in battle.py, with the battles)."""
+    raise TypeError(f"no code applies the effect part {type(part).__name__}")
 
-    src = entry.label
-    if "damage" in action:
-        for ref in _refs_for(g, entry, action["to"], "damage"):
-            zones.deal_damage(g, ref, action["damage"], src)
-    elif "heal" in action:
-        for ref in _refs_for(g, entry, action["to"], "heal"):
-            zones.heal(g, ref, action["heal"], src)
-    elif "capture" in action:
-        for ref in _refs_for(g, entry, action["capture"], "capture"):
-            zones.capture(g, ref, f"by {src}", ("glossary/capture",))
-            zones.check_winner(g, [ref])
-    elif "return" in action:
-        for ref in _refs_for(g, entry, action["return"], "return"):
-            zones.return_to_hand(g, ref, src)
-    elif "exile" in action:
-        for ref in _refs_for(g, entry, action["exile"], "exile", allow_captured=True):
-            zones.exile(g, ref, src)
-    elif "teleport" in action:
-        for ref in _refs_for(g, entry, action["teleport"], "teleport"):
-            zones.teleport(g, ref, _teleport_destination(entry, ref, action["to"]), src)
-    elif "gain" in action or "grant" in action:
-        kind = "gain" if "gain" in action else "grant"
-        for ref in _refs_for(g, entry, action["to"], kind):
-            add_lasting(g, entry, kind, action[kind], ref, action.get("until") or "permanently")
-    elif "lay" in action:
-        for t in _spot_refs(g, entry, action["on"]):
-            add_lasting(g, entry, "lay", action["lay"], t, action.get("until") or "permanently")
-    elif "negate" in action:
-        negate(g, entry, action["negate"])
-    elif "draw" in action:
-        zones.draw(g, entry.controller, action["draw"], src, ())
-    elif "discard" in action:
-        who = entry.controller if action.get("who", "opponent") == "self" else g.other(entry.controller)
-        zones.discard(g, who, action["discard"], [], src, ("glossary/discard",))
-    elif "enlist" in action:
-        enlist(g, entry, action["enlist"])
-    elif "battle" in action:
-        spec = action["battle"]
-        attackers = resolve_ref(g, entry, spec["attacker"])
-        targets = resolve_ref(g, entry, spec["target"])
-        if not attackers or not targets:
-            g.trace.add("effect", f"{src}: the battle can't happen, a Soul it names is no longer active; the part "
-                                  "is skipped.", ("11.6.3", "glossary/battle"))
-            return
-        target_ref, targeted = targets[0]
-        if protected(g, entry, target_ref, targeted):
-            _protected_note(g, entry, target_ref, targeted)
-            return
-        battle.effect_battle(g, entry, attackers[0][0], target_ref, bool(spec.get("counts_as_attack")))
-    elif "if" in action:
-        cond = dict(action["if"])
-        of = cond.pop("of", "self")
-        found = resolve_ref(g, entry, of)
-        failed: list[str]
-        if not found:
-            failed = ["nothing is there any more"]
-        else:
-            failed = stats.failed_conditions(g.board(), found[0][0], cond)
-        who = g.name_at(found[0][0]) if found else of
-        if not failed:
-            g.trace.add("effect", f"{src}: the “If …” is checked now, as this part resolves: {who} meets it.",
-                        ("11.3.2",))
-            run_do(g, entry, action.get("then") or [])
-        else:
-            g.trace.add("effect", f"{src}: the “If …” is checked now, as this part resolves: {who} "
-                                  f"{'; '.join(failed)}, so it is not met.", ("11.3.2",))
-            run_do(g, entry, action.get("else") or [])
+
+@apply_part.register
+def _damage(part: parts.Damage, g: Game, entry: Entry) -> None:
+    for ref in _refs_for(g, entry, part.to, "damage"):
+        zones.deal_damage(g, ref, part.amount, entry.label)
+
+
+@apply_part.register
+def _heal(part: parts.Heal, g: Game, entry: Entry) -> None:
+    for ref in _refs_for(g, entry, part.to, "heal"):
+        zones.heal(g, ref, part.amount, entry.label)
+
+
+@apply_part.register
+def _capture(part: parts.Capture, g: Game, entry: Entry) -> None:
+    for ref in _refs_for(g, entry, part.who, "capture"):
+        zones.capture(g, ref, f"by {entry.label}", ("glossary/capture",))
+        zones.check_winner(g, [ref])
+
+
+@apply_part.register
+def _return(part: parts.Return, g: Game, entry: Entry) -> None:
+    for ref in _refs_for(g, entry, part.who, "return"):
+        zones.return_to_hand(g, ref, entry.label)
+
+
+@apply_part.register
+def _exile(part: parts.Exile, g: Game, entry: Entry) -> None:
+    for ref in _refs_for(g, entry, part.who, "exile", allow_captured=True):
+        zones.exile(g, ref, entry.label)
+
+
+@apply_part.register
+def _teleport(part: parts.Teleport, g: Game, entry: Entry) -> None:
+    for ref in _refs_for(g, entry, part.who, "teleport"):
+        zones.teleport(g, ref, _teleport_destination(entry, ref, part.to), entry.label)
+
+
+@apply_part.register
+def _gain(part: parts.Gain, g: Game, entry: Entry) -> None:
+    for ref in _refs_for(g, entry, part.to, "gain"):
+        add_lasting(g, entry, "gain", part.stats, ref, part.until or "permanently")
+
+
+@apply_part.register
+def _grant(part: parts.Grant, g: Game, entry: Entry) -> None:
+    for ref in _refs_for(g, entry, part.to, "grant"):
+        add_lasting(g, entry, "grant", part.keyword, ref, part.until or "permanently")
+
+
+@apply_part.register
+def _lay(part: parts.Lay, g: Game, entry: Entry) -> None:
+    for ref in _spot_refs(g, entry, part.on):
+        add_lasting(g, entry, "lay", part.what, ref, part.until or "permanently")
+
+
+@apply_part.register
+def _negate(part: parts.Negate, g: Game, entry: Entry) -> None:
+    negate(g, entry, part.what)
+
+
+@apply_part.register
+def _draw(part: parts.Draw, g: Game, entry: Entry) -> None:
+    zones.draw(g, entry.controller, part.count, entry.label, ())
+
+
+@apply_part.register
+def _discard(part: parts.Discard, g: Game, entry: Entry) -> None:
+    who = entry.controller if (part.who or "opponent") == "self" else g.other(entry.controller)
+    zones.discard(g, who, part.count, [], entry.label, ("glossary/discard",))
+
+
+@apply_part.register
+def _enlist(part: parts.Enlist, g: Game, entry: Entry) -> None:
+    enlist(g, entry, part.spec)
+
+
+@apply_part.register
+def _if(part: parts.If, g: Game, entry: Entry) -> None:
+    cond = dict(part.condition)
+    of = cond.pop("of", "self")
+    found = resolve_ref(g, entry, of)
+    failed: list[str]
+    if not found:
+        failed = ["nothing is there any more"]
+    else:
+        failed = failed_conditions(g.board(), found[0][0], cond)
+    who = g.name_at(found[0][0]) if found else of
+    if not failed:
+        g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} meets it.",
+                    ("11.3.2",))
+        run_do(g, entry, part.then or [])
+    else:
+        g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} "
+                              f"{'; '.join(failed)}, so it is not met.", ("11.3.2",))
+        run_do(g, entry, part.otherwise or [])
 
 
 def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
@@ -356,7 +391,7 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
         if index < len(entry.targets):
             t = entry.targets[index]
             if t.names_soul and g.state.soul_at(t.ref) is not None and protected(g, entry, t.ref, True):
-                _protected_note(g, entry, t.ref, True)
+                protected_note(g, entry, t.ref, True)
                 return []
             if not t.names_soul and g.state.active_soul_at(t.ref) is not None and \
                     g.board().has_keyword(t.ref, "unyielding") and t.ref.player != entry.controller:
@@ -394,13 +429,11 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
         (value if kind == "gain" else None)
     view = g.board().view(ref) if stats_given else None
     if view is not None:
-        from judge.engine.battle import explain
-
         names = {"atk": ("ATK", view.atk), "def": ("DEF", view.def_), "hp": ("max HP", view.max_hp)}
         shown = []
         for key in stats_given:
             label, val = names[key]
-            part, why = explain(val, label)
+            part, why = stats.explain(val, label)
             shown.append(part)
             rules = (*rules, *why)
         text += f" {g.name_at(ref)} now has {', '.join(shown)}."

@@ -9,7 +9,10 @@ engine code except through this module.
     field.parent("L1·0")        # "L1"
     field.children("C3")        # ("C2", "Cm1", "Cr1")
     field.path_to_root("L1·0")  # ("L1", "L2", "altar"): every slot above, nearest first
-    field.normalize("l1.0")     # "L1·0" (None for an unknown name)
+    field.normalize("l1.0")     # "L1·0" (None for an unknown name): the one spelling rule
+    line_label(2)               # "line 2 (the Second Line)"
+
+The desk draws its board from this same Field (judge/desk/layout.py).
 """
 
 from __future__ import annotations
@@ -17,12 +20,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from judge import CODEX_DIR
 
 FIELD_FILE = CODEX_DIR / "field.yaml"
+
+# contract §2: L1.0 and L1-0 both mean L1·0 (unless the field data says otherwise)
+ASCII_SEPARATORS = (".", "-")
+
+# glossary/line, /front-line, /second-line, /third-line: the lines the glossary names
+LINE_NAMES = {1: "the Front Line", 2: "the Second Line", 3: "the Third Line"}
+
+
+def line_label(line: int | None) -> str:
+    """"line 2 (the Second Line)": the number and, where the glossary has one, the line's name."""
+    name = LINE_NAMES.get(line or 0)
+    return f"line {line} ({name})" if name else f"line {line}"
 
 
 @dataclass(frozen=True)
@@ -39,6 +55,8 @@ class Field:
     def __init__(self, soul_slots: list[SlotDef], realm_slots: list[SlotDef], root: str,
                  separator: str, ascii_separators: list[str], interpretation: str) -> None:
         self._defs = {s.name: s for s in [*soul_slots, *realm_slots]}
+        self.soul_defs: tuple[SlotDef, ...] = tuple(soul_slots)
+        self.realm_defs: tuple[SlotDef, ...] = tuple(realm_slots)
         self.slots: tuple[str, ...] = tuple(s.name for s in soul_slots)
         self.realm_slots: tuple[str, ...] = tuple(s.name for s in realm_slots)
         self.root = root
@@ -93,8 +111,17 @@ class Field:
     def describe(self) -> str:
         return ", ".join(self.slots)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The tree as the desk's script reads it."""
+        return {
+            "soul_slots": [{"name": s.name, "rank": s.rank, "parent": s.parent} for s in self.soul_defs],
+            "realm_slots": [{"name": s.name, "rank": s.rank} for s in self.realm_defs],
+        }
 
-def _parse(data: dict, source: str) -> Field:
+
+def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
+    """A Field from its data (codex/field.yaml's shape); `root` may be left out when one soul slot
+    has no parent."""
     def slot_defs(key: str, realm: bool) -> list[SlotDef]:
         out = []
         for i, item in enumerate(data.get(key) or []):
@@ -108,16 +135,17 @@ def _parse(data: dict, source: str) -> Field:
     realms = slot_defs("realm_slots", True)
     names = {s.name for s in souls}
     roots = [s.name for s in souls if s.parent is None]
-    if roots != [data.get("root")]:
-        raise ValueError(f"{source}: exactly one soul slot, the root {data.get('root')!r}, has no parent")
+    root = data.get("root", roots[0] if len(roots) == 1 else None)
+    if roots != [root]:
+        raise ValueError(f"{source}: exactly one soul slot, the root {root!r}, has no parent")
     for s in souls:
         if s.parent is not None and s.parent not in names:
             raise ValueError(f"{source}: slot {s.name}: parent {s.parent!r} is not a soul slot")
-    return Field(souls, realms, data["root"], data.get("separator", "·"),
-                 list(data.get("ascii_separators") or []), data.get("interpretation", "field-tree"))
+    return Field(souls, realms, root, data.get("separator", "·"),
+                 list(data.get("ascii_separators", ASCII_SEPARATORS)), data.get("interpretation", "field-tree"))
 
 
 @lru_cache(maxsize=4)
 def load_field(path: Path = FIELD_FILE) -> Field:
     with open(path, encoding="utf-8") as fh:
-        return _parse(yaml.safe_load(fh), str(path))
+        return parse_field(yaml.safe_load(fh), str(path))

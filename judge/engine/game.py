@@ -54,8 +54,7 @@ class Entry:
     def label(self) -> str:
         if self.kind in ("event", "ambush"):
             return self.card
-        name = self.effect.name
-        return f"{self.card}'s {name}" if name else f"{self.card}'s effect"
+        return f"{self.card}'s {self.effect.label}"
 
 
 @dataclass

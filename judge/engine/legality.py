@@ -18,9 +18,11 @@ from typing import Any
 from judge.engine import tree
 from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
+from judge.engine.conditions import failed_conditions
 from judge.engine.errors import Violation
+from judge.engine.field import line_label
 from judge.engine.state import SETUP, SlotRef, State, opponent
-from judge.engine.stats import R_NEGATION, Board, derive, failed_conditions
+from judge.engine.stats import R_NEGATION, Board, derive
 from judge.engine.targets import Source, choose_targets
 
 
@@ -202,12 +204,6 @@ def line_rules(line: int | None) -> tuple[str, ...]:
     return ("glossary/line", *({2: ("glossary/second-line",), 3: ("glossary/third-line",)}.get(line or 0, ())))
 
 
-def line_name(line: int | None) -> str:
-    """"line 2 (the Second Line)": the number and, where the glossary has one, the line's name."""
-    name = {1: "the Front Line", 2: "the Second Line", 3: "the Third Line"}.get(line or 0)
-    return f"line {line} ({name})" if name else f"line {line}"
-
-
 # --- the verbs ---------------------------------------------------------------------------------
 
 def verify_recruit(c: Check) -> None:
@@ -294,7 +290,7 @@ def _check_caster(c: Check, ref: SlotRef, card: CardDef) -> None:
         return
     if not c.board.is_front_line(ref):
         ranged = c.board.has_keyword(ref, "range")
-        c.no(f"{c.label(ref)} stands in {line_name(c.board.line(ref))}; the Caster must stand in the Front Line"
+        c.no(f"{c.label(ref)} stands in {line_label(c.board.line(ref))}; the Caster must stand in the Front Line"
              + ("; Range lets a Soul attack from the Second Line, not cast from there" if ranged else ""), *r,
              *line_rules(c.board.line(ref)), *(("glossary/range",) if ranged else ()))
     c.proactive(ref, "Caster", r)
@@ -502,7 +498,7 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
              "the Attack Target must be an active Soul", *r)
         return
     if not board.is_front_line(target):
-        c.no(f"{c.label(target)} stands in {line_name(board.line(target))}; only Souls in the Front Line can be "
+        c.no(f"{c.label(target)} stands in {line_label(board.line(target))}; only Souls in the Front Line can be "
              "attacked (glossary Attack Target)",
              *r, "glossary/front-line")
         return

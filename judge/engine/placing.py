@@ -5,7 +5,7 @@ on the Cascade): recruit a Soul, equip an Armament, invoke a Realm, set an Ambus
 
 from __future__ import annotations
 
-from judge.engine import battle, cascade, zones
+from judge.engine import cascade, stats, zones
 from judge.engine.action import Action
 from judge.engine.game import Game
 from judge.engine.state import Ambush, Armament, Realm
@@ -41,7 +41,7 @@ def equip(g: Game, action: Action) -> None:
     view = g.board().souls[ref]
     parts, rules = [], []
     for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
-        text, why = battle.explain(value, key)
+        text, why = stats.explain(value, key)
         parts.append(text)
         rules += why
     g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the Wielder's "

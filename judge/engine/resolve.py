@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from judge.engine import cascade, consequences, expect, legality, verbs, zones
+from judge.engine import cascade, consequences, expect, legality, stats, verbs, zones
 from judge.engine.action import Action
 from judge.engine.errors import Violation
 from judge.engine.game import Game, Pause
@@ -84,8 +84,6 @@ def _derived(g: Game) -> dict[str, Any]:
 def describe_position(g: Game) -> None:
     """With nothing queued, the ruling is the position itself: one step naming what the rules derive
     beyond the printed values (Armaments, auras, Moral, lasting and slot effects, granted keywords)."""
-    from judge.engine.battle import explain
-
     board = g.board()
     parts: list[str] = []
     rules: list[str] = ["glossary/line", "glossary/active"]
@@ -94,7 +92,7 @@ def describe_position(g: Game) -> None:
             continue
         bits = []
         for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
-            text, why = explain(value, key)
+            text, why = stats.explain(value, key)
             if why:
                 bits.append(text)
                 rules += why

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.engine import card_schema as cardmod
-from judge.engine import suggest
+from judge.engine import stats, suggest
 from judge.engine.cards import DURATIONS, CardDef, Library
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
@@ -449,8 +449,6 @@ class StateLoader:
                                           "choice (glossary/escalation-spiral)")
 
     def hp_check(self, state: State) -> None:
-        from judge.engine import stats
-
         for ref in state.soul_refs():
             view = stats.soul_view(state, ref)
             if view.hp.total <= 0:

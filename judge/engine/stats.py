@@ -19,7 +19,7 @@ from typing import Any
 
 from judge.engine import tree
 from judge.engine.cards import STAT_KEYS, CardDef, Keyword
-from judge.engine.conditions import _failed, failed_conditions, failed_conditions_realm  # noqa: F401
+from judge.engine.conditions import _failed, failed_conditions_realm
 from judge.engine.state import PLAYERS, SlotRef, State, opponent
 
 R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
@@ -566,3 +566,20 @@ def derive(state: State) -> Board:
 
 def soul_view(state: State, ref: SlotRef) -> SoulView:
     return Board(state).souls[ref]
+
+
+def explain(value: Value, name: str) -> tuple[str, tuple[str, ...]]:
+    """"DEF 15 (10 printed, +5 Armament Tower Shield)" and the rules behind each part (engine-core's
+    contributions); two bonuses from effects or more stack (13.4.1)."""
+    parts = [c for c in value.contributions if c.kind not in ("damage",)]
+    bonuses = [c for c in parts if c.kind not in ("printed", "floor")]
+    if not bonuses:
+        return f"{name} {value.total}", ()
+    shown = ", ".join(f"{'+' if c.amount >= 0 and i else ''}{c.amount} {c.label}" for i, c in enumerate(parts))
+    rules = tuple(dict.fromkeys(r for c in parts for r in c.rules))
+    # 13.4.1 is about effects applying twice; an Armament's values are not an effect (10.3.3)
+    if len([c for c in bonuses if c.kind != "armament"]) >= 2:
+        rules = (*rules, "13.4.1")
+    if any(c.kind == "moral" for c in parts):
+        rules = (*rules, "glossary/underling")
+    return f"{name} {value.total} ({shown})", rules

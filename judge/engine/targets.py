@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from itertools import product
 
 from judge.engine.cards import EffectDef, TargetSpec
+from judge.engine.conditions import failed_conditions
 from judge.engine.errors import Violation
 from judge.engine.state import PLAYERS, SlotRef, opponent
-from judge.engine.stats import Board, failed_conditions
+from judge.engine.stats import Board
 
 R_DEFAULT = ("11.4.2",)
 R_CAPTURED = ("11.4.3",)

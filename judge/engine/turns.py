@@ -9,10 +9,10 @@ from judge.engine import zones
 from judge.engine.game import Game
 from judge.engine.state import PHASES, PLAYERS, SETUP, SETUP_ROUNDS, SlotRef
 from judge.engine.stats import SPANS
+from judge.engine.tree import SPIRAL_TURNS
 
 # the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
 R_PHASES = ("glossary/preparation-phase", "glossary/combat-phase", "glossary/emplacement-phase")
-SPIRAL_TURNS = 4
 DECKED_OUT_TURNS = 3
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from judge.engine.field import LINE_NAMES
 from judge.engine.state import SlotRef
 
 if TYPE_CHECKING:
     from judge.engine.stats import Board
-
-LINE_NAMES = {1: "the Front Line", 2: "the Second Line", 3: "the Third Line"}
 
 
 def condition_now(board: Board, ref: SlotRef, cond: Mapping[str, Any]) -> str:
