@@ -263,14 +263,14 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         if eff.condition and not ref.is_realm:
             failed = failed_conditions(board, ref, eff.condition)
             if failed:
-                g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): its condition is not "
+                g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): its condition is not "
                                        f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
                 continue
             cond_rules = ("11.3.3", "11.3.1")
             text += f"; its condition holds now, at the trigger ({words.condition_now(board, ref, eff.condition)})"
         used_up = effects.limit_used_up(g, holder.uid, eff)
         if used_up:
-            g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.", ("11.7.4",))
+            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.", ("11.7.4",))
             continue
         if eff.kind == "instant":
             entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, card.rank, source_uid=holder.uid,

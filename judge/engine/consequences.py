@@ -27,7 +27,7 @@ VALUES = (("atk", "ATK"), ("def_", "DEF"), ("max_hp", "max HP"))
 MECHANICAL = ("damage", "floor")      # current HP's own parts: the damage step says them
 R_AURA_ENDS = ("13.1.2",)             # what an aura gives ends as soon as its card is no longer active
 R_NEGATED = ("13.5.2",)
-R_REACHES = ("13.6.3",)               # the source's rank decides whether Unyielding stops it
+R_REACHES = ("13.6.3", "13.6.7e")             # the source's rank decides whether Unyielding stops it
 R_BLOCKED = ("13.6.1", "13.6.3")
 R_SLOT_STAYS = ("13.3.3",)
 

@@ -34,6 +34,7 @@ KINDS = frozenset({
     "limit",       # the step cap was hit
     "position",    # nothing is queued: what the rules derive in the position as given
     "consequence", # what the rules changed as a consequence of an earlier step (`caused_by`)
+    "nonevent",    # a keyword or trigger that could have applied and did not, with why
     "error",       # the engine itself failed (a bug): reported, never hidden
 })
 

@@ -422,6 +422,6 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
         if eff.trigger == "captured" and eff.kind in ("timing", "instant"):
             why = ("an Instant Effect whose card is no longer active does nothing" if eff.kind == "instant" else
                    "a Timing Effect whose card is no longer active before it goes on the Cascade is lost")
-            g.trace.add("trigger", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then {name} is "
+            g.trace.add("nonevent", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then {name} is "
                                    f"no longer active: {why}.",
                         ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))
