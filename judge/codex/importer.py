@@ -102,6 +102,8 @@ def import_chapter(text: str, known_cards: Iterable[str] = ()) -> dict:
         elif line.startswith("Note"):
             rule.setdefault("notes", []).append(line[len("Note"):].strip())
         elif (m := _ITEM.match(line)) and rule["text"]:
+            # the id gets a letter; how the Codex prints the item ("1." or "-") is kept for readers
+            rule.setdefault("item_marker", "bullet" if line.startswith("-") else "number")
             items = rule.setdefault("items", [])
             items.append({"id": rule["id"] + "abcdefghijklmnopqrstuvwxyz"[len(items)], "text": m.group(1).strip()})
         elif not rule["text"]:

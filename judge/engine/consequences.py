@@ -103,7 +103,7 @@ class Explainer:
         for uid, new in now.items():
             old = before.get(uid)
             said = explain(old, new, self.g.board(), before, now)
-            if said is None:
+            if said is None or (old is not None and already_said(step.text, old, new)):
                 continue
             text, rules = said
             added = self.g.trace.add("consequence", f"Because of step {step.n}: {text}", rules,
@@ -140,6 +140,16 @@ def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts
     where = f"{new.name} ({new.ref})" + (" arrives" if old is None else "")
     head = f"{where}: {', '.join(changes)}" if changes else where
     return f"{head} — {'; '.join(why)}." if why else f"{head}.", tuple(dict.fromkeys(rules))
+
+
+def already_said(text: str, old: Facts, new: Facts) -> bool:
+    """The step itself already names the card and every new value ("Knight now has DEF 15 = …") and
+    changed nothing else on it: a consequence step would say it twice."""
+    if (old.keywords.keys() != new.keywords.keys() or old.blocked != new.blocked or old.negated != new.negated
+            or old.ref != new.ref or new.name not in text):
+        return False
+    changed = [(label, new.totals[i]) for i, (_, label) in enumerate(VALUES) if old.totals[i] != new.totals[i]]
+    return bool(changed) and all(f"{label} {value}" in text for label, value in changed)
 
 
 def _printed_only(new: Facts) -> Facts:

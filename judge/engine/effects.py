@@ -425,6 +425,11 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     else:
         text = f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) from {entry.label}."
         rules = (*(("13.2.1",) if kind == "grant" else ()), *stats.lasting_rules(until))
+        if kind == "grant" and g.board().is_negated(holder.uid):
+            # 13.2.1 / 13.5.2: a granted keyword works as if printed, so it is negated with the card's own
+            text += (f" But {holder.name} is negated, so the granted {how} is negated at once: granted and "
+                     "negated, it does nothing while the negation lasts.")
+            rules = (*rules, "13.5.2")
     stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
         (value if kind == "gain" else None)
     view = g.board().view(ref) if stats_given else None
