@@ -3,7 +3,8 @@ the action is made (`Action.of` or the scenario loader), into `Place`s; the rest
 asks `action.ref(key, state)` and never parses a slot name again.
 
     action = Action.of({"recruit": "Grunt", "to": "L2", "by": "A"}, index=0)
-    action.ref("to", state)   # SlotRef("A", "L2")
+    action.ref("to", state)   # SlotRef("A", "L2"), or None when the key names no slot
+    action.slot("to", state)  # the same, for an action verify has passed (never None)
     action.to_dict()          # back to the contract's dict
 
 What each verb takes (its keys, its card type, whether it is Fast) is the verb table's
@@ -89,6 +90,13 @@ class Action:
         """The slot in `args[key]` (or the value, for key "value"); unprefixed = the actor's."""
         place = self.places.get(key)
         return place.ref(self.player(state)) if place is not None else None
+
+    def slot(self, key: str, state: State) -> SlotRef:
+        """The slot in `args[key]` of an action verify has found legal (so it names a slot)."""
+        ref = self.ref(key, state)
+        if ref is None:
+            raise ValueError(f"action {self.index} ({self.describe()}): {key} names no slot")
+        return ref
 
     def target_refs(self, state: State) -> list[SlotRef | None]:
         actor = self.player(state)

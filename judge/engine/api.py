@@ -15,6 +15,7 @@ from typing import Any
 
 from judge.engine import scenario as scenario_mod
 from judge.engine import verbs
+from judge.engine.action import Action
 from judge.engine.scenario import Scenario
 from judge.engine.stats import derive
 
@@ -89,7 +90,7 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
     return _dicts(verbs.legal_actions(scenario_mod.load_scenario(data, source=scenario.source).state))
 
 
-def _dicts(actions: list[verbs.Action]) -> list[dict[str, Any]]:
+def _dicts(actions: list[Action]) -> list[dict[str, Any]]:
     return [a.to_dict() for a in actions]
 
 

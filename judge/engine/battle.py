@@ -34,8 +34,8 @@ def _holder(g: Game, ref: SlotRef):
 def declare(g: Game, action: Action) -> None:
     """The attack is declared (Taunt was checked by legality, only now); the attack counts from
     here unless it is cancelled (9.5.3). A response window opens (12.2)."""
-    ref = action.ref("value", g.state)
-    target = action.ref("target", g.state)
+    ref = action.slot("value", g.state)
+    target = action.slot("target", g.state)
     soul = g.state.soul_at(ref)
     soul.attacks_made += 1
     holder = _holder(g, target)

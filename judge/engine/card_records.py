@@ -28,6 +28,9 @@ GROUP_REFS = ("all_opposing_souls", "all_own_souls", "other_own_souls", "underli
 SINGLE_REFS = ("self", "caster", "ambusher", "wielder", "attacker", "attacked", "triggering_effect")
 TARGET_REF = re.compile(r"^target\d*$")
 STAT_KEYS = ("atk", "def", "hp")
+# contract §3 Conditions (conditions.py reads them; `of:` is added inside an "If …")
+CONDITION_KEYS = ("line", "front_line", "damaged", "hp_at_most_half", "attribute", "leader", "rank", "captured",
+                  "keyword")
 EXTRA_CARD_KEYS = ("reconstructed", "notes", "sources", "origin")
 
 

@@ -13,6 +13,7 @@ from judge.engine.card_records import (
     ATTRIBUTES,
     BARE_KEYWORDS,
     CARD_TYPES,
+    CONDITION_KEYS,
     DURATIONS,
     EFFECT_KINDS,
     EXTRA_CARD_KEYS,
@@ -142,10 +143,7 @@ class _Checker:
         data = self.mapping(value, path)
         if data is None:
             return {}
-        allowed = ["line", "front_line", "damaged", "hp_at_most_half", "attribute", "leader",
-                   "rank", "captured", "keyword"]
-        if allow_of:
-            allowed.append("of")
+        allowed = [*CONDITION_KEYS, *(["of"] if allow_of else [])]
         self.keys(data, allowed, path)
         out: dict[str, Any] = {}
         for key, val in data.items():

@@ -128,7 +128,7 @@ def cast(g: Game, action: Action) -> None:
     player = g.actor(action)
     card = g.card(action.value)
     eff = card.main_effect
-    caster = action.ref("caster", g.state) if "caster" in action.args else _first_caster(g, action, card)
+    caster = action.slot("caster", g.state) if "caster" in action.args else _first_caster(g, action, card)
     zones.take_from_hand(g, player, card.name)
     g.state.event_slot = card.name
     soul = g.state.soul_at(caster)
@@ -161,7 +161,7 @@ def _first_caster(g: Game, action: Action, card: CardDef) -> SlotRef:
 
 def activate(g: Game, action: Action) -> None:
     player = g.actor(action)
-    ref = action.ref("card", g.state)
+    ref = action.slot("card", g.state)
     holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
     card = g.card(holder.name)
     eff = card.effect(str(action.value))
@@ -186,7 +186,7 @@ def activate(g: Game, action: Action) -> None:
 
 def spring(g: Game, action: Action) -> None:
     player = g.actor(action)
-    ref = action.ref("at", g.state)
+    ref = action.slot("at", g.state)
     slot = g.state.slot(ref)
     amb = next(a for a in slot.ambushes if a.name.lower() == str(action.value).lower() and a.owner == player)
     slot.ambushes.remove(amb)
@@ -222,7 +222,7 @@ def spring(g: Game, action: Action) -> None:
 
 def use(g: Game, action: Action) -> None:
     player = g.actor(action)
-    ref = action.ref("card", g.state)
+    ref = action.slot("card", g.state)
     name = str(action.value).lower()
     offer = next(p for p in g.offered if g.where(p.card_uid) == ref and p.effect.label.lower() == name)
     g.offered.remove(offer)

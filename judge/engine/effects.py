@@ -61,18 +61,7 @@ def resolve_ref(g: Game, entry: Entry, name: str, *, allow_captured: bool = Fals
     if name in ("attacker", "attacked"):
         ref = _uid_ref(g, entry.context.get(name))
         return [(ref, False)] if ref else []
-    me = entry.controller
-    if name == "all_own_souls":
-        return [(r, False) for r in state.soul_refs(me)]
-    if name == "other_own_souls":
-        src = _uid_ref(g, entry.source_uid)
-        return [(r, False) for r in state.soul_refs(me) if r != src]
-    if name == "all_opposing_souls":
-        return [(r, False) for r in state.soul_refs(g.other(me))]
-    if name == "underlings":
-        src = _uid_ref(g, entry.source_uid)
-        return [(r, False) for r in tree.underlings(state, src)] if src and not src.is_realm else []
-    return []
+    return [(r, False) for r in tree.group(state, name, _uid_ref(g, entry.source_uid), entry.controller)]
 
 
 def protected(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> bool:

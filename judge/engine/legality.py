@@ -544,13 +544,9 @@ def taunts_protecting(board: Board, target: SlotRef) -> list[tuple[SlotRef, Any]
 
 
 def taunt_radius(board: Board, ref: SlotRef, radius: str | None) -> list[SlotRef]:
-    state = board.state
-    own = [r for r in state.soul_refs(ref.player) if r != ref]
-    if radius == "other_own_souls":
-        return own
-    if radius == "underlings":
-        return tree.underlings(state, ref)
-    return [r for r in own if tree.shares_direct_superior(state, r, ref)]
+    """The Souls a Taunt on `ref` protects (glossary/taunt): by default those sharing its Direct
+    Superior."""
+    return tree.group(board.state, radius or "same_direct_superior", ref, ref.player)
 
 
 def verify_pass(c: Check) -> None:

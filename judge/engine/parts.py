@@ -36,6 +36,7 @@ class Part(Mapping[str, Any]):
     KEY: ClassVar[str]
     FORM: ClassVar[tuple[Key, ...]]
     WORDS: ClassVar[str]
+    LASTING: ClassVar[bool] = False   # it leaves an effect in force (13.3; state.LASTING_KINDS)
 
     @classmethod
     def build(cls, written: Mapping[str, Any]) -> Part:
@@ -59,7 +60,8 @@ class Part(Mapping[str, Any]):
     @classmethod
     def vocabulary(cls) -> dict[str, Any]:
         return {"part": cls.KEY, "words": cls.WORDS,
-                "keys": [{"key": k.written, "kind": k.kind, "required": k.required} for k in cls.FORM]}
+                "keys": [{"key": k.written, "field": k.field, "kind": k.kind, "required": k.required}
+                         for k in cls.FORM]}
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,7 @@ class Gain(Part):
     to: str
     until: str | None
     KEY = "gain"
+    LASTING = True
     FORM = (Key("gain", "stats", "stats"), Key("to", "to", "ref"), Key("until", "until", "duration", False))
     WORDS = "{to} gains {stats} until {until}"
 
@@ -129,6 +132,7 @@ class Grant(Part):
     to: str
     until: str | None
     KEY = "grant"
+    LASTING = True
     FORM = (Key("grant", "keyword", "keyword"), Key("to", "to", "ref"), Key("until", "until", "duration", False))
     WORDS = "{to} gains the keyword {keyword} until {until}"
 
@@ -139,6 +143,7 @@ class Lay(Part):
     on: str
     until: str | None
     KEY = "lay"
+    LASTING = True
     FORM = (Key("lay", "what", "slot_effect"), Key("on", "on", "ref"), Key("until", "until", "duration", False))
     WORDS = "lays {what} on the slot of {on} until {until}"
 
@@ -147,6 +152,7 @@ class Lay(Part):
 class Negate(Part):
     what: str
     KEY = "negate"
+    LASTING = True
     FORM = (Key("negate", "what", "ref"),)
     WORDS = "negates {what}"
 

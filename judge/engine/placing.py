@@ -14,7 +14,7 @@ from judge.engine.state import Ambush, Armament, Realm
 def recruit(g: Game, action: Action) -> None:
     """10.1.1: a Soul from hand onto an empty slot under an active Soul."""
     player = g.actor(action)
-    ref = action.ref("to", g.state)
+    ref = action.slot("to", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     zones.place_soul(g, player, ref.slot, card.name)
@@ -32,7 +32,7 @@ def recruit(g: Game, action: Action) -> None:
 def equip(g: Game, action: Action) -> None:
     """10.3.1: an Armament from hand to one of the player's Souls, its Wielder."""
     player = g.actor(action)
-    ref = action.ref("to", g.state)
+    ref = action.slot("to", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     soul = g.state.soul_at(ref)
@@ -53,7 +53,7 @@ def equip(g: Game, action: Action) -> None:
 def invoke(g: Game, action: Action) -> None:
     """10.5.1: a Realm from hand onto an empty realm slot."""
     player = g.actor(action)
-    ref = action.ref("to", g.state)
+    ref = action.slot("to", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
@@ -65,7 +65,7 @@ def invoke(g: Game, action: Action) -> None:
 def set_ambush(g: Game, action: Action) -> None:
     """10.4.1: an Ambush from hand, face down, at the slot of one of the player's Souls, its Setter."""
     player = g.actor(action)
-    ref = action.ref("at", g.state)
+    ref = action.slot("at", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
     setter = g.state.soul_at(ref)

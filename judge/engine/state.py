@@ -18,6 +18,7 @@ from typing import Any
 
 from judge.engine.cards import Keyword, Library
 from judge.engine.field import Field, load_field
+from judge.engine.parts import PARTS
 
 PLAYERS = ("A", "B")
 PHASES = ("preparation", "combat", "emplacement")
@@ -131,9 +132,14 @@ class PlayerState:
         return len(self.deck) + self.deck_hidden
 
 
+# the effect parts that leave an effect in force (13.3), as state.lasting records them
+LASTING_KINDS = tuple(key for key, part in PARTS.items() if part.LASTING)
+
+
 @dataclass
 class Lasting:
-    """An effect in force (13.3): on a card (by uid) or laid on a slot (13.3.3)."""
+    """An effect in force (13.3): on a card (by uid) or laid on a slot (13.3.3); its kind is one of
+    LASTING_KINDS, the effect parts that leave something in force."""
 
     kind: str                     # "gain" | "grant" | "lay" | "negate"
     value: Any                    # {"atk": 5, ...} | Keyword | lay payload ("frozen", {"gain": …}) | None

@@ -14,6 +14,7 @@ from judge.engine.cards import DURATIONS, CardDef, Library
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
 from judge.engine.state import (
+    LASTING_KINDS,
     PHASES,
     PLAYERS,
     SETUP,
@@ -317,9 +318,9 @@ class StateLoader:
         data = self.c.mapping(item, path)
         if data is None:
             return
-        kinds = [k for k in ("gain", "grant", "lay", "negate") if k in data]
+        kinds = [k for k in LASTING_KINDS if k in data]
         if len(kinds) != 1:
-            self.bad(path, "a lasting effect has exactly one of gain, grant, lay, negate")
+            self.bad(path, f"a lasting effect has exactly one of {', '.join(LASTING_KINDS)}")
             return
         kind = kinds[0]
         where_key = "on" if kind == "lay" else ("to" if kind in ("gain", "grant") else None)

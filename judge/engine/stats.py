@@ -20,7 +20,7 @@ from typing import Any
 from judge.engine import tree
 from judge.engine.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.conditions import _failed, failed_conditions_realm
-from judge.engine.state import PLAYERS, SlotRef, State, opponent
+from judge.engine.state import PLAYERS, SlotRef, State
 
 R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
 R_ARMAMENT_HP = ("10.3.3", "10.3.5")  # the Wielder's maximum HP includes the Armament's HP
@@ -370,15 +370,7 @@ class Board:
         holder = src.ref
         if ref_name in ("self", "wielder"):
             return [holder] if state.active_soul_at(holder) is not None else []
-        if ref_name == "all_own_souls":
-            return state.soul_refs(src.controller)
-        if ref_name == "other_own_souls":
-            return [r for r in state.soul_refs(src.controller) if r != holder]
-        if ref_name == "all_opposing_souls":
-            return state.soul_refs(opponent(src.controller))
-        if ref_name == "underlings":
-            return tree.underlings(state, holder) if not holder.is_realm else []
-        return []
+        return tree.group(state, ref_name, holder, src.controller)
 
     def _condition_ok(self, src: _Source, cond: Mapping[str, Any], prelim: dict[SlotRef, int]) -> bool:
         if not cond:

@@ -7,7 +7,7 @@ glossary/underling). The tree of slots is `codex/field.yaml` (interpretation/fie
 
 from __future__ import annotations
 
-from judge.engine.state import SlotRef, State
+from judge.engine.state import SlotRef, State, opponent
 
 # Rule ids cited for what this module derives.
 RULES_LINE = ("glossary/line", "glossary/front-line", "5.2.2")
@@ -129,3 +129,20 @@ def is_under_frozen(state: State, ref: SlotRef, frozen) -> SlotRef | None:
         if frozen(up):
             return up
     return None
+
+
+def group(state: State, name: str | None, holder: SlotRef | None, controller: str) -> list[SlotRef]:
+    """The active Souls a group reference names (contract §3 references; Taunt's radii), seen from
+    the card on `holder` whose controller is `controller`: the one reading used by effects, Static
+    Effects (stats) and Taunt (legality). Not a group: an empty list."""
+    if name == "all_own_souls":
+        return state.soul_refs(controller)
+    if name == "other_own_souls":
+        return [r for r in state.soul_refs(controller) if r != holder]
+    if name == "all_opposing_souls":
+        return state.soul_refs(opponent(controller))
+    if name == "underlings":
+        return underlings(state, holder) if holder is not None and not holder.is_realm else []
+    if name == "same_direct_superior" and holder is not None:
+        return [r for r in state.soul_refs(controller) if r != holder and shares_direct_superior(state, r, holder)]
+    return []

@@ -1,0 +1,53 @@
+"""The engine's vocabulary as data, for whoever offers it to people (the desk's custom-card form,
+a JSON endpoint): read from the tables where each thing is declared, never copied.
+
+    vocabulary() -> dict      # JSON-able
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.engine import verbs
+from judge.engine.card_records import (
+    ATTRIBUTES,
+    BARE_KEYWORDS,
+    CARD_TYPES,
+    CONDITION_KEYS,
+    DURATIONS,
+    EFFECT_KINDS,
+    GROUP_REFS,
+    KEYWORDS,
+    SIDES,
+    SINGLE_REFS,
+    STAT_KEYS,
+    TAUNT_RADII,
+    TRIGGERS,
+    VALUE_KEYWORDS,
+)
+from judge.engine.field import LINE_NAMES, load_field
+from judge.engine.parts import PARTS
+
+
+def vocabulary() -> dict[str, Any]:
+    """Verbs (with their keys), effect parts (with their keys and words), references, keywords,
+    conditions, triggers, durations and the slots, as lists and mappings of plain values."""
+    field = load_field()
+    return {
+        "verbs": [v.describe() for v in verbs.TABLE],
+        "effect_parts": [part.vocabulary() for part in PARTS.values()],
+        "references": {"single": list(SINGLE_REFS), "groups": list(GROUP_REFS),
+                       "targets": "target, target2, … (the effect's targets in order)"},
+        "keywords": {"all": list(KEYWORDS), "bare": list(BARE_KEYWORDS), "with_value": list(VALUE_KEYWORDS),
+                     "taunt_radii": list(TAUNT_RADII)},
+        "conditions": list(CONDITION_KEYS),
+        "triggers": list(TRIGGERS),
+        "durations": list(DURATIONS),
+        "effect_kinds": list(EFFECT_KINDS),
+        "card_types": list(CARD_TYPES),
+        "attributes": list(ATTRIBUTES),
+        "sides": list(SIDES),
+        "stats": list(STAT_KEYS),
+        "slots": {"soul": list(field.slots), "realm": list(field.realm_slots)},
+        "lines": {str(n): name for n, name in LINE_NAMES.items()},
+    }
