@@ -175,3 +175,20 @@ def test_a_name_far_from_every_card_gets_no_guess():
     data = base(A={"field": {"C3": "Xylophone"}})
     (problem,) = _problems(data)
     assert "did you mean" not in problem["message"]
+
+
+# --- the desk, through the same engine ----------------------------------------------------------
+
+def test_the_desk_resolves_a_setup_position_and_odd_values(client):
+    data = _setup("A", 4, A={"hand": ["Grunt"]})
+    data["actions"] = [{"recruit": "Grunt", "to": "C3"}, {"end_phase": True}]
+    r = client.post("/desk/board.json", json={"scenario": data})
+    assert r.status_code == 200 and r.get_json()["ok"] is True
+    r = client.post("/desk/resolve.json", json={"scenario": data})
+    body = r.get_json()
+    assert r.status_code == 200 and body["ruling"]["final"]["turn_player"] == "B"
+    assert "recruiting round 4 of 4" in body["trace"]
+    odd = _odd(A={"field": {"C3": "Odd Knight"}, "hand": ["Jab"]}, B={"field": {"C3": "Odd Wall"}})
+    odd["actions"] = [{"cast": "Jab", "caster": "C3", "targets": ["B:C3"]}]
+    r = client.post("/desk/resolve.json", json={"scenario": odd})
+    assert r.status_code == 200 and "14 rounded down to a step of 5" in r.get_json()["trace"]

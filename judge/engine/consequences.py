@@ -93,9 +93,16 @@ class Explainer:
                     return self.last_fall.get(str(change.get("slot")))
         return None
 
+    def fell(self, ref: SlotRef) -> int | None:
+        """The consequence step that lowered the maximum HP of the Soul on `ref`, if no damage came since."""
+        return self.last_fall.get(str(ref))
+
     def after(self, step: Step) -> None:
         if step.kind == "capture":
             self.last_capture = step.n
+        for change in step.changes:
+            if "damage" in change:   # damage since the fall: a capture now is the damage's, not the fall's
+                self.last_fall.pop(str(change.get("slot")), None)
         if self.g._board is self.seen and self.seen is not None:
             return  # nothing was touched since the last look
         now = self._look()

@@ -71,6 +71,8 @@ class Explainer(Protocol):
 
     def after(self, step: Step) -> None: ...
 
+    def fell(self, ref: Any) -> int | None: ...
+
 
 class StepLimit(RuntimeError):
     """Raised when a resolution takes more steps than the cap allows (a loop)."""

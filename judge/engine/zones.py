@@ -145,7 +145,8 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
             why = f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})"
             # damage comes in steps of 5: on a maximum HP of 33 the last step stores 35 (deal_damage)
-            if max_hp_fell or soul.damage > -(-view.max_hp.total // 5) * 5 or earlier:
+            fell = g.trace.explainer is not None and g.trace.explainer.fell(ref) is not None
+            if max_hp_fell or fell or soul.damage > -(-view.max_hp.total // 5) * 5 or earlier:
                 why = (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
                        f"({soul.damage})")
                 rules = ("14.4.3", "glossary/hp", *rules)
