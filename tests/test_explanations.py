@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 
 from judge.engine import stats
@@ -61,7 +62,7 @@ def _what_changed(old: tuple, new: tuple) -> list[str]:
         words.append("negated")
     elif old[4] != new[4]:
         changed = (Counter(old[4]) - Counter(new[4])) + (Counter(new[4]) - Counter(old[4]))
-        words.append(sorted(changed)[0].replace("_", " "))
+        words.append(min(changed).replace("_", " "))
     return words
 
 
@@ -79,7 +80,7 @@ def test_every_change_in_derived_values_is_explained_by_a_step_citing_a_rule():
     problems, checked = [], 0
     for path, scenario, ruling, seen in walked():
         steps = ruling["steps"]
-        for (_, before), (n, after) in zip(seen, seen[1:]):
+        for (_, before), (n, after) in pairwise(seen):
             for uid, new in after.items():
                 old = before.get(uid) or _printed(scenario, new[0])
                 if old[1:] == new[1:]:

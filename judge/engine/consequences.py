@@ -56,6 +56,8 @@ def facts(board: Board) -> dict[int, Facts]:
         if getattr(view, "captured", False) or getattr(view, "shattered", False):
             continue
         card = board.state.soul_at(view.ref) if not view.ref.is_realm else board.state.realm_at(view.ref)
+        if card is None:
+            continue
         parts = Counter((key, c) for key, _ in VALUES for c in getattr(view, key).contributions
                         if c.kind not in MECHANICAL)
         out[card.uid] = Facts(card.uid, view.ref, view.card.name,

@@ -565,13 +565,13 @@ def verify_end_phase(c: Check) -> None:
 
 
 # glossary/setup, glossary/recruit: before turn 1 only the recruiting rounds; Reinforcement is used in them
-# (glossary/reinforcement), so its window's use and pass are allowed too (interpretation/setup-rounds)
-SETUP_VERBS = ("recruit", "use", "pass", "end_phase")
+# (glossary/reinforcement), so its window's use and pass are allowed too (the verb table's `in_setup`,
+# interpretation/setup-rounds)
 R_SETUP = ("glossary/setup", "glossary/recruit", "interpretation/setup-rounds")
 
 
 def run(verify_verb: Callable[[Check], None], fast: bool, state: State, action: Action,
-        window: Window | None = None, board: Board | None = None) -> list[Violation]:
+        window: Window | None = None, board: Board | None = None, in_setup: bool = False) -> list[Violation]:
     """Every reason `action` is not legal now (empty when it is legal): the duel must not be over,
     a verb that is not Fast is the turn player's, then the verb's own check (`verify_verb`)."""
     check = Check(state, action, window, board)
@@ -582,7 +582,7 @@ def run(verify_verb: Callable[[Check], None], fast: bool, state: State, action: 
         check.no(f"it is {state.turn_player}'s turn; {check.player} may only act in a response window",
                  "glossary/turn-player", "glossary/response-window")
         return check.out
-    if state.phase == SETUP and action.verb not in SETUP_VERBS:
+    if state.phase == SETUP and not in_setup:
         check.no(f"in setup, before the first turn ({state.turn_player}'s recruiting round {state.round}), players "
                  f"only recruit Souls; {action.verb.replace('_', ' ')} waits for turn 1", *R_SETUP)
         return check.out

@@ -51,11 +51,13 @@ class Verb:
     candidates: Callable[[moves.Moment], Iterator[dict[str, Any]]]
     respond: Do | None = None         # taken inside a response window: it answers (12.1)
     realm_slot: bool = False          # its slot key may name a realm slot
+    in_setup: bool = False            # may be taken in the recruiting rounds before turn 1 (glossary/setup)
 
     def describe(self) -> dict[str, Any]:
         """The verb as data (vocabulary()): JSON-able, without the functions."""
         return {"verb": self.name, "value": self.value, "keys": list(self.keys), "required": self.required,
-                "card_type": self.card_type, "fast": self.fast, "responds": self.respond is not None}
+                "card_type": self.card_type, "fast": self.fast, "responds": self.respond is not None,
+                "in_setup": self.in_setup}
 
 
 def _cast(g: Game, action: Action) -> None:
@@ -80,7 +82,8 @@ def _end_phase(g: Game, action: Action) -> None:
 
 
 TABLE: tuple[Verb, ...] = (
-    Verb("recruit", "card", ("to",), "to", "soul", False, legality.verify_recruit, placing.recruit, moves.recruit),
+    Verb("recruit", "card", ("to",), "to", "soul", False, legality.verify_recruit, placing.recruit, moves.recruit,
+         in_setup=True),
     Verb("cast", "card", ("caster",), None, "event", False, legality.verify_cast, _cast, moves.cast),
     Verb("equip", "card", ("to",), "to", "armament", False, legality.verify_equip, placing.equip, moves.equip),
     Verb("invoke", "card", ("to",), "to", "realm", False, legality.verify_invoke, placing.invoke, moves.invoke,
@@ -91,11 +94,12 @@ TABLE: tuple[Verb, ...] = (
     Verb("activate", "effect", ("card",), "card", None, True, legality.verify_activate,
          _answering(cascade.activate), moves.activate, respond=cascade.activate),
     Verb("use", "effect", ("card",), "card", None, True, legality.verify_use, _answering(cascade.use), moves.use,
-         respond=cascade.use),
+         respond=cascade.use, in_setup=True),
     Verb("attack", "slot", ("target",), "target", None, False, legality.verify_attack, battle.declare,
          moves.attack),
-    Verb("pass", "true", (), None, None, True, legality.verify_pass, _nothing, moves.pass_),
-    Verb("end_phase", "true", (), None, None, False, legality.verify_end_phase, _end_phase, moves.end_phase),
+    Verb("pass", "true", (), None, None, True, legality.verify_pass, _nothing, moves.pass_, in_setup=True),
+    Verb("end_phase", "true", (), None, None, False, legality.verify_end_phase, _end_phase, moves.end_phase,
+         in_setup=True),
 )
 VERBS: Mapping[str, Verb] = {v.name: v for v in TABLE}
 NAMES: tuple[str, ...] = tuple(VERBS)
@@ -104,7 +108,7 @@ NAMES: tuple[str, ...] = tuple(VERBS)
 def verify(state: State, action: Action, window: Window | None = None, board: Board | None = None) -> list[Violation]:
     """Every reason `action` is not legal now (empty when it is legal)."""
     verb = VERBS[action.verb]
-    return legality.run(verb.verify, verb.fast, state, action, window, board)
+    return legality.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup)
 
 
 def apply(g: Game, action: Action) -> None:
@@ -145,6 +149,7 @@ def legal_actions(state: State, window: Window | None = None) -> list[Action]:
                 continue
             seen.add(key)
             action = action_of(data)
-            if not legality.run(verb.verify, verb.fast, state, action, window, board):
+            if not legality.run(verb.verify, verb.fast, state, action, window, board,
+                                in_setup=verb.in_setup):
                 out.append(action)
     return out
