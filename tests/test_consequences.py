@@ -96,3 +96,13 @@ def test_an_attacker_with_defiance_is_told_it_does_not_trigger_once():
     ruling = _ruling(data)
     notes = [s for s in _steps(ruling, "nonevent") if "Defiance does not trigger" in s["text"]]
     assert len(notes) == 1 and "Knight" in notes[0]["text"] and notes[0]["rules"] == ["glossary/defiance"]
+
+
+def test_the_desk_links_a_consequence_to_the_step_it_follows_from(client):
+    data = base(A={"field": {"C3": "Knight"}, "hand": ["Snipe"]},
+                B={"field": {"C3": "Captain", "C2": "Grunt"}})
+    data["cards"].append(SNIPE)
+    data["actions"] = [{"cast": "Snipe", "caster": "C3", "targets": ["B:C3"]}]
+    body = client.post("/desk/resolve.json", json={"scenario": data}).get_json()
+    (step,) = [s for s in body["ruling"]["steps"] if s["kind"] == "consequence"]
+    assert f'href="#step-{step["caused_by"]}"' in body["trace"]
