@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         if before != after:
             differ.append(recorded.name)
             diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(),
-                                             "before/" + recorded.name, "after/" + recorded.name, lineterm=""))
+                                             f"before/{recorded.name}", f"after/{recorded.name}",
+                                             lineterm=""))
             print("\n".join(diff[:args.diff_lines]))
             if len(diff) > args.diff_lines:
                 print(f"... ({len(diff) - args.diff_lines} more diff lines)")

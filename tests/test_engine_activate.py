@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import check, cited
 
-from judge.engine.legality import Offer, Window
+from judge.engine.checks import Offer, Window
 from judge.engine.state import SlotRef
 
 MEDIC = {"field": {"C3": "Warlord", "Cm1": "Medic"}}

@@ -7,7 +7,7 @@ from engine_helpers import CARDS, base
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.engine import legality, verbs
+from judge.engine import checks, verbs
 from judge.engine.errors import ScenarioError
 from judge.engine.field import load_field
 from judge.engine.scenario import load_scenario
@@ -107,7 +107,7 @@ def test_10_4_5_in_a_response_window_the_priority_holder_may_spring_use_fast_eff
 
     s = position(phase="combat", A={"field": {"C3": "Warlord"}, "hand": ["Grunt"]},
                  B={"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}, "R0": "Quick Medic", "R2": "Medic"}})
-    actions = [a.to_dict() for a in verbs.legal_actions(s.state, legality.Window(response=True, priority="B"))]
+    actions = [a.to_dict() for a in verbs.legal_actions(s.state, checks.Window(response=True, priority="B"))]
     taken = {next(iter(a)) for a in actions}
     assert taken == {"spring", "activate", "pass"}
     assert all(a["by"] == "B" for a in actions)

@@ -36,8 +36,10 @@ def test_the_schema_builds_typed_parts_with_checked_values():
 
 def test_a_missing_required_key_is_named_with_its_path():
     problems = Problems()
-    card_schema.parse_card({**CARD, "effects": [{"kind": "activated", "do": [{"damage": 10}]}]}, "card", problems)
-    assert [(p["path"], p["message"]) for p in problems.items] == [("card.effects[0].do[0].to", "missing; damage needs to")]
+    bad = {**CARD, "effects": [{"kind": "activated", "do": [{"damage": 10}]}]}
+    card_schema.parse_card(bad, "card", problems)
+    assert [(p["path"], p["message"]) for p in problems.items] == [
+        ("card.effects[0].do[0].to", "missing; damage needs to")]
 
 
 @pytest.mark.parametrize("part", list(parts.PARTS.values()), ids=list(parts.PARTS))
@@ -66,8 +68,8 @@ def test_the_vocabulary_is_json_and_comes_from_the_tables():
     assert [v["verb"] for v in vocab["verbs"]] == list(verbs.NAMES)
     assert [p["part"] for p in vocab["effect_parts"]] == list(parts.PARTS)
     recruit = vocab["verbs"][0]
-    assert recruit == {"verb": "recruit", "value": "card", "keys": ["to"], "required": "to", "card_type": "soul",
-                       "fast": False, "responds": False}
+    assert recruit == {"verb": "recruit", "value": "card", "keys": ["to"], "required": "to",
+                       "card_type": "soul", "fast": False, "responds": False}
     assert "altar" in vocab["slots"]["soul"] and vocab["lines"]["1"] == "the Front Line"
 
 

@@ -15,7 +15,7 @@ codex_mod = pytest.importorskip("judge.codex", reason="the Codex loader lands on
 
 RULE_ID = re.compile(r"^(?:\d+(?:\.\d+)*[a-d]?|glossary/[a-z0-9-]+|interpretation/[a-z0-9-]+)$")
 MODULES = ["legality", "targets", "stats", "conditions", "tree", "scenario", "state_loader", "cards", "card_schema", "field", "moves",
-           "verbs", "placing"]
+           "verbs", "placing", "checks", "references"]
 
 
 def _cited_ids() -> dict[str, list[str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import check, cited
 
-from judge.engine.legality import Window
+from judge.engine.checks import Window
 from judge.engine.state import SlotRef
 
 SET = {"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}}}

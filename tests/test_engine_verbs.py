@@ -10,7 +10,7 @@ import pytest
 from engine_helpers import base, position
 
 from judge import ROOT
-from judge.engine import legality, moves, verbs
+from judge.engine import checks, legality, moves, verbs
 from judge.engine.action import Action, Place
 from judge.engine.errors import ScenarioError
 from judge.engine.scenario import load_scenario
@@ -69,7 +69,7 @@ def test_legal_actions_come_in_the_tables_order():
 def test_each_candidate_function_yields_only_its_own_verb():
     s = position(phase="combat", A={"field": {"C3": "Warlord"}, "hand": ["Grunt"]},
                  B={"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}, "R0": "Quick Medic"}})
-    window = legality.Window(response=True, priority="B")
+    window = checks.Window(response=True, priority="B")
     for player in ("A", "B"):
         moment = moves.Moment(s.state, window, player, derive(s.state), s.state.soul_refs(player))
         for verb in verbs.TABLE:

@@ -72,7 +72,8 @@ class Action:
         places = {k: Place.parse(v) for k, v in self.args.items() if k not in _NOT_SLOTS}
         places["value"] = Place.parse(self.value)
         object.__setattr__(self, "places", places)
-        object.__setattr__(self, "target_places", tuple(Place.parse(t) for t in self.args.get("targets") or ()))
+        targets = tuple(Place.parse(t) for t in self.args.get("targets") or ())
+        object.__setattr__(self, "target_places", targets)
 
     @classmethod
     def of(cls, data: Mapping[str, Any], index: int = 0, verbs: tuple[str, ...] = ()) -> Action:

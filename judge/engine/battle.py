@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.engine import cascade, effects, legality, nonevents, parts, stats, zones
+from judge.engine import cascade, effects, legality, nonevents, parts, references, stats, zones
 from judge.engine.action import Action
 from judge.engine.cards import EffectDef
 from judge.engine.game import Entry, Game
@@ -322,15 +322,15 @@ def aftermath(g: Game, b: Battle) -> None:
 def _battle_part(part: parts.Battle, g: Game, entry: Entry) -> None:
     """The effect part `battle:` (interpretation/battle-by-effect): the Souls it names must still be
     active, and an Unyielding target may be protected from it (13.6.2)."""
-    attackers = effects.resolve_ref(g, entry, part.spec["attacker"])
-    targets = effects.resolve_ref(g, entry, part.spec["target"])
+    attackers = references.resolve_ref(g, entry, part.spec["attacker"])
+    targets = references.resolve_ref(g, entry, part.spec["target"])
     if not attackers or not targets:
         g.trace.add("effect", f"{entry.label}: the battle can't happen, a Soul it names is no longer active; the part "
                               "is skipped.", ("11.6.3", "glossary/battle"))
         return
     target_ref, targeted = targets[0]
-    if effects.protected(g, entry, target_ref, targeted):
-        effects.protected_note(g, entry, target_ref, targeted)
+    if references.protected(g, entry, target_ref, targeted):
+        references.protected_note(g, entry, target_ref, targeted)
         return
     effect_battle(g, entry, attackers[0][0], target_ref, bool(part.spec.get("counts_as_attack")))
 

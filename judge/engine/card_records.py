@@ -7,7 +7,7 @@ the module the rest of the engine imports them from.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,11 +142,11 @@ class CardDef:
 class Library:
     """Cards by name (case-insensitive)."""
 
-    def __init__(self, cards: Iterable[CardDef] = (), problems: list[dict] | None = None) -> None:
+    def __init__(self, cards: Iterable[CardDef] = (), problems: list[dict[str, Any]] | None = None) -> None:
         self._cards: dict[str, CardDef] = {}
         for card in cards:
             self._cards[card.name.lower()] = card
-        self.problems: list[dict] = list(problems or [])
+        self.problems: list[dict[str, Any]] = list(problems or [])
 
     def get(self, name: object) -> CardDef | None:
         return self._cards.get(name.strip().lower()) if isinstance(name, str) else None
@@ -154,7 +154,7 @@ class Library:
     def __contains__(self, name: object) -> bool:
         return self.get(name) is not None
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[CardDef]:
         return iter(self._cards.values())
 
     def __len__(self) -> int:

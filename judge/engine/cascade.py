@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import effects, legality, targets, words, zones
+from judge.engine import checks, effects, legality, targets, words, zones
 from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
+from judge.engine.checks import Offer, Window
 from judge.engine.conditions import failed_conditions
 from judge.engine.game import Entry, Game, Pending
-from judge.engine.legality import Offer, Window
 from judge.engine.state import SlotRef
 
 # a window opens after an attack declaration, a new Cascade entry or triggered Timing Effects (12.2,
@@ -154,7 +154,7 @@ def cast(g: Game, action: Action) -> None:
 def _first_caster(g: Game, action: Action, card: CardDef) -> SlotRef:
     for ref in g.state.soul_refs(g.actor(action)):
         probe = Action(action.index, action.verb, action.value, action.by, {**action.args, "caster": str(ref)})
-        if not legality.run(legality.verify_cast, False, g.state, probe, window(g), g.board()):
+        if not checks.run(legality.verify_cast, False, g.state, probe, window(g), g.board()):
             return ref
     raise ValueError("no legal Caster")  # verify() refused the action before we got here
 

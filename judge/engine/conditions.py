@@ -29,7 +29,8 @@ def failed_conditions_realm(cond: Mapping[str, Any]) -> list[str]:
     return [f"{key}" for key in cond]
 
 
-def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any], prelim: dict | None = None) -> list[str]:
+def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any],
+            prelim: Mapping[SlotRef, int] | None = None) -> list[str]:
     state = board.state
     soul = state.soul_at(ref)
     if soul is None:

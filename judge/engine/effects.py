@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import singledispatch
 from typing import Any
 
-from judge.engine import parts, stats, tree, words, zones
+from judge.engine import parts, references, stats, words, zones
 from judge.engine.cards import Keyword
 from judge.engine.conditions import failed_conditions
 from judge.engine.game import Entry, Game, Target
@@ -17,133 +17,6 @@ from judge.engine.state import Lasting, SlotRef
 from judge.engine.trace import StepLimit
 
 R_FIZZLE = "11.6.1"
-
-
-# --- references ---------------------------------------------------------------------------------
-
-def _uid_ref(g: Game, uid: int | None) -> SlotRef | None:
-    return g.where(uid) if uid is not None and g.is_active_uid(uid) else None
-
-
-def resolve_ref(g: Game, entry: Entry, name: str, *, allow_captured: bool = False) -> list[tuple[SlotRef, bool]]:
-    """The cards a reference in `do` means now, each with whether the effect targets it (so that
-    Unyielding protects it, 13.6.2). Targets are remembered by slot (11.4.8)."""
-    state = g.state
-    if name.startswith("target"):
-        index = int(name[6:] or 1) - 1
-        if index >= len(entry.targets):
-            return []
-        t = entry.targets[index]
-        if t.ref.is_realm:
-            realm = state.realm_at(t.ref)
-            return [(t.ref, True)] if realm is not None and not realm.shattered else []
-        soul = state.soul_at(t.ref)
-        if soul is None:
-            return []
-        if soul.captured and not (t.captured or allow_captured):
-            return []
-        if t.uid is not None and soul.uid != t.uid:
-            g.trace.add("effect", f"{entry.label} remembers its target by its slot: {soul.name} now stands on {t.ref}, "
-                                  "so the effect acts on it.", ("11.4.8", "11.6.4"))
-        return [(t.ref, t.names_soul)]
-    if name == "self":
-        ref = _uid_ref(g, entry.source_uid)
-        return [(ref, False)] if ref else []
-    if name == "wielder":
-        ref = _uid_ref(g, entry.source_uid)
-        return [(ref, False)] if ref else []
-    if name == "caster":
-        ref = _uid_ref(g, entry.caster_uid)
-        return [(ref, False)] if ref else []
-    if name == "ambusher":
-        ref = _uid_ref(g, entry.ambusher_uid)
-        return [(ref, False)] if ref else []
-    if name in ("attacker", "attacked"):
-        ref = _uid_ref(g, entry.context.get(name))
-        return [(ref, False)] if ref else []
-    return [(r, False) for r in tree.group(state, name, _uid_ref(g, entry.source_uid), entry.controller)]
-
-
-def protected(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> bool:
-    """13.6.1/13.6.2/13.6.6: an Unyielding Soul is unaffected by its opponent's targeting and Instant
-    Effects whose source has its rank or lower (checked again at resolution, 11.6.4)."""
-    if ref.is_realm or not (targeted or entry.kind == "instant"):
-        return False
-    return g.board().unyielding_against(ref, entry.source_rank, entry.controller)
-
-
-def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
-    soul = g.state.soul_at(ref)
-    rank = g.card(soul.name).rank
-    if targeted:
-        g.trace.add("nonevent", f"{soul.name} ({ref}, rank {rank}) is Unyielding against {entry.label} (rank "
-                              f"{entry.source_rank}) now, so the effect does nothing to it.",
-                    ("11.6.4", "13.6.2", "13.6.1", "13.6.3"))
-    else:
-        g.trace.add("nonevent", f"{soul.name} ({ref}, rank {rank}) is Unyielding against the Instant Effect "
-                              f"{entry.label} (rank {entry.source_rank}), which does nothing to it.",
-                    ("13.6.6", "13.6.1", "13.6.3"))
-
-
-def _teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
-    """`to:` is a slot name, or a Soul Spot target chosen when the effect was used ("target2")."""
-    if to.startswith("target"):
-        index = int(to[6:] or 1) - 1
-        if index < len(entry.targets):
-            return entry.targets[index].ref
-    return SlotRef(ref.player, to)
-
-
-GROUP_SIDES = {"all_own_souls": "own", "other_own_souls": "own", "all_opposing_souls": "opposing"}
-
-
-def _refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: bool = False) -> list[SlotRef]:
-    found = resolve_ref(g, entry, name, allow_captured=allow_captured)
-    if name in GROUP_SIDES:
-        player = entry.controller if GROUP_SIDES[name] == "own" else g.other(entry.controller)
-        passed = [r for r in g.state.soul_refs(player, active=False) if g.state.soul_at(r).captured]
-        if passed:
-            g.trace.add("effect", f"{entry.label} acts only on active cards: "
-                                  f"{', '.join(g.name_at(r) for r in passed)} (captured) "
-                                  f"{'is' if len(passed) == 1 else 'are'} not reached.", ("11.6.2",))
-    if not found:
-        # 11.4.8 for a target that is gone; 11.6.3 for any part with nothing left to act on
-        is_target = name.startswith("target")
-        which = (f"its target{' ' + name[6:] if name[6:] else ''} is no longer there" if is_target
-                 else "no active card it names is there")
-        g.trace.add("effect", f"{entry.label}: nothing is left for its {verb} to act on ({which}), so that part is "
-                              "skipped; the rest still happens.", ("11.6.3", *(("11.4.8",) if is_target else ())))
-        return []
-    out = []
-    for ref, targeted in found:
-        if protected(g, entry, ref, targeted):
-            protected_note(g, entry, ref, targeted)
-            continue
-        _unprotected_note(g, entry, ref, targeted)
-        out.append(ref)
-    return out
-
-
-def _unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
-    """13.6.7: say why an Unyielding Soul is reached after all."""
-    if ref.is_realm or not g.board().has_keyword(ref, "unyielding"):
-        return
-    soul = g.state.soul_at(ref)
-    rank = g.card(soul.name).rank
-    if entry.controller == ref.player:
-        why = "Unyielding does not protect against its own controller's effects"
-        item = "13.6.7a"
-    elif entry.source_rank > rank:
-        why = (f"the source of {entry.label} has rank {entry.source_rank}, higher than {soul.name}'s rank {rank}, "
-               "so Unyielding does not protect it")
-        g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.3", "13.6.7", "13.6.7e"))
-        return
-    elif not targeted:
-        why = ("the effect neither targets it nor is Static or Instant, so Unyielding does not protect against it")
-        item = "13.6.7c"
-    else:
-        return
-    g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7", item))
 
 
 # --- fizzling and costs -----------------------------------------------------------------------------
@@ -278,50 +151,50 @@ def apply_part(part: Part, g: Game, entry: Entry) -> None:
 
 @apply_part.register
 def _damage(part: parts.Damage, g: Game, entry: Entry) -> None:
-    for ref in _refs_for(g, entry, part.to, "damage"):
+    for ref in references.refs_for(g, entry, part.to, "damage"):
         zones.deal_damage(g, ref, part.amount, entry.label)
 
 
 @apply_part.register
 def _heal(part: parts.Heal, g: Game, entry: Entry) -> None:
-    for ref in _refs_for(g, entry, part.to, "heal"):
+    for ref in references.refs_for(g, entry, part.to, "heal"):
         zones.heal(g, ref, part.amount, entry.label)
 
 
 @apply_part.register
 def _capture(part: parts.Capture, g: Game, entry: Entry) -> None:
-    for ref in _refs_for(g, entry, part.who, "capture"):
+    for ref in references.refs_for(g, entry, part.who, "capture"):
         zones.capture(g, ref, f"by {entry.label}", ("glossary/capture",))
         zones.check_winner(g, [ref])
 
 
 @apply_part.register
 def _return(part: parts.Return, g: Game, entry: Entry) -> None:
-    for ref in _refs_for(g, entry, part.who, "return"):
+    for ref in references.refs_for(g, entry, part.who, "return"):
         zones.return_to_hand(g, ref, entry.label)
 
 
 @apply_part.register
 def _exile(part: parts.Exile, g: Game, entry: Entry) -> None:
-    for ref in _refs_for(g, entry, part.who, "exile", allow_captured=True):
+    for ref in references.refs_for(g, entry, part.who, "exile", allow_captured=True):
         zones.exile(g, ref, entry.label)
 
 
 @apply_part.register
 def _teleport(part: parts.Teleport, g: Game, entry: Entry) -> None:
-    for ref in _refs_for(g, entry, part.who, "teleport"):
-        zones.teleport(g, ref, _teleport_destination(entry, ref, part.to), entry.label)
+    for ref in references.refs_for(g, entry, part.who, "teleport"):
+        zones.teleport(g, ref, references.teleport_destination(entry, ref, part.to), entry.label)
 
 
 @apply_part.register
 def _gain(part: parts.Gain, g: Game, entry: Entry) -> None:
-    for ref in _refs_for(g, entry, part.to, "gain"):
+    for ref in references.refs_for(g, entry, part.to, "gain"):
         add_lasting(g, entry, "gain", part.stats, ref, part.until or "permanently")
 
 
 @apply_part.register
 def _grant(part: parts.Grant, g: Game, entry: Entry) -> None:
-    for ref in _refs_for(g, entry, part.to, "grant"):
+    for ref in references.refs_for(g, entry, part.to, "grant"):
         add_lasting(g, entry, "grant", part.keyword, ref, part.until or "permanently")
 
 
@@ -356,7 +229,7 @@ def _enlist(part: parts.Enlist, g: Game, entry: Entry) -> None:
 def _if(part: parts.If, g: Game, entry: Entry) -> None:
     cond = dict(part.condition)
     of = cond.pop("of", "self")
-    found = resolve_ref(g, entry, of)
+    found = references.resolve_ref(g, entry, of)
     failed: list[str]
     if not found:
         failed = ["nothing is there any more"]
@@ -379,8 +252,8 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
         index = int(name[6:] or 1) - 1
         if index < len(entry.targets):
             t = entry.targets[index]
-            if t.names_soul and g.state.soul_at(t.ref) is not None and protected(g, entry, t.ref, True):
-                protected_note(g, entry, t.ref, True)
+            if t.names_soul and g.state.soul_at(t.ref) is not None and references.protected(g, entry, t.ref, True):
+                references.protected_note(g, entry, t.ref, True)
                 return []
             if not t.names_soul and g.state.active_soul_at(t.ref) is not None and \
                     g.board().has_keyword(t.ref, "unyielding") and t.ref.player != entry.controller:
@@ -389,7 +262,7 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
                             ("13.6.7", "13.6.7d", "11.4.4"))
             return [t.ref]
         return []
-    return [ref for ref, _ in resolve_ref(g, entry, name)]
+    return [ref for ref, _ in references.resolve_ref(g, entry, name)]
 
 
 def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, until: str) -> None:
@@ -471,7 +344,7 @@ def negate(g: Game, entry: Entry, name: str) -> None:
         g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs nothing.",
                     ("13.5.1", "11.5.3"))
         return
-    for ref in _refs_for(g, entry, name, "negate"):
+    for ref in references.refs_for(g, entry, name, "negate"):
         add_lasting(g, entry, "negate", None, ref, "permanently")
 
 

@@ -142,7 +142,8 @@ def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
         if s.parent is not None and s.parent not in names:
             raise ValueError(f"{source}: slot {s.name}: parent {s.parent!r} is not a soul slot")
     return Field(souls, realms, root, data.get("separator", "·"),
-                 list(data.get("ascii_separators", ASCII_SEPARATORS)), data.get("interpretation", "field-tree"))
+                 list(data.get("ascii_separators", ASCII_SEPARATORS)),
+                 data.get("interpretation", "field-tree"))
 
 
 @lru_cache(maxsize=4)

@@ -13,8 +13,8 @@ from typing import Any, Protocol
 from judge.engine import stats
 from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
+from judge.engine.checks import Window
 from judge.engine.errors import Violation
-from judge.engine.legality import Window
 from judge.engine.state import SlotRef, State, opponent
 from judge.engine.trace import Trace
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.cards import CardDef, EffectDef
-from judge.engine.legality import Window
+from judge.engine.checks import Window
 from judge.engine.state import PLAYERS, SlotRef, State
 from judge.engine.stats import Board
 from judge.engine.targets import Source, combinations
@@ -46,7 +46,8 @@ class Moment:
         """A slot reference as an action writes it: unprefixed for the actor's own slots."""
         return ref.slot if ref.player == self.player else str(ref)
 
-    def target_lists(self, eff: EffectDef | None, source: Source, self_ref: SlotRef | None) -> list[list[str]]:
+    def target_lists(self, eff: EffectDef | None, source: Source,
+                     self_ref: SlotRef | None) -> list[list[str]]:
         if eff is None or not eff.targets:
             return [[]]
         return [[str(r) for r in combo]

@@ -133,7 +133,8 @@ class Grant(Part):
     until: str | None
     KEY = "grant"
     LASTING = True
-    FORM = (Key("grant", "keyword", "keyword"), Key("to", "to", "ref"), Key("until", "until", "duration", False))
+    FORM = (Key("grant", "keyword", "keyword"), Key("to", "to", "ref"),
+            Key("until", "until", "duration", False))
     WORDS = "{to} gains the keyword {keyword} until {until}"
 
 
@@ -144,7 +145,8 @@ class Lay(Part):
     until: str | None
     KEY = "lay"
     LASTING = True
-    FORM = (Key("lay", "what", "slot_effect"), Key("on", "on", "ref"), Key("until", "until", "duration", False))
+    FORM = (Key("lay", "what", "slot_effect"), Key("on", "on", "ref"),
+            Key("until", "until", "duration", False))
     WORDS = "lays {what} on the slot of {on} until {until}"
 
 
@@ -201,5 +203,6 @@ class If(Part):
     WORDS = "if {condition}, then {then}, else {otherwise}"
 
 
-PARTS: dict[str, type[Part]] = {cls.KEY: cls for cls in (Damage, Heal, Capture, Return, Exile, Teleport, Gain,
-                                                          Grant, Lay, Negate, Draw, Discard, Enlist, Battle, If)}
+PARTS: dict[str, type[Part]] = {cls.KEY: cls for cls in (
+    Damage, Heal, Capture, Return, Exile, Teleport, Gain, Grant, Lay, Negate, Draw, Discard, Enlist, Battle,
+    If)}

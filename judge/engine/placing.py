@@ -35,11 +35,12 @@ def equip(g: Game, action: Action) -> None:
     ref = action.slot("to", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
-    soul = g.state.soul_at(ref)
+    soul = g.state.soul(ref)
     soul.armament = Armament(g.state.new_uid(), card.name)
     g.touch()
     view = g.board().souls[ref]
-    parts, rules = [], []
+    parts: list[str] = []
+    rules: list[str] = []
     for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
         text, why = stats.explain(value, key)
         parts.append(text)
@@ -68,7 +69,7 @@ def set_ambush(g: Game, action: Action) -> None:
     ref = action.slot("at", g.state)
     card = g.card(action.value)
     zones.take_from_hand(g, player, card.name)
-    setter = g.state.soul_at(ref)
+    setter = g.state.soul(ref)
     already = len(g.state.slot(ref).ambushes)
     g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
     two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul there may "

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from judge.engine import cascade, consequences, expect, legality, stats, verbs, zones
+from judge.engine import cascade, consequences, expect, stats, verbs, zones
 from judge.engine.action import Action
+from judge.engine.checks import Window
 from judge.engine.errors import Violation
 from judge.engine.game import Game, Pause
 from judge.engine.scenario import Scenario
@@ -100,7 +101,7 @@ def describe_position(g: Game) -> None:
             if ks.kind != "printed":
                 bits.append(f"{ks.keyword.label()} from {ks.label}")
                 rules += ks.rules
-                if ks.source_uid is not None and ks.source_uid != g.state.soul_at(ref).uid:
+                if ks.source_uid is not None and ks.source_uid != g.state.soul(ref).uid:
                     rules.append("11.2.3")  # a granted effect counts as coming from the card that grants it
         for blocked in view.blocked:
             bits.append(f"{blocked.what} (from {blocked.source}, rank {blocked.source_rank}) does not reach it, as it "
@@ -113,7 +114,7 @@ def describe_position(g: Game) -> None:
     g.trace.add("position", text, tuple(dict.fromkeys(rules)))
 
 
-def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | None]:
+def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:
     """The state, and the open response window (or None), just before queued action `count` would
     be taken: what `api.legal_actions(scenario, after=count)` asks about."""
     state = scenario.state.copy()
@@ -127,7 +128,7 @@ def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | 
     return state, None
 
 
-def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list], Any]) -> Scenario:
+def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list[Action]], Action]) -> Scenario:
     """The scenario with up to `length` more actions, each picked by `choose` from the legal actions
     of the position the queue so far reaches (random playouts: the property test and the bench)."""
     actions = list(scenario.actions)

@@ -16,7 +16,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.engine.cards import Keyword, Library
+from judge.engine.cards import CardDef, Keyword, Library
 from judge.engine.field import Field, load_field
 from judge.engine.parts import PARTS
 
@@ -190,13 +190,20 @@ class State:
         return load_field()
 
     # --- lookups
-    def card(self, name: str):
+    def card(self, name: str) -> CardDef | None:
         """The CardDef for `name` (from the scenario's library), or None."""
         return self.library.get(name)
 
     def soul_at(self, ref: SlotRef) -> Soul | None:
         slot = self.players[ref.player].slots.get(ref.slot)
         return slot.soul if slot else None
+
+    def soul(self, ref: SlotRef) -> Soul:
+        """The Soul on `ref`, where the rules have made sure one stands (after verify)."""
+        soul = self.soul_at(ref)
+        if soul is None:
+            raise KeyError(f"no Soul stands on {ref}")
+        return soul
 
     def active_soul_at(self, ref: SlotRef) -> Soul | None:
         soul = self.soul_at(ref)

@@ -7,6 +7,8 @@ glossary/underling). The tree of slots is `codex/field.yaml` (interpretation/fie
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from judge.engine.state import SlotRef, State, opponent
 
 # Rule ids cited for what this module derives.
@@ -123,7 +125,7 @@ def is_proactive(state: State, ref: SlotRef) -> bool:
     return ref.slot in proactive_slots(state, ref.player)
 
 
-def is_under_frozen(state: State, ref: SlotRef, frozen) -> SlotRef | None:
+def is_under_frozen(state: State, ref: SlotRef, frozen: Callable[[SlotRef], bool]) -> SlotRef | None:
     """The first active Soul above `ref` that is Frozen (`frozen(slotref) -> bool`), or None."""
     for up in superiors(state, ref):
         if frozen(up):
@@ -144,5 +146,6 @@ def group(state: State, name: str | None, holder: SlotRef | None, controller: st
     if name == "underlings":
         return underlings(state, holder) if holder is not None and not holder.is_realm else []
     if name == "same_direct_superior" and holder is not None:
-        return [r for r in state.soul_refs(controller) if r != holder and shares_direct_superior(state, r, holder)]
+        return [r for r in state.soul_refs(controller)
+                if r != holder and shares_direct_superior(state, r, holder)]
     return []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from judge.engine import zones
 from judge.engine.game import Game
-from judge.engine.state import PHASES, PLAYERS, SETUP, SETUP_ROUNDS, SlotRef
+from judge.engine.state import PHASES, PLAYERS, SETUP, SETUP_ROUNDS, Lasting, SlotRef
 from judge.engine.stats import SPANS
 from judge.engine.tree import SPIRAL_TURNS
 
@@ -61,7 +61,7 @@ def end_round(g: Game) -> None:
     begin_turn(g)
 
 
-def _ends(g: Game, lasting) -> bool:
+def _ends(g: Game, lasting: Lasting) -> bool:
     """13.3.1: "this turn" ends now; "until the end of your opponent's next turn" ends at the end of
     the first turn of the opponent that began after the effect was created."""
     state = g.state

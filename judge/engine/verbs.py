@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from judge.engine import battle, cascade, legality, moves, placing, turns
+from judge.engine import battle, cascade, checks, legality, moves, placing, turns
 from judge.engine.action import Action
+from judge.engine.checks import Check, Window
 from judge.engine.errors import Violation
 from judge.engine.game import Game
-from judge.engine.legality import Check, Window
 from judge.engine.state import State
 from judge.engine.stats import Board, derive
 
@@ -82,33 +82,39 @@ def _end_phase(g: Game, action: Action) -> None:
 
 
 TABLE: tuple[Verb, ...] = (
-    Verb("recruit", "card", ("to",), "to", "soul", False, legality.verify_recruit, placing.recruit, moves.recruit,
-         in_setup=True),
-    Verb("cast", "card", ("caster",), None, "event", False, legality.verify_cast, _cast, moves.cast),
-    Verb("equip", "card", ("to",), "to", "armament", False, legality.verify_equip, placing.equip, moves.equip),
-    Verb("invoke", "card", ("to",), "to", "realm", False, legality.verify_invoke, placing.invoke, moves.invoke,
-         realm_slot=True),
-    Verb("set", "card", ("at",), "at", "ambush", False, legality.verify_set, placing.set_ambush, moves.set_ambush),
-    Verb("spring", "card", ("at",), "at", "ambush", True, legality.verify_spring, _answering(cascade.spring),
-         moves.spring, respond=cascade.spring),
-    Verb("activate", "effect", ("card",), "card", None, True, legality.verify_activate,
-         _answering(cascade.activate), moves.activate, respond=cascade.activate),
-    Verb("use", "effect", ("card",), "card", None, True, legality.verify_use, _answering(cascade.use), moves.use,
-         respond=cascade.use, in_setup=True),
-    Verb("attack", "slot", ("target",), "target", None, False, legality.verify_attack, battle.declare,
-         moves.attack),
-    Verb("pass", "true", (), None, None, True, legality.verify_pass, _nothing, moves.pass_, in_setup=True),
-    Verb("end_phase", "true", (), None, None, False, legality.verify_end_phase, _end_phase, moves.end_phase,
-         in_setup=True),
+    # name, value kind, keys, required key, card type, Fast; then verify, do, candidates
+    Verb("recruit", "card", ("to",), "to", "soul", False,
+         legality.verify_recruit, placing.recruit, moves.recruit, in_setup=True),
+    Verb("cast", "card", ("caster",), None, "event", False,
+         legality.verify_cast, _cast, moves.cast),
+    Verb("equip", "card", ("to",), "to", "armament", False,
+         legality.verify_equip, placing.equip, moves.equip),
+    Verb("invoke", "card", ("to",), "to", "realm", False,
+         legality.verify_invoke, placing.invoke, moves.invoke, realm_slot=True),
+    Verb("set", "card", ("at",), "at", "ambush", False,
+         legality.verify_set, placing.set_ambush, moves.set_ambush),
+    Verb("spring", "card", ("at",), "at", "ambush", True,
+         legality.verify_spring, _answering(cascade.spring), moves.spring, respond=cascade.spring),
+    Verb("activate", "effect", ("card",), "card", None, True,
+         legality.verify_activate, _answering(cascade.activate), moves.activate, respond=cascade.activate),
+    Verb("use", "effect", ("card",), "card", None, True,
+         legality.verify_use, _answering(cascade.use), moves.use, respond=cascade.use, in_setup=True),
+    Verb("attack", "slot", ("target",), "target", None, False,
+         legality.verify_attack, battle.declare, moves.attack),
+    Verb("pass", "true", (), None, None, True,
+         legality.verify_pass, _nothing, moves.pass_, in_setup=True),
+    Verb("end_phase", "true", (), None, None, False,
+         legality.verify_end_phase, _end_phase, moves.end_phase, in_setup=True),
 )
 VERBS: Mapping[str, Verb] = {v.name: v for v in TABLE}
 NAMES: tuple[str, ...] = tuple(VERBS)
 
 
-def verify(state: State, action: Action, window: Window | None = None, board: Board | None = None) -> list[Violation]:
+def verify(state: State, action: Action, window: Window | None = None,
+           board: Board | None = None) -> list[Violation]:
     """Every reason `action` is not legal now (empty when it is legal)."""
     verb = VERBS[action.verb]
-    return legality.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup)
+    return checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup)
 
 
 def apply(g: Game, action: Action) -> None:
@@ -136,7 +142,7 @@ def action_of(data: Mapping[str, Any], index: int = 0) -> Action:
 def legal_actions(state: State, window: Window | None = None) -> list[Action]:
     """Every legal action of the player who may act, with concrete targets and `by`, in the table's
     order."""
-    player = legality.actor(state, window)
+    player = checks.actor(state, window)
     board = derive(state)
     moment = moves.Moment(state, window, player, board, state.soul_refs(player))
     out = []
@@ -149,7 +155,6 @@ def legal_actions(state: State, window: Window | None = None) -> list[Action]:
                 continue
             seen.add(key)
             action = action_of(data)
-            if not legality.run(verb.verify, verb.fast, state, action, window, board,
-                                in_setup=verb.in_setup):
+            if not checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup):
                 out.append(action)
     return out
