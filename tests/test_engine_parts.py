@@ -69,7 +69,7 @@ def test_the_vocabulary_is_json_and_comes_from_the_tables():
     assert [p["part"] for p in vocab["effect_parts"]] == list(parts.PARTS)
     recruit = vocab["verbs"][0]
     assert recruit == {"verb": "recruit", "value": "card", "keys": ["to"], "required": "to",
-                       "card_type": "soul", "fast": False, "responds": False}
+                       "card_type": "soul", "fast": False, "responds": False, "in_setup": True}
     assert "altar" in vocab["slots"]["soul"] and vocab["lines"]["1"] == "the Front Line"
 
 
