@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from judge.engine import words
 from judge.engine.state import SlotRef
 from judge.engine.stats import Board, Contribution, KeywordSource, RealmView, SoulView
 
@@ -277,9 +278,7 @@ def _kw_id(ks: KeywordSource) -> tuple[str, str, str, str]:
 
 
 def _kw(ks: KeywordSource) -> str:
-    """A keyword as the Codex prints it: "Dual Wielding", "Defiance 5"."""
-    name, _, rest = ks.keyword.label().partition(" ")
-    return " ".join(w.capitalize() for w in name.split("_")) + (f" {rest}" if rest else "")
+    return words.keyword(ks.keyword)
 
 
 def _negation(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts], now: dict[int, Facts],

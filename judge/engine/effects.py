@@ -309,14 +309,14 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
 
 def _describe_value(kind: str, value: Any) -> str:
     if isinstance(value, Keyword):
-        return value.label()
+        return words.keyword(value)
     if isinstance(value, Mapping):
         if "gain" in value:
             return _describe_value("gain", value["gain"])
         if "grant" in value:
             return _describe_value("grant", value["grant"])
         return ", ".join(f"{'+' if v >= 0 else ''}{v} {k.upper()}" for k, v in value.items() if v)
-    return str(value).replace("_", " ")
+    return words.keyword(value) if kind == "lay" else str(value).replace("_", " ")
 
 
 def negate(g: Game, entry: Entry, name: str) -> None:

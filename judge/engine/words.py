@@ -2,6 +2,7 @@
 own condition says it (issue 11, part 3), never another kind's words.
 
     condition_now(board, ref, {"damaged": True})   # -> "Last Stand Veteran has 10 damage"
+    keyword(Keyword("dual_wielding"))               # -> "Dual Wielding"
 """
 
 from __future__ import annotations
@@ -14,6 +15,13 @@ from judge.engine.state import SlotRef
 
 if TYPE_CHECKING:
     from judge.engine.stats import Board
+
+
+def keyword(kw: Any) -> str:
+    """A keyword as the Codex prints it: "Dual Wielding", "Defiance 5", "Frozen" (a Keyword or its name)."""
+    label = kw.label() if hasattr(kw, "label") else str(kw)
+    name, _, rest = label.partition(" ")
+    return " ".join(w.capitalize() for w in name.split("_")) + (f" {rest}" if rest else "")
 
 
 def condition_now(board: Board, ref: SlotRef, cond: Mapping[str, Any]) -> str:
