@@ -211,7 +211,9 @@ def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before:
             why.append(f"{label} ({_signed(parts)}) no longer adds to it")
             rules += c.rules
         else:
-            why.append(f"{label} ({_signed(parts)}) no longer applies to it")
+            cond = _condition(c.source, board)
+            why.append(f"{label} ({_signed(parts)}) no longer applies to it" + (
+                f": its condition no longer holds ({cond})" if cond else ""))
             rules += c.rules
     for label, parts in came.items():
         c = parts[0][1]
@@ -222,9 +224,22 @@ def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before:
             verb = "reaches it as it arrives"
         elif c.kind == "lasting":
             verb = "applies from now"
+        elif c.kind in ("aura", "printed") and (cond := _condition(c.source, board)):
+            verb = f"applies to it: its condition holds now ({cond})"
         why.append(f"{label} ({_signed(parts)}) {verb}")
         rules += c.rules
         _reach(new, c.source, board, why, rules)
+
+
+def _condition(source: str | None, board: Board) -> str:
+    """13.1.1: a Static Effect applies while its condition holds; the condition of the source card's
+    conditional Static Effects, in its own words as it stands now ("" when it has none)."""
+    ref = SlotRef.parse(source, None, board.state.field) if source and ":" in source else None
+    soul = board.state.soul_at(ref) if ref is not None and not ref.is_realm else None
+    if ref is None or soul is None:
+        return ""
+    conds = [e.condition for e in board.state.card(soul.name).effects if e.kind == "static" and e.condition]
+    return "; ".join(words.condition_now(board, ref, cond) for cond in conds)
 
 
 def _by_label(parts: Counter[tuple[str, Contribution]]) -> dict[str, list[tuple[str, Contribution]]]:
