@@ -301,15 +301,15 @@ def flush_pending(g: Game) -> bool:
         ref = g.where(p.card_uid)
         if ref is None or not g.is_active_uid(p.card_uid):
             if p.mandatory:
-                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active before it "
-                                       "goes on the Cascade.", ("11.8.3",))
+                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active before it "
+                                        "goes on the Cascade.", ("11.8.3",))
             continue
         if p.mandatory:
             card = g.card(p.card)
             chosen, _, _ = targets.choose_targets(g.board(), p.effect, None,
                                                   targets.Source(p.controller, card.name, card.rank, ref), ref)
             if p.effect.targets and not chosen:
-                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: it has no legal target.", ("11.8.3",))
+                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: it has no legal target.", ("11.8.3",))
                 continue
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
                           source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
