@@ -31,6 +31,10 @@ R_NEGATED = ("13.5.2",)
 R_REACHES = ("13.6.3", "13.6.7e")             # the source's rank decides whether Unyielding stops it
 R_BLOCKED = ("13.6.1", "13.6.3")
 R_SLOT_STAYS = ("13.3.3",)
+# steps that never change a derived value (a window, the Cascade, a check, a refusal, a non-event):
+# nothing to compare after them, which spares a derivation of the board
+QUIET = frozenset({"window", "cascade", "resolve", "fizzle", "reject", "limit", "position", "nonevent",
+                   "trigger", "error"})
 
 
 @dataclass(frozen=True)
@@ -106,8 +110,8 @@ class Explainer:
         for change in step.changes:
             if "damage" in change:   # damage since the fall: a capture now is the damage's, not the fall's
                 self.last_fall.pop(str(change.get("slot")), None)
-        if self.g._board is self.seen and self.seen is not None:
-            return  # nothing was touched since the last look
+        if step.kind in QUIET or (self.g._board is self.seen and self.seen is not None):
+            return  # nothing that changes a derived value, or nothing touched since the last look
         now = self._look()
         before, self.before = self.before, now
         for uid, new in now.items():
