@@ -109,7 +109,7 @@ def describe_position(g: Game) -> None:
             rules += ["13.6.1", "13.6.3"]
         if bits:
             parts.append(f"{view.card.name} ({ref}, line {view.line}): {'; '.join(bits)}")
-    text = "Nothing is queued; the position as given. " + (
+    text = "Nothing is queued; the position as given, with what the rules derive for its active cards. " + (
         ". ".join(parts) + "." if parts else "Every card has its printed values.")
     g.trace.add("position", text, tuple(dict.fromkeys(rules)))
 

@@ -500,7 +500,8 @@ class Board:
     def _give(self, w: _Work, ref: SlotRef, src: _Source, payload: dict, kind: str, unyielding: set) -> None:
         if src.controller != ref.player and ref in unyielding and \
                 src.card.rank <= self._card(self.state.soul_at(ref).name).rank:
-            what = "gain" if "gain" in payload else f"{payload['grant'].name}"
+            what = (", ".join(f"{'+' if v >= 0 else '−'}{abs(v)} {k.upper()}" for k, v in payload["gain"].items() if v)
+                    if "gain" in payload else f"{payload['grant'].name}")
             w.blocked.append(Blocked(f"{src.card.name}'s {what}", str(src.ref), src.card.rank))  # 13.6.1
             return
         rules = R_AURA if kind == "aura" else (R_ARMAMENT if kind == "armament" else R_STATIC)
