@@ -312,10 +312,12 @@ def _negation(old: Facts | None, new: Facts, board: Board, before: dict[int, Fac
                    "stop working" + (f" ({', '.join(lost)} included)" if lost else ""))
         rules += R_NEGATED
     elif was and not new.negated:
-        void = [_name(uid, board) for uid in board.void_negators]
+        void = [_name(uid, board) for uid in sorted(board.void_negators)]
+        newer = sorted({_name(by, board) for uid in board.void_negators for by in board.negated_by.get(uid, [])})
         if void:
-            why.append(f"it is no longer negated: {' and '.join(void)}, which negated it, is itself negated by a "
-                       "newer effect, and a negated card negates nothing (the newer negation wins)")
+            why.append(f"it is no longer negated: {' and '.join(void)}, which negated it, is itself negated by "
+                       f"{' and '.join(newer) or 'a newer effect'}, newer, and a negated card negates nothing "
+                       "(the newer negation wins)")
             rules += (*R_NEGATED, "interpretation/negation-order")
         else:
             why.append("it is no longer negated: the effect that negated it no longer applies")
