@@ -214,10 +214,14 @@ def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before:
         elif c.kind == "armament":
             why.append(f"{label} ({_signed(parts)}) no longer adds to it")
             rules += c.rules
+        elif c.kind == "moral":
+            why.append(f"{label} ({_signed(parts)}) no longer reaches it: it is no longer an Underling of that Soul")
+            rules += (*c.rules, "glossary/underling")
         else:
             cond = _condition(c.source, board)
             why.append(f"{label} ({_signed(parts)}) no longer applies to it" + (
-                f": its condition no longer holds ({cond})" if cond else ""))
+                f": its condition no longer holds ({cond})" if cond else
+                ": it is no longer among the Souls the effect names" if c.kind == "aura" else ""))
             rules += c.rules
     for label, parts in came.items():
         c = parts[0][1]
