@@ -47,10 +47,16 @@ def _value_line(name: str, data: dict[str, Any], key: str) -> str:
     return f"{name} {data[key]} = {terms.lstrip('+ ')}"
 
 
+def _moment(result: dict[str, Any]) -> str:
+    if result["phase"] == "setup":
+        return f"Setup, before the first turn: {result['turn_player']}'s recruiting round {result.get('round', 1)}"
+    return f"{result['turn_player']}'s turn, {result['phase'].capitalize()} Phase"
+
+
 def render(result: dict[str, Any], players: dict | None = None) -> str:
     """The readable board: per slot its card, line, values with sources, keywords, proactive."""
     lines = [f"{result['scenario']}" + (f" — {result['title']}" if result.get("title") else ""),
-             f"{result['turn_player']}'s turn, {result['phase'].capitalize()} Phase (Codex {result['codex']})", ""]
+             f"{_moment(result)} (Codex {result['codex']})", ""]
     for player in ("A", "B"):
         header = f"Player {player}"
         if players:
