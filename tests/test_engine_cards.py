@@ -69,22 +69,21 @@ def test_library_names_match_case_insensitively_and_scenario_cards_win():
 
 BAD = [
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10,
-      "effects": [{"kind": "activated", "do": [{"damage": 5, "to": "target"}, {"heal": 7, "to": "self"}]}]},
-     "cards[0].effects[0].do[1].heal", "multiple of 5"),
+      "effects": [{"kind": "activated", "do": [{"damage": 5, "to": "target"}, {"heal": -7, "to": "self"}]}]},
+     "cards[0].effects[0].do[1].heal", "0 or more"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10, "colour": "red"},
      "cards[0].colour", "unknown key"),
     ({"name": "X", "type": "soul", "rank": 4, "attribute": "light", "hp": 10}, "cards[0].rank", "0..3"),
     ({"name": "X", "type": "spell", "rank": 1}, "cards[0].type", "expected one of"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "grey", "hp": 10}, "cards[0].attribute",
      "light, dark"),
-    ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 12}, "cards[0].hp",
-     "multiple of 5"),
+    ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": -12}, "cards[0].hp", "0 or more"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": "ten"}, "cards[0].hp",
-     "multiple of 5"),
+     "whole number"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10, "keywords": ["flying"]},
      "cards[0].keywords[0]", "unknown keyword"),
-    ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10, "keywords": [{"defiance": 3}]},
-     "cards[0].keywords[0].defiance", "multiple of 5"),
+    ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10, "keywords": [{"defiance": 0}]},
+     "cards[0].keywords[0].defiance", "above 0"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10,
       "effects": [{"kind": "activated", "limit": "often", "do": []}]}, "cards[0].effects[0].limit", "N/Turn"),
     ({"name": "X", "type": "soul", "rank": 1, "attribute": "light", "hp": 10,
@@ -120,3 +119,18 @@ def test_library_cards_all_load():
     """Every card in codex/cards/ passes validation (the list is empty until the card library lands)."""
     library = load_library()
     assert library.problems == [], "\n".join(f"{p['path']}: {p['message']}" for p in library.problems)
+
+
+def test_values_that_are_not_steps_of_5_are_accepted():
+    # glossary/damage: the Codex rounds damage and healing where they are dealt, so a card's values,
+    # bonuses and amounts may be any whole number (issue 11, part 4)
+    card = {"name": "Odd", "type": "soul", "rank": 1, "attribute": "light", "atk": 7, "def": 3, "hp": 33,
+            "keywords": [{"defiance": 8}, {"moral": {"atk": 2}}],
+            "effects": [{"kind": "activated", "cost": [{"pay_hp": 4}],
+                         "do": [{"damage": 13, "to": "self"}, {"heal": 1, "to": "self"},
+                                {"gain": {"atk": 6}, "to": "self"}]}]}
+    assert _problems(card) == []
+    problems = Problems()
+    (odd,) = parse_cards([card], "cards", problems)
+    assert (odd.stat("atk"), odd.stat("def"), odd.stat("hp")) == (7, 3, 33)
+    assert odd.effects[0].do[0]["damage"] == 13 and odd.effects[0].cost[0]["pay_hp"] == 4

@@ -69,7 +69,8 @@ def test_the_vocabulary_is_json_and_comes_from_the_tables():
     assert [p["part"] for p in vocab["effect_parts"]] == list(parts.PARTS)
     recruit = vocab["verbs"][0]
     assert recruit == {"verb": "recruit", "value": "card", "keys": ["to"], "required": "to",
-                       "card_type": "soul", "fast": False, "responds": False, "on_cascade": False}
+                       "card_type": "soul", "fast": False, "responds": False, "on_cascade": False,
+                       "in_setup": True}
     assert [v["verb"] for v in vocab["verbs"] if v["on_cascade"]] == ["cast", "spring", "activate", "use"]
     assert "altar" in vocab["slots"]["soul"] and vocab["lines"]["1"] == "the Front Line"
 

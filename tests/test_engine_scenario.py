@@ -154,9 +154,9 @@ def test_scenario_cards_problems_have_key_paths():
     data = base()
     data["cards"] = copy.deepcopy(CARDS) + [{"name": "Bad", "type": "soul", "rank": 1, "attribute": "light",
                                              "hp": 10, "effects": [{"kind": "activated",
-                                                                    "do": [{"heal": 3, "to": "self"}]}]}]
+                                                                    "do": [{"heal": -3, "to": "self"}]}]}]
     problems = _problems(data)
-    assert _has(problems, f"cards[{len(CARDS)}].effects[0].do[0].heal", "multiple of 5")
+    assert _has(problems, f"cards[{len(CARDS)}].effects[0].do[0].heal", "0 or more")
 
 
 def test_actions_parse_with_acting_player_and_refs():

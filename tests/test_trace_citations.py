@@ -270,7 +270,7 @@ def test_13_6_2_is_cited_only_where_unyielding_is_in_play():
 def test_a_timing_effect_that_is_lost_cites_11_8_3_and_an_instant_effect_11_1_5():
     seen = 0
     for path, step in all_steps():
-        if step["kind"] == "trigger" and "waits for" in step["text"] and "no longer active" in step["text"]:
+        if step["kind"] == "nonevent" and "waits for" in step["text"] and "no longer active" in step["text"]:
             seen += 1
             if "Timing Effect" in step["text"]:
                 assert "11.8.3" in step["rules"] and "11.1.5" not in step["rules"], where(path, step)

@@ -72,6 +72,27 @@ class Codex:
     def is_chapter(self, rule_id: str) -> bool:
         return rule_id.isdigit() and self.chapter(int(rule_id)) is not None
 
+    def label(self, rule_id: str) -> str:
+        """A rule id as a reader finds it in the Codex: a bulleted sub-item as "13.6.7, 3rd point", a
+        numbered one as "10.4.5, point 2"; a chapter-11 number that is ours marked "(inferred)"; a glossary
+        entry by its term; an interpretation in words ("our reading: capture timing"). The id itself
+        stays the stable key of links and JSON."""
+        if rule_id.startswith("glossary/"):
+            entry = self.entry(rule_id)
+            return entry.term if entry else rule_id
+        if rule_id.startswith("interpretation/"):
+            return f"our reading: {rule_id.split('/', 1)[1].replace('-', ' ')}"
+        rule = self.rules.get(rule_id)
+        if rule is None:
+            return rule_id
+        shown = rule.id
+        parent = self.rules.get(rule.parent or "") if rule.kind == "item" else None
+        if parent is not None and rule.item_marker in ("bullet", "number"):
+            k = parent.children.index(rule.id) + 1
+            bullet = rule.item_marker == "bullet"
+            shown = f"{parent.id}, {ordinal(k)} point" if bullet else f"{parent.id}, point {k}"
+        return f"{shown} (inferred)" if rule.numbering == "inferred" else shown
+
     def short(self, rule_id: str) -> str:
         """One line for hovers and trace links (without the id itself)."""
         if rule_id.startswith("glossary/"):
@@ -252,6 +273,12 @@ class Codex:
             if ref.source not in citers:
                 citers.append(ref.source)
         return dict(sorted(absent.items(), key=lambda kv: sort_key(kv[0])))
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, … (11th, 12th, 13th)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def clip(text: str, length: int = SHORT_LENGTH) -> str:

@@ -111,6 +111,8 @@ def _add_to_rule(rule: dict, line: str, known_cards: list[str]) -> None:
     elif line.startswith("Note"):
         rule.setdefault("notes", []).append(line[len("Note"):].strip())
     elif (m := _ITEM.match(line)) and rule["text"]:
+        # the id gets a letter; how the Codex prints the item ("1." or "-") is kept for readers
+        rule.setdefault("item_marker", "bullet" if line.startswith("-") else "number")
         items = rule.setdefault("items", [])
         letter = "abcdefghijklmnopqrstuvwxyz"[len(items)]
         items.append({"id": rule["id"] + letter, "text": m.group(1).strip()})

@@ -98,11 +98,14 @@ def _read_rule(raw: dict, rule_id: str, section: str, number: int, at: str) -> l
     notes = tuple(str(n) for n in raw.get("notes") or [])
     item_ids = [str(_need(it, "id", str, f"{at}.items[{k}]")) for k, it in enumerate(items)]
     numbering = raw.get("numbering")
+    marker = raw.get("item_marker", "letter" if items else None)
+    if marker not in (None, "letter", "number", "bullet"):
+        raise CodexError(f"{at}.item_marker: expected letter, number or bullet, got {marker!r}")
     rule = Rule(id=rule_id, kind="rule", text=text, chapter=number, parent=section,
                 children=tuple(item_ids), examples=examples, notes=notes, numbering=numbering,
-                empty_in_source=bool(raw.get("empty_in_source")))
+                empty_in_source=bool(raw.get("empty_in_source")), item_marker=marker)
     subs = [Rule(id=item_ids[k], kind="item", text=_need(it, "text", str, f"{at}.items[{k}]"),
-                 chapter=number, parent=rule_id, numbering=numbering)
+                 chapter=number, parent=rule_id, numbering=numbering, item_marker=marker)
             for k, it in enumerate(items)]
     return [rule, *subs]
 

@@ -52,6 +52,8 @@ class Rule:
     empty_in_source: bool = False   # present in the source, but without text (13.6.4)
     title_given: bool = True        # False for titles that are ours (chapter 11 sections, chapter 13)
     numbered_by: str | None = None  # the interpretation that gave this chapter its numbers (chapter 11)
+    item_marker: str | None = None  # a rule with sub-items (and the items): how the Codex prints them,
+                                    # "letter" (11.6.1a), "number" (1., 2.) or "bullet" (-); ids keep letters
 
     @property
     def section(self) -> str | None:

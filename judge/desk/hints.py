@@ -10,7 +10,9 @@ from typing import Any
 
 from judge.engine.cards import load_library
 
-UNKNOWN_CARD = re.compile(r"no card named '(?P<name>[^']*)'[^;]*?:?\s*$")
+# the engine's message, with its own "did you mean" when it found one (judge.engine.suggest)
+UNKNOWN_CARD = re.compile(r"no card named '(?P<name>[^']*)'[^;]*?"
+                          r"(?:; did you mean (?P<guess>[^?]+)\?)?:?\s*$")
 
 
 def card_names(data: Mapping[str, Any] | None) -> list[str]:
@@ -37,7 +39,7 @@ def explain(problems: list[dict[str, Any]], data: Mapping[str, Any] | None = Non
         match = UNKNOWN_CARD.search(str(problem.get("message", "")))
         if match:
             names = names if names is not None else card_names(data)
-            guess = suggest(match["name"], names)
+            guess = match["guess"] or suggest(match["name"], names)
             problem["message"] = f"no card named '{match['name']}' in the library or this scenario's cards"
             problem["message"] += f"; did you mean {guess}?" if guess else "; pick one from the card list."
             problem["card"] = match["name"]

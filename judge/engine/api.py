@@ -46,6 +46,7 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
         "codex": scenario.codex or current_version(),
         "turn_player": state.turn_player,
         "phase": state.phase,
+        **({"round": state.round} if state.phase == "setup" else {}),
         "derived": board.derived(detail=detail),
         "checks": checks,
     }

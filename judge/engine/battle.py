@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.engine import cascade, effects, legality, parts, references, stats, zones
+from judge.engine import cascade, effects, legality, nonevents, parts, references, stats, zones
 from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.derived import RealmView, SoulView
@@ -74,6 +74,7 @@ def declare(g: Game, action: Action) -> None:
                  *(("glossary/dual-wielding",) if soul.attacks_made > 1 else ()),
                  *(("13.4.2",) if soul.attacks_made > 1 and instances > 1 else ())),
                 [{"slot": str(ref), "attacks_made": [soul.attacks_made - 1, soul.attacks_made]}])
+    nonevents.taunt_exceptions(g, board, target)
     g.battle = b
     try:
         context = {"attacker": soul.uid, "attacked": holder.uid}
@@ -161,7 +162,7 @@ def fight(g: Game, b: Battle) -> None:
         if raw < 0:
             arith += ", never below 0"
     if dmg != max(0, raw):
-        arith += f", rounded down to {dmg}"
+        arith += f", rounded down to a step of 5: {dmg}"
     # (slot, amount, source, rules, arithmetic, battle damage?): the attack damage and a Realm's
     # counterblow are battle damage; Defiance is an Instant Effect (11.1.5), so its damage is effect
     # damage dealt at the same moment (9.5.6), not battle damage (13.6.6 vs 13.6.7)
@@ -182,7 +183,7 @@ def fight(g: Game, b: Battle) -> None:
         source_rules = (*(("11.2.3",) if granted else ()),
                         *(("13.2.2",) if granted and attacker_unyielding else ()))
         if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
-            g.trace.add("instant", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
+            g.trace.add("nonevent", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
                                    f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
                                    f"{att.card.rank}, Unyielding).",
                         ("13.6.6", "13.6.3", "glossary/defiance", *source_rules))
@@ -211,9 +212,11 @@ def fight(g: Game, b: Battle) -> None:
                      ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
                      f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}"
                      + (", never below 0" if raw_c < 0 else "")
+                     + (f", rounded down to a step of 5: {blow}" if blow != max(0, raw_c) else "")
                      + ", at the same moment as "
                      + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
                      + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True))
+    nonevents.attacker_defiance(g, board, b.attacker, b.target, b.counts_as_attack)
     g.in_fight = True
     b_hp_before = tgt.hp.total
     dealt_by_attack = 0
@@ -234,20 +237,25 @@ def fight(g: Game, b: Battle) -> None:
     # step, the attacker is still active and is not the target (glossary/berserk)
     if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
             and tgt.has("berserk") and not g.state.winner:
-        g.trace.add("battle", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
-                              f"battle for {tgt.card.name}, so its Berserk does not trigger.",
-                    ("glossary/berserk", "glossary/defiance"))
+        g.trace.add("nonevent", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
+                                "battle for "
+                              f"{tgt.card.name}, so its Berserk does not trigger.", ("glossary/berserk",
+                                                                                      "glossary/defiance"))
     if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
             and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has("berserk"):
         # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
         # the Soul attacked nothing (interpretation/battle-by-effect)
-        g.trace.add("battle", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
-                              "attacked: its Berserk does not trigger.",
+        g.trace.add("nonevent", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
+                                "attacked: its "
+                              "Berserk does not trigger.",
                     ("glossary/berserk", "interpretation/battle-by-effect"))
-    if g.state.winner or not b.counts_as_attack or b.target.is_realm:
+    if g.state.winner or not b.counts_as_attack:
         return
-    target_taken = b.target in captured and dealt_by_attack >= b_hp_before and dealt_by_attack > 0
+    target_taken = not b.target.is_realm and b.target in captured and dealt_by_attack >= b_hp_before \
+        and dealt_by_attack > 0
     if not target_taken:
+        if g.is_active_uid(b.attacker_uid):
+            nonevents.berserk_not_taken(g, att, b.attacker, b.target, captured, dealt_by_attack, b_hp_before)
         return
     if b.attacker_uid == b.target_uid:
         g.trace.add("battle", f"{att.card.name} battled itself: it can never trigger its own Berserk.",
@@ -255,9 +263,10 @@ def fight(g: Game, b: Battle) -> None:
         return
     if not g.is_active_uid(b.attacker_uid):
         if att.has("berserk") or _has_capture_instants(g, att.card):
-            g.trace.add("instant", f"{att.card.name} was captured in the same step as its target, so it is "
-                                   "no longer active: its Berserk does not trigger (only active cards' "
-                                   "effects trigger).",
+            g.trace.add("nonevent", f"{att.card.name} was captured in the same step as its target, so it is "
+                                    "no longer "
+                                   "active: its Berserk does not trigger (only active cards' effects "
+                                   "trigger).",
                             ("glossary/berserk", "9.5.8", "11.8.1"))
         return
     berserk(g, b, att)

@@ -1,5 +1,5 @@
 """Validating the card schema (contract §3): every unknown key and wrong type is reported with its
-key path (`cards[2].effects[0].do[1].heal: expected a multiple of 5`). The records it builds are in
+key path (`cards[2].effects[0].do[1].heal: expected 0 or more`). The records it builds are in
 `cards.py`; `docs/scenario-format.md` lists our extensions of the vocabulary.
 """
 
@@ -42,6 +42,7 @@ from judge.engine.parts import PARTS, Part
 class _Checker:
     def __init__(self, problems: Problems) -> None:
         self.p = problems
+        self.refused: set[str] = set()   # names of cards refused for a bad value
 
     def bad(self, path: str, message: str) -> None:
         self.p.add(path, message)
@@ -114,6 +115,20 @@ class _Checker:
             self.bad(path, f"expected a Codex version such as \"0.4.0\", got {_show(value)}")
         return text
 
+    def whole(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
+        """A card's value, a bonus or an effect's amount: any whole number (glossary/damage: the engine
+        rounds damage and healing down to a step of 5 where they are dealt, not here)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.bad(path, f"expected a whole number, got {_show(value)}")
+            return None
+        if positive and value <= 0:
+            self.bad(path, f"expected a whole number above 0, got {value}")
+            return None
+        if not signed and value < 0:
+            self.bad(path, f"expected 0 or more, got {value}")
+            return None
+        return value
+
     def text(self, value: Any, path: str) -> str:
         if isinstance(value, str):
             return value
@@ -129,7 +144,7 @@ class _Checker:
         out = {}
         for key in STAT_KEYS:
             if key in data:
-                out[key] = self.in_steps(data[key], f"{path}.{key}", signed=True) or 0
+                out[key] = self.whole(data[key], f"{path}.{key}", signed=True) or 0
         if not data:
             self.bad(path, "expected at least one of atk, def, hp")
         return out
@@ -198,7 +213,7 @@ class _Checker:
         if name == "moral":
             return Keyword("moral", self.stats(val, sub))
         if name == "defiance":
-            return Keyword("defiance", self.in_steps(val, sub, positive=True))
+            return Keyword("defiance", self.whole(val, sub, positive=True))
         if name == "berserk":
             return Keyword("berserk", tuple(self.actions(val, sub)))
         if name == "reinforcement":
@@ -263,7 +278,7 @@ class _Checker:
             return {"discard": self.integer(data["discard"], f"{path}.discard", 1)}
         if "pay_hp" in data:
             self.keys(data, ("pay_hp", "by"), path)
-            return {"pay_hp": self.in_steps(data["pay_hp"], f"{path}.pay_hp", positive=True),
+            return {"pay_hp": self.whole(data["pay_hp"], f"{path}.pay_hp", positive=True),
                     "by": self.choice(data.get("by", "self"), ("self", "caster", "ambusher"), f"{path}.by")}
         self.bad(path, "unknown cost; expected {discard: N} or {pay_hp: N, by: self|caster|ambusher}")
         return {}
@@ -374,11 +389,11 @@ class _Checker:
             if key in data:
                 if ctype in ("event", "ambush"):
                     self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
-                values[key] = self.in_steps(data[key], f"{path}.{key}") or 0
+                values[key] = self.whole(data[key], f"{path}.{key}")
         if ctype in ("soul", "realm") and not values.get("hp"):
             if "hp" not in data:
                 self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
-            elif values.get("hp") == 0:
+            elif values.get("hp") == 0:  # None: already said what is wrong with it (one mistake, one message)
                 self.bad(f"{path}.hp", f"a {ctype} needs HP above 0")
         leader = False
         if "leader" in data:
@@ -402,10 +417,13 @@ class _Checker:
         editions = tuple(self.version(v, f"{path}.editions[{i}]")
                          for i, v in enumerate(self.seq(data.get("editions"), f"{path}.editions")))
         if len(self.p) > before:
+            if name:
+                self.refused.add(name.lower())  # still named: no follow-on "no card named" (issue 11)
             return None
+        counted = {k: v or 0 for k, v in values.items()}
         return CardDef(
             name=name, type=ctype or "soul", rank=rank or 0, attribute=attribute, leader=leader,
-            atk=values.get("atk", 0), def_=values.get("def", 0), hp=values.get("hp", 0),
+            atk=counted.get("atk", 0), def_=counted.get("def", 0), hp=counted.get("hp", 0),
             text=self.text(data["text"], f"{path}.text") if "text" in data else "",
             keywords=keywords, effects=effects,
             caster=self.condition(data["caster"], f"{path}.caster") if "caster" in data else None,
@@ -433,7 +451,7 @@ def _v_ref(c: _Checker, v: Any, p: str) -> Any:
 
 
 def _v_amount(c: _Checker, v: Any, p: str) -> Any:
-    return c.in_steps(v, p, positive=True)
+    return c.whole(v, p)
 
 
 def _v_count(c: _Checker, v: Any, p: str) -> Any:
@@ -534,13 +552,17 @@ def parse_card(data: Any, path: str, problems: Problems) -> CardDef | None:
     return _Checker(problems).card(data, path)
 
 
-def parse_cards(data: Any, path: str, problems: Problems) -> list[CardDef]:
+def parse_cards(data: Any, path: str, problems: Problems, refused: set[str] | None = None) -> list[CardDef]:
+    """The valid cards; the lower-cased names of the refused ones go to `refused` (they still count as
+    named, so a scenario that uses them gets one message per mistake)."""
     checker = _Checker(problems)
     out = []
     for i, item in enumerate(checker.seq(data, path)):
         card = checker.card(item, f"{path}[{i}]")
         if card is not None:
             out.append(card)
+    if refused is not None:
+        refused |= checker.refused
     return out
 
 

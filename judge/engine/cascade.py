@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import checks, effects, legality, targets, zones
+from judge.engine import checks, effects, legality, targets, words, zones
 from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.checks import Offer, Window
@@ -178,8 +178,8 @@ def activate(g: Game, action: Action) -> None:
     fast = "Fast " if eff.fast else ""
     cond = ""
     if eff.condition and not ref.is_realm:
-        cond = (f" Its condition is checked now, as it is used, and holds ({holder.name} stands in line "
-                f"{g.board().line(ref)}).")
+        cond = (f" Its condition is checked now, as it is used, and holds "
+                f"({words.condition_now(g.board(), ref, eff.condition)}).")
     blocked = getattr(g.board().view(ref), "blocked", ())
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
@@ -272,14 +272,16 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         if eff.condition and not ref.is_realm:
             failed = failed_conditions(board, ref, eff.condition)
             if failed:
-                g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): its condition "
-                                       f"is not met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
+                g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): its condition "
+                                        "is not "
+                                       f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
                 continue
             cond_rules = ("11.3.3", "11.3.1")
-            text += "; its condition holds now, at the trigger"
+            holds = words.condition_now(board, ref, eff.condition)
+            text += f"; its condition holds now, at the trigger ({holds})"
         used_up = effects.limit_used_up(g, holder.uid, eff)
         if used_up:
-            g.trace.add("trigger", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.",
+            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.",
                         ("11.7.4",))
             continue
         if eff.kind == "instant":
@@ -313,8 +315,8 @@ def flush_pending(g: Game) -> bool:
         ref = g.where(p.card_uid)
         if ref is None or not g.is_active_uid(p.card_uid):
             if p.mandatory:
-                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active "
-                                       "before it goes on the Cascade.", ("11.8.3",))
+                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active "
+                                        "before it goes on the Cascade.", ("11.8.3",))
             continue
         if p.mandatory:
             card = g.card(p.card)
@@ -322,7 +324,7 @@ def flush_pending(g: Game) -> bool:
                                                   targets.Source(p.controller, card.name, card.rank, ref),
                                                   ref)
             if p.effect.targets and not chosen:
-                g.trace.add("trigger", f"{p.card}'s {p.effect.label} is lost: it has no legal target.",
+                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: it has no legal target.",
                             ("11.8.3",))
                 continue
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,

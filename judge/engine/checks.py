@@ -15,7 +15,7 @@ from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.conditions import failed_conditions
 from judge.engine.errors import Violation
-from judge.engine.state import SlotRef, State
+from judge.engine.state import SETUP, SlotRef, State
 from judge.engine.stats import Board, derive
 from judge.engine.targets import Source, choose_targets
 
@@ -202,8 +202,12 @@ def line_rules(line: int | None) -> tuple[str, ...]:
     return ("glossary/line", *named)
 
 
+# glossary/setup, glossary/recruit: before turn 1 only the recruiting rounds (interpretation/setup-rounds)
+R_SETUP = ("glossary/setup", "glossary/recruit", "interpretation/setup-rounds")
+
+
 def run(verify_verb: Callable[[Check], None], fast: bool, state: State, action: Action,
-        window: Window | None = None, board: Board | None = None) -> list[Violation]:
+        window: Window | None = None, board: Board | None = None, in_setup: bool = False) -> list[Violation]:
     """Every reason `action` is not legal now (empty when it is legal): the duel must not be over,
     a verb that is not Fast is the turn player's, then the verb's own check (`verify_verb`)."""
     check = Check(state, action, window, board)
@@ -213,6 +217,10 @@ def run(verify_verb: Callable[[Check], None], fast: bool, state: State, action: 
     if check.player != state.turn_player and not fast:
         check.no(f"it is {state.turn_player}'s turn; {check.player} may only act in a response window",
                  "glossary/turn-player", "glossary/response-window")
+        return check.out
+    if state.phase == SETUP and not in_setup:  # the verb table's `in_setup`
+        check.no(f"in setup, before the first turn ({state.turn_player}'s recruiting round {state.round}), "
+                 f"players only recruit Souls; {action.verb.replace('_', ' ')} waits for turn 1", *R_SETUP)
         return check.out
     verify_verb(check)
     # one sentence once: the same violation found twice (e.g. by two routes) is listed once

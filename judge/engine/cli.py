@@ -48,6 +48,13 @@ def _value_line(name: str, data: dict[str, Any], key: str) -> str:
     return f"{name} {data[key]} = {terms.lstrip('+ ')}"
 
 
+def _moment(result: dict[str, Any]) -> str:
+    if result["phase"] == "setup":
+        return (f"Setup, before the first turn: {result['turn_player']}'s recruiting round "
+                f"{result.get('round', 1)}")
+    return f"{result['turn_player']}'s turn, {result['phase'].capitalize()} Phase"
+
+
 def _slot_lines(slot: str, data: dict[str, Any]) -> list[str]:
     """One slot of the readable board: its card and values, then where each value and keyword comes from."""
     lines = []
@@ -84,8 +91,7 @@ def _slot_lines(slot: str, data: dict[str, Any]) -> list[str]:
 def render(result: dict[str, Any], players: dict[str, Any] | None = None) -> str:
     """The readable board: per slot its card, line, values with sources, keywords, proactive."""
     lines = [f"{result['scenario']}" + (f" — {result['title']}" if result.get("title") else ""),
-             f"{result['turn_player']}'s turn, {result['phase'].capitalize()} Phase "
-             f"(Codex {result['codex']})", ""]
+             f"{_moment(result)} (Codex {result['codex']})", ""]
     for player in ("A", "B"):
         header = f"Player {player}"
         if players:

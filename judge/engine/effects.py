@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import singledispatch
 from typing import Any
 
-from judge.engine import parts, references, stats, zones
+from judge.engine import parts, references, stats, words, zones
 from judge.engine.cards import EffectDef, Keyword, TargetSpec
 from judge.engine.conditions import failed_conditions
 from judge.engine.errors import StepLimit
@@ -102,7 +102,7 @@ def resolve_entry(g: Game, entry: Entry) -> None:
         now = ""
         where = g.where(entry.source_uid) if entry.source_uid is not None else None
         if where is not None and not where.is_realm:
-            now = f" ({g.name_at(where)} now stands in line {g.board().line(where)})"
+            now = f" (at this point {words.condition_now(g.board(), where, entry.effect.condition)})"
         g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked "
                                f"again now{now}.", ("11.3.1",))
     if reason is None and entry.kind == "ambush" and not g.is_active_uid(entry.ambusher_uid):
@@ -302,6 +302,11 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
         text = (f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) "
                 f"from {entry.label}.")
         rules = (*(("13.2.1",) if kind == "grant" else ()), *stats.lasting_rules(until))
+        if kind == "grant" and holder is not None and g.board().is_negated(holder.uid):
+            # 13.2.1 / 13.5.2: a granted keyword works as if printed, so it is negated with the card's own
+            text += (f" But {holder.name} is negated, so the granted {how} is negated at once: granted and "
+                     "negated, it does nothing while the negation lasts.")
+            rules = (*rules, "13.5.2")
     stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
         (value if kind == "gain" else None)
     view = g.board().view(ref) if stats_given else None
@@ -319,14 +324,14 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
 
 def _describe_value(kind: str, value: Any) -> str:
     if isinstance(value, Keyword):
-        return value.label()
+        return words.keyword(value)
     if isinstance(value, Mapping):
         if "gain" in value:
             return _describe_value("gain", value["gain"])
         if "grant" in value:
             return _describe_value("grant", value["grant"])
         return ", ".join(f"{'+' if v >= 0 else ''}{v} {k.upper()}" for k, v in value.items() if v)
-    return str(value).replace("_", " ")
+    return words.keyword(value) if kind == "lay" else str(value).replace("_", " ")
 
 
 def negate(g: Game, entry: Entry, name: str) -> None:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from judge.engine import tree
 from judge.engine.cards import CardDef
-from judge.engine.checks import Check, line_rules
+from judge.engine.checks import R_SETUP, Check, line_rules
 from judge.engine.derived import R_NEGATION, KeywordSource
 from judge.engine.edition import numbers
 from judge.engine.errors import Violation
 from judge.engine.field import line_label
-from judge.engine.state import SlotRef, opponent
+from judge.engine.state import SETUP, SlotRef, opponent
 from judge.engine.stats import Board
 from judge.engine.targets import Source
 
@@ -28,8 +28,9 @@ from judge.engine.targets import Source
 def verify_recruit(c: Check) -> None:
     r = ("10.1.1", "glossary/recruit")
     card = c.card("soul", r)
-    c.own_turn_phase("preparation", f"{c.player} may recruit",
-                     ("10.1.1", "5.3", "glossary/preparation-phase"))
+    setup = c.state.phase == SETUP
+    c.own_turn_phase(c.state.phase if setup else "preparation", f"{c.player} may recruit",
+                     R_SETUP if setup else ("10.1.1", "5.3", "glossary/preparation-phase"))
     if card:
         c.in_hand(card, r)
     ref = c.slot_ref("to", r)
@@ -54,7 +55,10 @@ def verify_recruit(c: Check) -> None:
              "glossary/frozen", *r)
     already = [s for s in state.soul_refs(c.player, active=False) if state.soul(s).recruited_this_turn]
     limit = numbers().recruits_per_turn
-    if len(already) >= limit:
+    if len(already) >= limit and setup:
+        c.no(f"{c.player} has already recruited in this recruiting round of setup ({c.label(already[0])}); "
+             "one Soul per round", *R_SETUP)
+    elif len(already) >= limit:
         per_turn = "one Soul" if limit == 1 else f"{limit} Souls"
         c.no(f"{c.player} has already recruited this turn ({c.label(already[0])}); {per_turn} per turn",
              "10.1.1", "5.3")
@@ -386,3 +390,4 @@ def verify_end_phase(c: Check) -> None:
         c.no(f"only the turn player ({c.state.turn_player}) ends a phase", "glossary/turn-player")
     elif c.window.response or c.window.in_battle:
         c.no("a phase can't end while a response window or a battle is open", "glossary/response-window")
+

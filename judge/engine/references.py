@@ -67,11 +67,11 @@ def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
     soul = g.state.soul(ref)
     rank = g.card(soul.name).rank
     if targeted:
-        g.trace.add("effect", f"{soul.name} ({ref}, rank {rank}) is Unyielding against {entry.label} (rank "
+        g.trace.add("nonevent", f"{soul.name} ({ref}, rank {rank}) is Unyielding against {entry.label} (rank "
                               f"{entry.source_rank}) now, so the effect does nothing to it.",
                     ("11.6.4", "13.6.2", "13.6.1", "13.6.3"))
     else:
-        g.trace.add("effect", f"{soul.name} ({ref}, rank {rank}) is Unyielding against the Instant Effect "
+        g.trace.add("nonevent", f"{soul.name} ({ref}, rank {rank}) is Unyielding against the Instant Effect "
                               f"{entry.label} (rank {entry.source_rank}), which does nothing to it.",
                     ("13.6.6", "13.6.1", "13.6.3"))
 

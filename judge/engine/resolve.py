@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from judge.engine import budget, cascade, expect, stats, verbs, zones
+from judge.engine import budget, cascade, consequences, expect, stats, verbs, zones
 from judge.engine.action import Action
 from judge.engine.budget import OutOfTime
 from judge.engine.checks import Window
@@ -39,6 +39,7 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
     g = Game(state, trace, tuple(scenario.actions), verbs, scenario.on_illegal)
+    trace.explainer = consequences.Explainer(g)   # consequences as steps (issue 11)
     if observe is not None:
         trace.observer = lambda: observe(g)
     looped = False
@@ -129,11 +130,13 @@ def describe_position(g: Game) -> None:
                 if ks.source_uid is not None and ks.source_uid != g.state.soul(ref).uid:
                     rules.append("11.2.3")  # a granted effect counts as coming from the card that grants it
         for blocked in view.blocked:
-            bits.append(f"not {blocked.what} (Unyielding, source rank {blocked.source_rank})")
+            bits.append(f"{blocked.what} (from {blocked.source}, rank {blocked.source_rank}) does not reach "
+                        f"it, as it is Unyielding against its opponent's effects of rank {view.card.rank} or "
+                        "lower")
             rules += ["13.6.1", "13.6.3"]
         if bits:
             parts.append(f"{view.card.name} ({ref}, line {view.line}): {'; '.join(bits)}")
-    text = "Nothing is queued; the position as given. " + (
+    text = "Nothing is queued; the position as given, with what the rules derive for its active cards. " + (
         ". ".join(parts) + "." if parts else "Every card has its printed values.")
     g.trace.add("position", text, tuple(dict.fromkeys(rules)))
 

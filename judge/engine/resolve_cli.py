@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.codex import load_codex
 from judge.engine import edition
 from judge.engine.budget import Budget, limit
 from judge.engine.errors import ScenarioError
@@ -66,6 +67,13 @@ def resolve(argv: list[str]) -> int:
     return 1 if exp is not None and not exp["passed"] else 0
 
 
+def shown(rules: list[str]) -> str:
+    """Rule ids as a reader finds them in the Codex (codex.label): "13.6.7, 3rd point", "11.3.1
+    (inferred)", "our reading: capture timing"; glossary entries keep their "glossary/" address."""
+    codex = load_codex()
+    return "; ".join(r if r.startswith("glossary/") else codex.label(r) for r in rules)
+
+
 def readable(ruling: dict[str, Any], title: str = "", question: str = "") -> str:
     """The trace as a judge would read it aloud."""
     lines = [f"{ruling['scenario']}" + (f" — {title}" if title else "") + f"  (Codex {ruling['codex']})"]
@@ -73,12 +81,12 @@ def readable(ruling: dict[str, Any], title: str = "", question: str = "") -> str
         lines.append(" ".join(question.split()))
     lines.append("")
     for step in ruling["steps"]:
-        rules = f"  [{', '.join(step['rules'])}]" if step["rules"] else ""
+        rules = f"  [{shown(step['rules'])}]" if step["rules"] else ""
         lines.append(f"Step {step['n']} — {step['text']}{rules}")
     lines.append("")
     if ruling.get("rejected"):
         rej = ruling["rejected"]
-        lines.append(f"Rejected: action {rej['action']}: {rej['text']}  [{', '.join(rej['rules'])}]")
+        lines.append(f"Rejected: action {rej['action']}: {rej['text']}  [{shown(rej['rules'])}]")
     if ruling.get("winner"):
         lines.append(f"Winner: {ruling['winner']}")
     exp = ruling.get("expect")

@@ -132,7 +132,7 @@ class _Loader(StateLoader):
         self.c.keys(data, TOP_KEYS, "")
         own_cards: list[CardDef] = []
         if "cards" in data:
-            own_cards = cardmod.parse_cards(data["cards"], "cards", self.p)
+            own_cards = cardmod.parse_cards(data["cards"], "cards", self.p, self.refused)
             self.library = self.base_library.with_cards(own_cards)
         sid = data.get("id")
         if sid is not None and not isinstance(sid, (str, int)):
@@ -241,7 +241,8 @@ class _Loader(StateLoader):
 
     def slot_text(self, value: Any, path: str, realm: bool = False) -> None:
         if Place.parse(value) is None:
-            self.bad(path, f"expected a slot like C3 or B:L1, got {cardmod._show(value)}; slots are "
+            hint = self.slot_hint(str(value).split(":")[-1]) if isinstance(value, str) else ""
+            self.bad(path, f"expected a slot like C3 or B:L1, got {cardmod._show(value)}{hint}; slots are "
                            f"{self.field.describe()}"
                            + (f", {', '.join(self.field.realm_slots)}" if realm else ""))
 

@@ -22,6 +22,9 @@ from judge.engine.parts import PARTS
 
 PLAYERS = ("A", "B")
 PHASES = ("preparation", "combat", "emplacement")
+# glossary/setup: before turn 1 there are recruiting rounds, A 4 and B 3 (glossary Player A, Player B)
+SETUP = "setup"
+SETUP_ROUNDS = {"A": 4, "B": 3}
 
 
 def opponent(player: str) -> str:
@@ -163,6 +166,7 @@ class State:
     event_slot: str | None = None
     winner: str | None = None
     next_uid: int = 1
+    round: int = 0                # phase setup: the turn player's recruiting round (1..4 for A, 1..3 for B)
     library: Library = field(default_factory=Library, repr=False, compare=False)
 
     # --- identity
@@ -393,6 +397,8 @@ def state_to_dict(state: State) -> dict[str, Any]:
     players = {p: _player_out(state, state.players[p]) for p in PLAYERS}
     result: dict[str, Any] = {"turn_player": state.turn_player, "phase": state.phase, "turn": state.turn,
                               "players": players}
+    if state.phase == SETUP:
+        result["round"] = state.round
     lasting = _lasting_out(state)
     if lasting:
         result["lasting"] = lasting

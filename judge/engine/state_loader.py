@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.engine import card_schema as cardmod
-from judge.engine import stats
+from judge.engine import stats, suggest
 from judge.engine.cards import DURATIONS, CardDef, Library
 from judge.engine.edition import active, numbers
 from judge.engine.errors import Problems
@@ -18,6 +18,8 @@ from judge.engine.state import (
     LASTING_KINDS,
     PHASES,
     PLAYERS,
+    SETUP,
+    SETUP_ROUNDS,
     Ambush,
     Armament,
     Lasting,
@@ -43,9 +45,14 @@ class StateLoader:
         self.field = load_field()
         self.c = cardmod._Checker(problems)
         self._pending_setters: list[tuple[SlotRef, int, Any, str]] = []
+        self.refused: set[str] = set()   # cards of the scenario's `cards:` refused for a bad value
 
     def bad(self, path: str, message: str) -> None:
         self.p.add(path, message)
+
+    def slot_hint(self, typed: Any) -> str:
+        return suggest.after(" (", suggest.close(str(typed), (*self.field.slots, *self.field.realm_slots)),
+                             ")")
 
     # --- cards and names
     def known(self, name: Any, path: str, ctype: str | None = None) -> CardDef | None:
@@ -54,7 +61,9 @@ class StateLoader:
             return None
         card = self.library.get(name)
         if card is None:
-            self.bad(path, f"no card named {name!r} in the library or the scenario's cards:")
+            if name.strip().lower() not in self.refused:  # a refused card was already reported where it is
+                self.bad(path, f"no card named {name!r} in the library or the scenario's `cards:`"
+                               + suggest.after("; ", suggest.close(name, (c.name for c in self.library))))
             return None
         if ctype and card.type != ctype:
             self.bad(path, f"{card.name} is a {card.type}, not a {ctype}")
@@ -89,21 +98,42 @@ class StateLoader:
             return self.names(value.get("cards"), f"{path}.cards"), hidden
         return self.names(value, path), 0
 
+    def turn_and_round(self, data: Mapping[str, Any], phase: str, turn_player: str, path: str) -> tuple[int,
+                                                                                                        int]:
+        """`turn: 0` and `round: N` go with `phase: setup` (contract §2): the recruiting rounds before
+        turn 1, A has 4 and B has 3 (glossary Setup, Player A, Player B)."""
+        if phase != SETUP:
+            if "round" in data:
+                self.bad(f"{path}.round", f"only with phase: setup (the recruiting rounds before turn 1); "
+                                          f"this is the {phase} phase")
+            return self.c.integer(data.get("turn", 9), f"{path}.turn", 1) or 9, 0
+        turn = data.get("turn", 0)
+        if turn != 0:
+            self.bad(f"{path}.turn", f"expected 0 with phase: setup (before the first turn), got {turn!r}")
+        most, rnd = SETUP_ROUNDS[turn_player], data.get("round", 1)
+        if isinstance(rnd, bool) or not isinstance(rnd, int) or not 1 <= rnd <= most:
+            self.bad(f"{path}.round", f"expected 1..{most}: {turn_player} has {most} recruiting rounds "
+                                      f"before the first turn (glossary/player-{turn_player.lower()}), got "
+                                      f"{rnd!r}")
+            rnd = 1
+        return 0, rnd
+
     # --- state
     def state(self, data: Mapping[str, Any], path: str) -> State:
-        self.c.keys(data, ("turn_player", "phase", "turn", "players", "lasting", "used", "event_slot",
+        self.c.keys(data,
+                    ("turn_player", "phase", "turn", "round", "players", "lasting", "used", "event_slot",
                            "winner"), path)
         turn_player = str(data.get("turn_player", "A")).upper()
         if turn_player not in PLAYERS:
             self.bad(f"{path}.turn_player", f"expected A or B, got {data.get('turn_player')!r}")
             turn_player = "A"
         phase = data.get("phase", "preparation")
-        if phase not in PHASES:
-            self.bad(f"{path}.phase", f"expected one of {', '.join(PHASES)}, got {phase!r}")
+        if phase not in (SETUP, *PHASES):
+            self.bad(f"{path}.phase", f"expected one of {', '.join((SETUP, *PHASES))}, got {phase!r}")
             phase = "preparation"
-        turn = self.c.integer(data.get("turn", 9), f"{path}.turn", 1) or 9
         state = _blank_state(self.library)
-        state.turn_player, state.phase, state.turn = turn_player, phase, turn
+        state.turn_player, state.phase = turn_player, phase
+        state.turn, state.round = self.turn_and_round(data, phase, turn_player, path)
         players = data.get("players")
         if players is None:
             players = {}
@@ -141,13 +171,18 @@ class StateLoader:
         self.c.keys(data, ("turns_taken", "proactive", "field", "realms", "hand", "deck", "elysium",
                            "exile", "decked_out_turns"), path)
         ps = state.players[p]
-        ps.turns_taken = self.c.integer(data.get("turns_taken", DEFAULT_TURNS_TAKEN), f"{path}.turns_taken",
-                                        0) or 0
+        if state.phase == SETUP:
+            # glossary/setup: the recruiting rounds come before turn 1, so nobody has taken a turn
+            ps.turns_taken = self.c.integer(data.get("turns_taken", 0), f"{path}.turns_taken", 0, 0) or 0
+        else:
+            ps.turns_taken = self.c.integer(data.get("turns_taken", DEFAULT_TURNS_TAKEN),
+                                            f"{path}.turns_taken",
+                                            0) or 0
         for i, item in enumerate(self.c.seq(data.get("proactive"), f"{path}.proactive")):
             slot = self.field.normalize(item)
             if slot is None:
-                self.bad(f"{path}.proactive[{i}]",
-                         f"no such slot {item!r}; slots are {self.field.describe()}")
+                self.bad(f"{path}.proactive[{i}]", f"no such slot {item!r}{self.slot_hint(item)}; slots are "
+                                                   f"{self.field.describe()}")
             else:
                 ps.proactive.add(slot)
         ps.hand, ps.hand_hidden = self.pile(data.get("hand"), f"{path}.hand")
@@ -169,7 +204,8 @@ class StateLoader:
             slot = self.field.normalize(key)
             if slot is None:
                 realm_hint = " (realm slots go under realms:)" if self.field.is_realm_slot(str(key)) else ""
-                self.bad(sub, f"no such slot{realm_hint}; slots are {self.field.describe()}")
+                self.bad(sub, f"no such slot{realm_hint}{self.slot_hint(key)}; slots are "
+                              f"{self.field.describe()}")
                 continue
             if slot in seen:
                 self.bad(sub, f"the same slot as {seen[slot]}")

@@ -183,6 +183,8 @@ class Board:
         card whose effects are negated negates nothing itself."""
         negators: list[tuple[int, int, set[int]]] = []   # (time, own uid, uids it negates)
         self.negation_blocked: dict[SlotRef, list[Blocked]] = {}
+        self.negated_by: dict[int, list[int]] = {}   # uid -> the uids whose negation reaches it
+        self.void_negators: set[int] = set()          # uids whose negation does not apply (13.5.2)
         for src in self._sources:
             for eff in src.card.effects:
                 if eff.kind == "static" and eff.negate:
@@ -197,9 +199,13 @@ class Board:
         applies = _Applies(negators)
 
         negated: set[int] = set()
-        for i, (_, _, targets) in enumerate(negators):
+        for i, (_, uid_i, targets) in enumerate(negators):
             if applies(i, frozenset()):
                 negated |= targets
+                for t in targets:
+                    self.negated_by.setdefault(t, []).append(uid_i)
+            else:
+                self.void_negators.add(uid_i)   # 13.5.2: a negated card negates nothing
         return negated
 
     def _static_negation(self, src: _Source, negate: str) -> set[int]:
@@ -378,7 +384,11 @@ class Board:
               unyielding: set[SlotRef]) -> None:
         if src.controller != ref.player and ref in unyielding and \
                 src.card.rank <= self._card(self.state.soul(ref).name).rank:
-            what = "gain" if "gain" in payload else f"{payload['grant'].name}"
+            if "gain" in payload:
+                what = ", ".join(f"{'+' if v >= 0 else '−'}{abs(v)} {k.upper()}"
+                                 for k, v in payload["gain"].items() if v)
+            else:
+                what = f"{payload['grant'].name}"
             w.blocked.append(Blocked(f"{src.card.name}'s {what}", str(src.ref), src.card.rank))  # 13.6.1
             return
         rules = R_AURA if kind == "aura" else (R_ARMAMENT if kind == "armament" else R_STATIC)

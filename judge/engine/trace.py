@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from judge.engine import budget
 from judge.engine.errors import StepLimit
@@ -36,6 +36,8 @@ KINDS = frozenset({
     "reject",      # a queued action is illegal
     "limit",       # the step cap was hit
     "position",    # nothing is queued: what the rules derive in the position as given
+    "consequence", # what the rules changed as a consequence of an earlier step (`caused_by`)
+    "nonevent",    # a keyword or trigger that could have applied and did not, with why
     "error",       # the engine itself failed (a bug): reported, never hidden
 })
 
@@ -49,15 +51,30 @@ class Step:
     text: str
     rules: tuple[str, ...]
     changes: tuple[dict[str, Any], ...] = ()
+    caused_by: int | None = None   # the step this one follows from (a consequence, a capture, a win)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "n": self.n,
             "kind": self.kind,
             "text": self.text,
             "rules": list(self.rules),
             "changes": [dict(c) for c in self.changes],
         }
+        if self.caused_by is not None:
+            out["caused_by"] = self.caused_by
+        return out
+
+
+class Explainer(Protocol):
+    """Watches the steps (judge/engine/consequences.py): names the step a new one follows from, and
+    adds the consequences of a step after it."""
+
+    def cause(self, kind: str, changes: tuple[dict[str, Any], ...]) -> int | None: ...
+
+    def after(self, step: Step) -> None: ...
+
+    def fell(self, ref: Any) -> int | None: ...
 
 
 @dataclass
@@ -69,20 +86,26 @@ class Trace:
     steps: list[Step] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
     observer: Callable[[], None] | None = None
+    explainer: Explainer | None = None
 
     def add(self, kind: str, text: str, rules: Iterable[str] = (),
-            changes: Iterable[dict[str, Any]] = ()) -> Step:
+            changes: Iterable[dict[str, Any]] = (), caused_by: int | None = None) -> Step:
         if kind not in KINDS:
             raise ValueError(f"unknown step kind {kind!r}")
         if len(self.steps) >= self.cap:
             raise StepLimit(f"the cap of {self.cap} steps was reached; the last step was: {text}")
         budget.check(len(self.steps))
-        step = Step(len(self.steps) + 1, kind, text, _unique(rules), tuple(changes))
+        changes = tuple(changes)
+        if caused_by is None and self.explainer is not None:
+            caused_by = self.explainer.cause(kind, changes)
+        step = Step(len(self.steps) + 1, kind, text, _unique(rules), changes, caused_by)
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())
         if self.observer is not None:
             self.observer()
+        if self.explainer is not None and kind != "consequence":
+            self.explainer.after(step)
         return step
 
     def force(self, kind: str, text: str, rules: Iterable[str] = ()) -> Step:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from judge.engine import zones
 from judge.engine.edition import numbers
 from judge.engine.game import Game
-from judge.engine.state import PHASES, PLAYERS, Lasting, SlotRef
+from judge.engine.state import PHASES, PLAYERS, SETUP, SETUP_ROUNDS, Lasting, SlotRef
 from judge.engine.stats import SPANS
 
 # the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
@@ -17,6 +17,9 @@ R_PHASES = ("glossary/preparation-phase", "glossary/combat-phase", "glossary/emp
 
 def end_phase(g: Game) -> None:
     state = g.state
+    if state.phase == SETUP:
+        end_round(g)
+        return
     index = PHASES.index(state.phase)
     if index + 1 < len(PHASES):
         new = PHASES[index + 1]
@@ -28,6 +31,33 @@ def end_phase(g: Game) -> None:
     end_turn(g)
     if not state.winner:
         begin_turn(g)
+
+
+def end_round(g: Game) -> None:
+    """glossary/setup, Player A, Player B: the recruiting rounds alternate from A (A recruits first), A has
+    4 and B 3; after A's 4th round turn 1 begins, and it is B's (B takes the first turn). A Soul recruited
+    in a round may attack only in a later turn (glossary/recruit); turn 1 is one."""
+    state = g.state
+    tp, rnd = state.turn_player, state.round
+    for p in PLAYERS:
+        for slot in state.players[p].slots.values():
+            if slot.soul is not None:
+                slot.soul.recruited_this_turn = False
+    nxt = g.other(tp)
+    nxt_round = rnd if tp == "A" else rnd + 1
+    rules = ("glossary/setup", "glossary/player-a", "glossary/player-b", "interpretation/setup-rounds")
+    if nxt_round <= SETUP_ROUNDS[nxt]:
+        state.turn_player, state.round = nxt, nxt_round
+        g.touch()
+        g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {SETUP_ROUNDS[tp]}; Player "
+                            f"{nxt}'s recruiting round {nxt_round} of {SETUP_ROUNDS[nxt]} begins.", rules,
+                    [{"round": [f"{tp} {rnd}", f"{nxt} {nxt_round}"]}])
+        return
+    g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {SETUP_ROUNDS[tp]}, the last "
+                        f"before the first turn; setup is over and Player {nxt} takes the first turn.", rules,
+                [{"phase": [SETUP, PHASES[0]]}])
+    state.round = 0
+    begin_turn(g)
 
 
 def _ends(g: Game, lasting: Lasting) -> bool:

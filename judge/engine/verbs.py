@@ -52,12 +52,13 @@ class Verb:
     respond: Do | None = None         # taken inside a response window: it answers (12.1)
     realm_slot: bool = False          # its slot key may name a realm slot
     on_cascade: bool = False          # taking it puts an entry (its card or effect) on the Cascade (12.1)
+    in_setup: bool = False            # may be taken in the recruiting rounds before turn 1 (glossary/setup)
 
     def describe(self) -> dict[str, Any]:
         """The verb as data (vocabulary()): JSON-able, without the functions."""
         return {"verb": self.name, "value": self.value, "keys": list(self.keys), "required": self.required,
                 "card_type": self.card_type, "fast": self.fast, "responds": self.respond is not None,
-                "on_cascade": self.on_cascade}
+                "on_cascade": self.on_cascade, "in_setup": self.in_setup}
 
 
 def _cast(g: Game, action: Action) -> None:
@@ -84,7 +85,7 @@ def _end_phase(g: Game, action: Action) -> None:
 TABLE: tuple[Verb, ...] = (
     # name, value kind, keys, required key, card type, Fast; then verify, do, candidates
     Verb("recruit", "card", ("to",), "to", "soul", False,
-         legality.verify_recruit, placing.recruit, moves.recruit),
+         legality.verify_recruit, placing.recruit, moves.recruit, in_setup=True),
     Verb("cast", "card", ("caster",), None, "event", False,
          legality.verify_cast, _cast, moves.cast, on_cascade=True),
     Verb("equip", "card", ("to",), "to", "armament", False,
@@ -101,13 +102,13 @@ TABLE: tuple[Verb, ...] = (
          on_cascade=True),
     Verb("use", "effect", ("card",), "card", None, True,
          legality.verify_use, _answering(cascade.use), moves.use, respond=cascade.use,
-         on_cascade=True),
+         on_cascade=True, in_setup=True),
     Verb("attack", "slot", ("target",), "target", None, False,
          legality.verify_attack, battle.declare, moves.attack),
     Verb("pass", "true", (), None, None, True,
-         legality.verify_pass, _nothing, moves.pass_),
+         legality.verify_pass, _nothing, moves.pass_, in_setup=True),
     Verb("end_phase", "true", (), None, None, False,
-         legality.verify_end_phase, _end_phase, moves.end_phase),
+         legality.verify_end_phase, _end_phase, moves.end_phase, in_setup=True),
 )
 VERBS: Mapping[str, Verb] = {v.name: v for v in TABLE}
 NAMES: tuple[str, ...] = tuple(VERBS)
@@ -117,7 +118,7 @@ def verify(state: State, action: Action, window: Window | None = None,
            board: Board | None = None) -> list[Violation]:
     """Every reason `action` is not legal now (empty when it is legal)."""
     verb = VERBS[action.verb]
-    return checks.run(verb.verify, verb.fast, state, action, window, board)
+    return checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup)
 
 
 def apply(g: Game, action: Action) -> None:
@@ -158,6 +159,6 @@ def legal_actions(state: State, window: Window | None = None) -> list[Action]:
                 continue
             seen.add(key)
             action = action_of(data)
-            if not checks.run(verb.verify, verb.fast, state, action, window, board):
+            if not checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup):
                 out.append(action)
     return out

@@ -30,14 +30,27 @@ def in_steps(amount: int) -> int:
     return max(0, int(amount)) // step * step
 
 
+def rounded(amount: int, kind: str) -> tuple[int, str, tuple[str, ...]]:
+    """The amount in steps of 5 (the edition's damage_step), rounded down, and the words and rule when
+    rounding changed it (glossary/damage: "always in steps of 5, rounded down"; glossary/heal likewise)."""
+    amount = max(0, int(amount))
+    done = in_steps(amount)
+    if done == amount:
+        return done, "", ()
+    words = f" ({amount} rounded down to a step of {numbers().damage_step})"
+    return done, words, ("glossary/heal",) if kind == "heal" else R_DAMAGE
+
+
 def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
                 arithmetic: str = "", battle: bool = False) -> int:
     """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
 
     14.1.4 / 11.6.5: damage from an effect only reaches a Soul that still has HP. Damage never
-    takes a card below 0 HP (glossary/hp), so the stored damage never exceeds the maximum HP.
+    takes a card below 0 HP (glossary/hp), and it comes in steps of 5 (glossary/damage): the stored
+    damage stays a multiple of 5, so on a maximum HP that is not (33) the last step may pass it (35),
+    and the card shows 0 HP.
     """
-    amount = in_steps(amount)
+    amount, rounding, r_round = rounded(amount, "damage")
     card = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
     if card is None or getattr(card, "captured", False) or getattr(card, "shattered", False):
         return 0
@@ -46,22 +59,24 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     kind = "battle damage" if battle else "damage"
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
-        g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind} from {source} does not reach "
-                              "it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP))
+        g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind}{rounding} from {source} does "
+                              "not reach it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP, *r_round))
         return 0
-    dealt = min(amount, hp)
+    dealt = min(amount, -(-hp // 5) * 5)
     before = card.damage
     card.damage = before + dealt
     g.touch()
-    extra = f" (only {dealt} of {amount}: it had {hp} HP left)" if dealt < amount else ""
-    g.trace.add("damage", f"{name} takes {amount} {kind} from {source}{how}{extra}; HP {hp} → {hp - dealt}.",
-                (*rules, *R_DAMAGE), [{"slot": str(ref), "damage": [before, card.damage]}])
+    short = dealt < amount or hp < dealt
+    extra = f" (only {min(dealt, hp)} of {amount}: it had {hp} HP left)" if short else ""
+    g.trace.add("damage", f"{name} takes {amount} {kind}{rounding} from {source}{how}{extra}; HP {hp} → "
+                          f"{max(0, hp - dealt)}.",
+                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}])
     return dealt
 
 
 def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = ()) -> int:
     """Healing removes at most the damage a card has (14.2.1, 11.6.5)."""
-    amount = in_steps(amount)
+    amount, rounding, r_round = rounded(amount, "heal")
     soul: Soul | Realm | None
     if ref.is_realm:
         soul = g.state.realm_at(ref)
@@ -74,16 +89,16 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
     name = g.name_at(ref)
     healed = min(amount, soul.damage)
     if healed == 0:
-        g.trace.add("heal", f"{name} has no damage, so healing {amount} from {source} does nothing (14.2.1).",
-                    (*rules, *R_HEAL, *R_HEAL_AT_MOST))
+        g.trace.add("heal", f"{name} has no damage, so healing {amount}{rounding} from {source} does nothing "
+                            "(14.2.1).", (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round))
         return 0
     before = soul.damage
     soul.damage -= healed
     g.touch()
     extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
-    g.trace.add("heal",
-                f"{source} heals {healed} damage from {name}{extra}: damage {before} → {soul.damage}.",
-                (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ())),
+    g.trace.add("heal", f"{source} heals {healed} damage{rounding} from {name}{extra}: damage {before} → "
+                        f"{soul.damage}.",
+                (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ()), *r_round),
                 [{"slot": str(ref), "damage": [before, soul.damage]}])
     return healed
 
@@ -109,7 +124,6 @@ def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
         rules = (*rules, *R_ARMAMENT_ELYSIUM)
     g.touch()
     g.trace.add("capture", text, (*rules, "glossary/capture"), changes)
-    aura_note(g, soul.name, ref)
     captured_trigger_note(g, soul.name, ref)
 
 
@@ -136,7 +150,9 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             # moment of "after every step of play" is ours (interpretation/capture-timing)
             rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
             why = f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})"
-            if max_hp_fell or soul.damage > view.max_hp.total or earlier:
+            # damage comes in steps of 5: on a maximum HP of 33 the last step stores 35 (deal_damage)
+            fell = g.trace.explainer is not None and g.trace.explainer.fell(ref) is not None
+            if max_hp_fell or fell or soul.damage > -(-view.max_hp.total // 5) * 5 or earlier:
                 why = (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
                        f"({soul.damage})")
                 rules = ("14.4.3", "glossary/hp", *rules)
@@ -245,7 +261,6 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     # 15.5.1 (a card that leaves and comes back is a new card) is cited where it decides something:
     # what lasted on the card is lost with it (13.3.2)
     g.trace.add("zone", text, (*rules, "10.1.3", *(R_NEW_CARD if "13.3.2" in more_rules else ())), changes)
-    aura_note(g, soul.name, ref)
     return True
 
 
@@ -265,8 +280,6 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
     text += more
     rules = (*rules, *more_rules)
     g.trace.add("zone", text, (*rules, "glossary/exile", "10.1.3"), changes)
-    if not soul.captured:
-        aura_note(g, soul.name, ref)
     return True
 
 
@@ -362,8 +375,9 @@ def draw(g: Game, player: str, count: int, why: str, rules: tuple[str, ...]) -> 
             ps.hand_hidden += 1
             names.append("an unnamed card")
         else:
-            g.trace.add("zone", f"{player}'s deck is empty: {why}, drawing, does nothing.",
-                        (*rules, "glossary/draw"))
+            more = f" {count - drawn} more" if drawn else ""
+            g.trace.add("zone", f"{player}'s deck is empty, so {player} draws no{more} card ({why}): drawing "
+                                "from an empty deck does nothing.", (*rules, "glossary/draw"))
             break
         drawn += 1
     if drawn:
@@ -428,16 +442,7 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
                 why = "an Instant Effect whose card is no longer active does nothing"
             else:
                 why = "a Timing Effect whose card is no longer active before it goes on the Cascade is lost"
-            g.trace.add("trigger", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then "
-                                   f"{name} is no longer active: {why}.",
+            g.trace.add("nonevent", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then "
+                                    f"{name} is "
+                                   f"no longer active: {why}.",
                         ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))
-
-
-def aura_note(g: Game, name: str, ref: SlotRef) -> None:
-    """13.1.2: what an aura gives ends as soon as its card is no longer active."""
-    card = g.card(name)
-    gives = any(e.kind == "static" and e.to not in (None, "self", "wielder") for e in card.effects) or \
-        any(k.name == "moral" for k in card.keywords)
-    if gives:
-        g.trace.add("effect", f"{name} ({ref}) is no longer active: what its aura gave ends now.",
-                    ("13.1.2", "13.1.1"))

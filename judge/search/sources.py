@@ -100,7 +100,8 @@ class CodexSource:
         body = [rule.text or "", *(item.text for item in items if item is not None)]
         body += [f"Note: {note}" for note in rule.notes]
         body += [f"Example: {example.text}" for example in rule.examples]
-        yield {"id": rule.id, "kind": "rule", "title": rule.id,
+        # shown as a reader finds it ("13.6.7, 3rd point", "11.3.1 (inferred)"); the id stays the key
+        yield {"id": rule.id, "kind": "rule", "title": codex.label(rule.id),
                "names": " ; ".join(n for n in names if n), "text": " ".join(b for b in body if b),
                "section": " · ".join(part for part in (section_label, chapter_label) if part),
                "chapter": chapter, "order": order}

@@ -191,15 +191,13 @@ def rule_link(ref: str, label: str | None = None) -> Markup:
     codex = active_codex()
     ref = str(ref)
     if not codex.knows(ref):
-        return Markup(
-            f'<span class="rule-ref unknown" title="not in the Codex">{escape(label or ref)}</span>'
-        )
-    entry = codex.entry(ref) if label is None and ref.startswith("glossary/") else None
-    if entry is not None:
-        label = entry.term
-    css = (
-        "term" if ref.startswith("glossary/") else "ours" if ref.startswith("interpretation/") else "rule-ref"
-    )
+        shown = escape(label or ref)
+        return Markup(f'<span class="rule-ref unknown" title="not in the Codex">{shown}</span>')
+    if label is None:
+        # as a reader finds it: "13.6.7, 3rd point", "11.3.1 (inferred)", a term
+        label = codex.label(ref)
+    css = ("term" if ref.startswith("glossary/")
+           else "ours" if ref.startswith("interpretation/") else "rule-ref")
     return Markup(link(ref, label or ref, ref_url(ref), codex.short(ref), css))
 
 
