@@ -11,6 +11,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from judge.web import create_app
+from pg import pg_cluster, pg_url  # noqa: F401  (fixtures: a throwaway PostgreSQL cluster)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

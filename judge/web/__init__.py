@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask
 
 from judge import ROOT
+from judge.rulings import open_store
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -39,6 +40,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=os.environ.get("JUDGE_SECRET_KEY") or _instance_secret(Path(app.instance_path)),
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         DATABASE=os.environ.get("JUDGE_DB", str(Path(app.instance_path) / "rulings.sqlite3")),
+        DATABASE_URL=os.environ.get("DATABASE_URL", ""),  # postgresql://… : saved rulings in PostgreSQL
         INDEX_DIR=os.environ.get("JUDGE_INDEX", str(Path(app.instance_path) / "index")),
         JSON_SORT_KEYS=False,
     )
@@ -49,6 +51,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     security.register(app)
+    app.extensions["rulings"] = open_store(app.config)  # creates or migrates the schema
     for target in BLUEPRINTS:
         module_name, attr = target.split(":")
         app.register_blueprint(getattr(importlib.import_module(module_name), attr))

@@ -27,7 +27,7 @@ from judge.desk import engine, pages
 from judge.desk.layout import load_field
 from judge.desk.library import LIBRARY, Entry, rulings_citing, titles
 from judge.desk.rules import rule_link
-from judge.desk.store import RulingStore, Saved
+from judge.rulings import RulingStore, Saved
 from judge.web.errors import BadInput, error_response
 from judge.web.security import check_csrf
 from judge.web.twin import twin
@@ -56,7 +56,7 @@ def warm_library() -> None:
 
 
 def store() -> RulingStore:
-    return RulingStore(current_app.config["DATABASE"])
+    return current_app.extensions["rulings"]
 
 
 def saved_or_404(rid: str) -> Saved:

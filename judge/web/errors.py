@@ -7,6 +7,7 @@ import logging
 from flask import Flask, Response, jsonify, make_response, render_template
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from judge.rulings import StoreUnavailable
 from judge.web.twin import wants_json
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,13 @@ def register(app: Flask) -> None:
         else:
             message = exc.description or exc.name
         return error_response(exc.code or 500, message, getattr(exc, "problems", None))
+
+    @app.errorhandler(StoreUnavailable)
+    def store_unavailable(exc: StoreUnavailable) -> Response:
+        log.error("saved rulings unavailable: %s", exc)
+        response = error_response(503, f"{exc} Try again in a moment.")
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Response:

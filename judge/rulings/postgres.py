@@ -1,0 +1,137 @@
+"""Saved rulings in PostgreSQL (psycopg 3), for several app instances sharing one database.
+
+`DATABASE_URL=postgresql://user:password@host:5432/dbname` (any libpq URL: `?host=/run/postgresql`
+for a Unix socket, `sslmode=…`, …). Connections are kept open between operations (a few idle ones
+per worker process) and opened again after the server drops them; each statement is its own
+transaction (autocommit), except the migrations, which run in one.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+from psycopg import conninfo
+
+from judge.desk.engine import canonical_json, content_id
+from judge.rulings import Saved, StoreUnavailable, migrations, valid_id
+
+MIGRATION_LOCK = 0x436F646578  # pg_advisory_xact_lock key: one migrating instance at a time
+ID_LENGTHS = (12, 16, 24, 64)  # a longer id only on a (vanishingly rare) clash of the short one
+CONNECT_TIMEOUT = 5
+MAX_IDLE = 8          # connections kept open between requests, per store (per worker)
+
+
+class PostgresStore:
+    backend = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._idle: list[psycopg.Connection] = []   # open connections no thread is using
+        self._lock = threading.Lock()
+
+    def where(self) -> str:
+        """host/dbname for messages — never the password."""
+        try:
+            parts = conninfo.conninfo_to_dict(self.url)
+        except psycopg.ProgrammingError:
+            return "the DATABASE_URL"
+        return f"{parts.get('host') or 'localhost'}/{parts.get('dbname') or ''}"
+
+    def _connect(self) -> psycopg.Connection:
+        try:
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"The database at {self.where()} cannot be reached: "
+                                   f"{_first_line(exc)}") from None
+
+    def _run(self, work):
+        """work(connection) on an idle connection (or a new one), returned to the idle list after; once
+        more on a fresh connection when the server had dropped the old one."""
+        for attempt in (1, 2):
+            with self._lock:
+                db = self._idle.pop() if self._idle else None
+            db = db or self._connect()
+            try:
+                result = work(db)
+            except psycopg.OperationalError as exc:
+                db.close()
+                if attempt == 2 or not db.broken:
+                    raise StoreUnavailable(f"The database at {self.where()} failed: {_first_line(exc)}") from None
+                continue
+            except BaseException:
+                db.close()
+                raise
+            with self._lock:
+                keep = len(self._idle) < MAX_IDLE
+                if keep:
+                    self._idle.append(db)
+            if not keep:
+                db.close()
+            return result
+        raise AssertionError("unreachable")
+
+    def migrate(self) -> list[int]:
+        def work(db: psycopg.Connection) -> list[int]:
+            with db.transaction(), db.cursor() as cur:
+                cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+                return migrations.apply(cur, self.backend, "%s")
+        return self._run(work)
+
+    def save(self, scenario: Mapping[str, Any], codex: str, outcome: Mapping[str, Any],
+             ruling: Mapping[str, Any]) -> str:
+        """Store the scenario (once) and return its id; saving it again returns the same id."""
+        text = canonical_json(scenario)
+        row = (text, codex, canonical_json(outcome), canonical_json(ruling),
+               datetime.now(UTC).isoformat(timespec="seconds"))
+
+        def work(db: psycopg.Connection) -> str:
+            for length in ID_LENGTHS:
+                rid = content_id(scenario, length)
+                inserted = db.execute(
+                    "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) "
+                    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING id",
+                    (rid, *row)).fetchone()
+                if inserted is not None:
+                    return rid
+                found = db.execute("SELECT scenario FROM rulings WHERE id = %s", (rid,)).fetchone()
+                if found is not None and found[0] == text:
+                    return rid
+            raise RuntimeError("no free id for this scenario")
+        return self._run(work)
+
+    def get(self, rid: str) -> Saved | None:
+        if not valid_id(rid):
+            return None
+
+        def work(db: psycopg.Connection) -> Saved | None:
+            return db.execute("SELECT id, scenario, codex, outcome, ruling, created FROM rulings WHERE id = %s",
+                              (rid,)).fetchone()
+        row = self._run(work)
+        if row is None:
+            return None
+        return Saved(row[0], json.loads(row[1]), row[2], json.loads(row[3]), json.loads(row[4]), row[5])
+
+    def count(self) -> int:
+        return self._run(lambda db: db.execute("SELECT count(*) FROM rulings").fetchone()[0])
+
+    def health(self) -> dict[str, Any]:
+        try:
+            version = self._run(lambda db: db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0])
+        except StoreUnavailable as exc:
+            return {"ok": False, "backend": self.backend, "error": str(exc)}
+        return {"ok": version == migrations.latest(), "backend": self.backend, "schema": version}
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for db in idle:
+            db.close()
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
