@@ -19,6 +19,8 @@ BLUEPRINTS = [
     "judge.web.codex_pages:bp",   # /, /rules/…, /glossary/…, /interpretations  (Codex library)
     "judge.web.search_views:bp",  # /search, /search.json, /search/suggest      (search)
     "judge.web.api:bp",           # /api/position, /api/resolve                (engine)
+    "judge.web.api_v1:bp",        # /api/v1/…                                  (the API for bots)
+    "judge.web.api_docs:bp",      # /api, /api/openapi.json                     (its documentation)
     "judge.web.desk:bp",          # /desk, /r/<id>, /scenarios                 (ruling desk)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
 ]
