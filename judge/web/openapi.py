@@ -186,11 +186,18 @@ def path_param(name: str, description: str, example: str) -> dict[str, Any]:
             "schema": {"type": "string"}, "example": example}
 
 
+EXAMPLE_SCENARIO = {
+    "title": "Cyber-Wormhole cannot target Noah (Unyielding)",
+    "state": {"players": {"A": {"field": {"altar": "Queen Sol", "L2": "Dusk Lancer"},
+                                "hand": ["Cyber-Wormhole", "Iron Blade"]},
+                          "B": {"field": {"altar": "King Umbra", "C3": {"card": "Noah", "damage": 30}}}}},
+    "actions": [{"cast": "Cyber-Wormhole", "caster": "L2", "targets": ["B:C3"], "discard": ["Iron Blade"]}],
+}
 SCENARIO_BODY = {
     "required": True,
     "description": "A scenario (contract §1), as JSON or YAML; at most 256 KB.",
-    "content": {"application/json": {"schema": ref("Scenario")},
-                "application/yaml": {"schema": ref("Scenario")}},
+    "content": {"application/json": {"schema": ref("Scenario"), "example": EXAMPLE_SCENARIO},
+                "application/yaml": {"schema": ref("Scenario"), "example": EXAMPLE_SCENARIO}},
 }
 GET_ERRORS = ("404", "429")
 POST_ERRORS = ("400", "413", "415", "422", "429")
