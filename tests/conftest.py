@@ -8,10 +8,10 @@ import os
 import threading
 
 import pytest
+from pg import pg_cluster, pg_url  # noqa: F401  (fixtures: a throwaway PostgreSQL cluster)
 from werkzeug.serving import make_server
 
 from judge.web import create_app
-from pg import pg_cluster, pg_url  # noqa: F401  (fixtures: a throwaway PostgreSQL cluster)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -23,6 +23,7 @@ def app(tmp_path_factory):
     instance = tmp_path_factory.mktemp("instance")
     app = create_app({
         "TESTING": True,
+        "RATELIMIT_ENABLED": False,
         "DATABASE": str(instance / "rulings.sqlite3"),
         "INDEX_DIR": str(instance / "index"),
     })
@@ -38,7 +39,7 @@ def client(app):
 def live_server(tmp_path_factory):
     """The app served on 127.0.0.1 (a free port) in a thread, with its own instance folder."""
     instance = tmp_path_factory.mktemp("browser-instance")
-    app = create_app({"TESTING": True, "DATABASE": str(instance / "rulings.sqlite3"),
+    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "DATABASE": str(instance / "rulings.sqlite3"),
                       "INDEX_DIR": str(instance / "index")})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)

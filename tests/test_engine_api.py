@@ -73,31 +73,31 @@ def test_api_position_accepts_yaml_and_json(client):
 
 
 def test_api_position_invalid_scenario_is_a_400_in_the_error_shape_with_problems(client):
-    r = client.post("/api/position", data=yaml.safe_dump(base(A={"field": {"C9": "Grunt"}})))
+    r = client.post("/api/position", data=yaml.safe_dump(base(A={"field": {"C9": "Grunt"}})), content_type="application/yaml")
     body = r.get_json()
     assert r.status_code == 400 and body["ok"] is False and body["status"] == 400
     assert body["problems"][0]["path"] == "state.players.A.field.C9"
 
 
 def test_api_position_too_large_is_413(client):
-    r = client.post("/api/position", data="#" * (257 * 1024))
+    r = client.post("/api/position", data="#" * (257 * 1024), content_type="application/yaml")
     assert r.status_code == 413 and r.get_json()["ok"] is False
 
 
 def test_api_position_empty_body_is_400(client):
-    assert client.post("/api/position", data="").status_code == 400
+    assert client.post("/api/position", data="", content_type="application/yaml").status_code == 400
 
 
 def test_api_legal_lists_actions_in_the_starting_position(client):
-    r = client.post("/api/legal?after=0", data=_scenario_yaml(A={"hand": ["Grunt"]}))
+    r = client.post("/api/legal?after=0", data=_scenario_yaml(A={"hand": ["Grunt"]}), content_type="application/yaml")
     body = r.get_json()
     assert r.status_code == 200 and body["player"] == "A"
     assert {"recruit": "Grunt", "to": "C3", "by": "A"} in body["actions"]
-    assert client.post("/api/legal?after=9", data=_scenario_yaml()).status_code == 400
+    assert client.post("/api/legal?after=9", data=_scenario_yaml(), content_type="application/yaml").status_code == 400
 
 
 def test_api_resolve_answers_in_the_one_shape(client):
-    r = client.post("/api/resolve", data=_scenario_yaml(A={"hand": ["Grunt", "Warlord"]}))
+    r = client.post("/api/resolve", data=_scenario_yaml(A={"hand": ["Grunt", "Warlord"]}), content_type="application/yaml")
     body = r.get_json()
     # 501 until part 2 (judge.engine.resolve) lands; then the §5 ruling
     assert r.status_code in (200, 501)

@@ -9,8 +9,10 @@ from contextlib import closing
 
 import pytest
 
+from judge.desk import migrations
 from judge.desk.engine import canonical_json, content_id
-from judge.rulings import StoreUnavailable, migrations, open_store
+from judge.desk.store import pack
+from judge.rulings import StoreUnavailable, open_store
 
 SCENARIO = {"title": "T", "state": {"players": {"A": {"field": {}}}}, "actions": [{"pass": True}]}
 
@@ -60,6 +62,23 @@ def test_text_survives_the_round_trip(store):
     assert store.get(save(store, scenario)).scenario == scenario
 
 
+def test_the_ruling_kept_per_versions_is_read_back_and_replaced_by_newer_versions(store):
+    rid = store.save(SCENARIO, "0.4.0", {}, {"steps": []}, versions="engine 1 codex 0.4.0",
+                     view={"steps": [{"n": 1, "state": {"big": True}}]})
+    assert store.view(rid, "engine 1 codex 0.4.0") == {"steps": [{"n": 1, "state": {"big": True}}]}
+    assert store.view(rid, "engine 2 codex 0.4.0") is None
+    store.put_view(rid, "engine 2 codex 0.4.0", {"steps": [{"n": 2}]})
+    assert store.view(rid, "engine 2 codex 0.4.0") == {"steps": [{"n": 2}]}
+    assert store.view(rid, "engine 1 codex 0.4.0") is None  # one kept ruling per scenario: the newest
+    assert store.get(rid).ruling == {"steps": []}  # the ruling made when saved stays as it was
+
+
+def test_text_with_nul_characters_survives(store):
+    scenario = {**SCENARIO, "title": "nul \x00 inside"}
+    rid = save(store, scenario)
+    assert rid == content_id(scenario) and store.get(rid).scenario == scenario and save(store, scenario) == rid
+
+
 def test_a_clash_of_short_ids_gets_a_longer_id(config, store):
     """Another scenario already holds this one's 12-character id: this one gets 16 characters."""
     _plant(config, content_id(SCENARIO), {"title": "someone else"})
@@ -69,7 +88,7 @@ def test_a_clash_of_short_ids_gets_a_longer_id(config, store):
 
 
 def _plant(config, rid, scenario):
-    row = (rid, canonical_json(scenario), "0.4.0", "{}", "{}", "2026-01-01T00:00:00+00:00")
+    row = (rid, canonical_json(scenario), "0.4.0", "{}", pack({}), "2026-01-01T00:00:00+00:00")
     if config.get("DATABASE_URL"):
         import psycopg
 
@@ -82,7 +101,8 @@ def _plant(config, rid, scenario):
 
 def test_migrations_run_once_and_health_reports_the_schema(config, store):
     assert store.migrate() == []  # open_store already applied every migration
-    assert store.health() == {"ok": True, "backend": store.backend, "schema": migrations.latest()}
+    save(store, SCENARIO)
+    assert store.health() == {"ok": True, "backend": store.backend, "schema": migrations.latest(), "rulings": 1}
     with closing(open_store(config)) as again:
         assert again.migrate() == [] and again.health()["schema"] == migrations.latest()
 
@@ -137,7 +157,7 @@ def test_concurrent_saves_from_two_instances_lose_and_duplicate_nothing(config):
 def test_a_sqlite_database_from_before_migrations_is_adopted(tmp_path):
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:
-        db.execute(migrations.RULINGS_V1)
+        db.execute(migrations.rulings_table("TEXT"))
         db.execute("INSERT INTO rulings VALUES (?,?,?,?,?,?)",
                    ("0123456789ab", canonical_json(SCENARIO), "0.4.0", "{}", "{}", "2026-01-01"))
     store = open_store({"DATABASE": str(path)})
@@ -151,7 +171,7 @@ def test_an_unreachable_postgresql_says_where_and_never_the_password(tmp_path):
     with pytest.raises(StoreUnavailable) as caught:
         open_store({"DATABASE": "unused", "DATABASE_URL": url})
     message = str(caught.value)
-    assert "cannot be reached" in message and str(tmp_path) in message and "s3cret-pw" not in message
+    assert "can't be reached" in message and str(tmp_path) in message and "s3cret-pw" not in message
 
 
 def test_a_database_url_of_another_kind_is_refused_with_what_to_do():

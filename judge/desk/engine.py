@@ -20,6 +20,7 @@ MAX_ACTIONS = 60
 MAX_CARDS = 60
 MAX_PILE = 120
 MAX_LASTING = 60
+MAX_EFFECTS = 12  # effects on one custom card, and parts (`do:`) of one effect
 MAX_DEPTH = 40  # levels of nesting; a scenario needs about ten, and the desk's JSON walks recurse
 WEB_STEP_CAP = 2000  # steps of one resolution on the web (the engine's own cap is for the CLI)
 
@@ -30,6 +31,18 @@ class DeskInputError(ValueError):
     def __init__(self, message: str, problems: list[dict[str, Any]]):
         super().__init__(message)
         self.problems = problems
+
+
+class EngineFailure(RuntimeError):
+    """The engine raised on a scenario: a bug, never a ruling. Logged with the scenario's hash (so
+    the scenario can be found and replayed) and answered as a 500 in the error shape."""
+
+    def __init__(self, data: Mapping[str, Any], failure: str):
+        self.scenario_hash = content_id(data, 64)
+        super().__init__(f"the engine failed on scenario {self.scenario_hash[:12]}: {failure}")
+        import logging
+
+        logging.getLogger("judge.engine").error("engine failure on scenario %s: %s", self.scenario_hash, failure)
 
 
 class EngineUnavailable(RuntimeError):
@@ -123,6 +136,15 @@ def check_limits(data: Mapping[str, Any]) -> None:
     cards = data.get("cards")
     if isinstance(cards, list) and len(cards) > MAX_CARDS:
         problems.append({"path": "cards", "message": f"{len(cards)} cards; the desk takes at most {MAX_CARDS}"})
+    for i, card in enumerate(cards if isinstance(cards, list) else ()):
+        effects = card.get("effects") if isinstance(card, Mapping) else None
+        if isinstance(effects, list) and len(effects) > MAX_EFFECTS:
+            problems.append({"path": f"cards[{i}].effects", "message": f"{len(effects)} effects; at most {MAX_EFFECTS}"})
+        for j, effect in enumerate(effects if isinstance(effects, list) else ()):
+            parts = effect.get("do") if isinstance(effect, Mapping) else None
+            if isinstance(parts, list) and len(parts) > MAX_EFFECTS:
+                problems.append({"path": f"cards[{i}].effects[{j}].do",
+                                 "message": f"{len(parts)} parts; at most {MAX_EFFECTS}"})
     state = data.get("state")
     if isinstance(state, Mapping):
         lasting = state.get("lasting")
@@ -159,9 +181,12 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
     """The §5 ruling, each step carrying the §2 `state` after it (unless `snapshots` is false)."""
     scenario = load(data, source)
     try:
-        return _resolve_capped(scenario, snapshots)
+        ruling = _resolve_capped(scenario, snapshots)
     except NotImplementedError as exc:  # resolution is built apart from the rest of the engine
         raise EngineUnavailable(str(exc)) from None
+    if ruling.get("error"):
+        raise EngineFailure(data, ruling["error"])
+    return ruling
 
 
 def _resolve_capped(scenario: Any, snapshots: bool) -> dict[str, Any]:

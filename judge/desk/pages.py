@@ -60,8 +60,9 @@ def _svg_cached(key: str) -> str:
     return str(painter().render(state, derived, highlight=refs, title=title))
 
 
-def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
-    """Resolve `data` and describe it for a page: the ruling, or the problems that stopped it."""
+def ruling_context(data: Mapping[str, Any], source: str, ruling: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Resolve `data` (unless its `ruling` is given, e.g. kept with a permalink) and describe it for a
+    page: the ruling, or the problems that stopped it."""
     context: dict[str, Any] = {
         "title": str(data.get("title") or data.get("id") or "Untitled scenario"),
         "question": str(data.get("question") or "").strip(),
@@ -71,11 +72,11 @@ def ruling_context(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         "outcome": None,
     }
     try:
-        ruling = engine.resolve(data, source=source)
+        ruling = dict(ruling) if ruling is not None else engine.resolve(data, source=source)
     except engine.DeskInputError as exc:
         context["problems"] = exc.problems
         return context
-    except engine.EngineUnavailable:
+    except (engine.EngineUnavailable, engine.EngineFailure):
         raise
     except Exception as exc:  # an engine failure on one scenario is shown, not a 500
         log.exception("the engine failed on %s", source)

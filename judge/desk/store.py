@@ -2,31 +2,46 @@
 
 The database is a file named by the app config `DATABASE` (env `JUDGE_DB`), by default under the
 instance folder. Nothing a user sends names a path.
+
+`RulingStorage` is the interface the web uses (another backend, e.g. PostgreSQL, implements the same
+four methods); `RulingStore` is the SQLite one. Beside each saved scenario it keeps the ruling made for
+the current engine and Codex (`versions`), compressed, so opening a permalink reads and never resolves.
+The database runs in WAL mode with a busy timeout; a database that is locked, read-only, full or
+corrupt raises `StoreUnavailable` naming the cause (the web answers 503 with Retry-After).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from judge.desk import migrations
 from judge.desk.engine import canonical_json, content_id
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS rulings (
-    id TEXT PRIMARY KEY,
-    scenario TEXT NOT NULL,      -- canonical JSON of the scenario as posted
-    codex TEXT NOT NULL,         -- the Codex version the ruling was made under
-    outcome TEXT NOT NULL,       -- JSON: winner, rejected, final, derived
-    ruling TEXT NOT NULL,        -- JSON: the whole ruling (steps without snapshots)
-    created TEXT NOT NULL
-)
-"""
+SCHEMA = migrations.SQLITE_SCHEMA
+
+MAX_ROW = 512 * 1024   # bytes of one compressed ruling; a longer one is not saved
+BUSY_SECONDS = 2.0     # how long a writer waits for another's lock before giving up (503)
+
+
+class StoreUnavailable(RuntimeError):
+    """The database can't be used right now; `.cause` says why in a few words."""
+
+    def __init__(self, cause: str, retry_after: int = 5):
+        super().__init__(cause)
+        self.cause = cause
+        self.retry_after = retry_after
+
+
+class RulingTooLarge(ValueError):
+    """A ruling whose compressed JSON passes MAX_ROW."""
 
 
 @dataclass(frozen=True)
@@ -39,42 +54,174 @@ class Saved:
     created: str
 
 
+class RulingStorage(Protocol):
+    def save(self, scenario: Mapping[str, Any], codex: str, outcome: Mapping[str, Any],
+             ruling: Mapping[str, Any], versions: str = "", view: Mapping[str, Any] | None = None) -> str: ...
+
+    def get(self, rid: str) -> Saved | None: ...
+
+    def view(self, rid: str, versions: str) -> dict[str, Any] | None: ...
+
+    def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None: ...
+
+    def health(self) -> dict[str, Any]: ...
+
+
+def pack(data: Any) -> bytes:
+    return zlib.compress(canonical_json(data).encode("utf-8"), 6)
+
+
+def unpack(value: str | bytes) -> Any:
+    return json.loads(zlib.decompress(value) if isinstance(value, bytes) else value)
+
+
+def _cause(exc: sqlite3.Error) -> StoreUnavailable:
+    text = str(exc).lower()
+    for needle, cause, wait in (("locked", "the database is busy (locked by another writer)", 2),
+                                ("busy", "the database is busy (locked by another writer)", 2),
+                                ("readonly", "the database is read-only", 60),
+                                ("read-only", "the database is read-only", 60),
+                                ("full", "the disk holding the database is full", 60),
+                                ("malformed", "the database file is corrupt", 60),
+                                ("not a database", "the database file is corrupt", 60),
+                                ("unable to open", "the database file can't be opened", 60),
+                                ("disk i/o", "the disk holding the database failed (I/O error)", 30)):
+        if needle in text:
+            return StoreUnavailable(cause, wait)
+    return StoreUnavailable(f"the database failed ({exc})", 10)
+
+
 class RulingStore:
-    def __init__(self, path: str | Path) -> None:
+    backend = "sqlite"
+
+    def __init__(self, path: str | Path, busy_seconds: float = BUSY_SECONDS) -> None:
         self.path = Path(path)
+        self.busy_seconds = busy_seconds
+
+    def migrate(self) -> list[int]:
+        """Apply the schema migrations this database lacks (judge/desk/migrations.py); at start-up."""
+        try:
+            with closing(self._connect()) as db:
+                db.isolation_level = None
+                db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
+                try:
+                    applied = migrations.apply(db.cursor(), self.backend, "?")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+                return applied
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+
+    def count(self) -> int:
+        try:
+            with closing(self._connect()) as db:
+                return db.execute("SELECT count(*) FROM rulings").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+
+    def close(self) -> None:
+        """Nothing to close: every operation opens and closes its own connection."""
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=5)
-        connection.execute(SCHEMA)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(f"the database folder can't be made ({exc.strerror})", 60) from None
+        try:
+            connection = sqlite3.connect(self.path, timeout=self.busy_seconds)
+            connection.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
+            if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                connection.execute("PRAGMA journal_mode = WAL")
+            connection.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
         return connection
 
     def save(self, scenario: Mapping[str, Any], codex: str, outcome: Mapping[str, Any],
-             ruling: Mapping[str, Any]) -> str:
-        """Store the scenario (once) and return its id; saving it again returns the same id."""
+             ruling: Mapping[str, Any], versions: str = "", view: Mapping[str, Any] | None = None) -> str:
+        """Store the scenario (once) and return its id; saving it again returns the same id. With
+        `versions`, `view` (the ruling as pages show it, snapshots included) is kept for them too."""
         text = canonical_json(scenario)
-        with closing(self._connect()) as db, db:
-            for length in (12, 16, 24, 64):  # a longer id only on a (vanishingly rare) clash
-                rid = content_id(scenario, length)
-                row = db.execute("SELECT scenario FROM rulings WHERE id = ?", (rid,)).fetchone()
-                if row is None:
-                    db.execute(
-                        "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) VALUES (?,?,?,?,?,?)",
-                        (rid, text, codex, canonical_json(outcome), canonical_json(ruling),
-                         datetime.now(UTC).isoformat(timespec="seconds")),
-                    )
-                    return rid
-                if row[0] == text:
-                    return rid
+        packed = pack(ruling)
+        if len(packed) + len(text) > MAX_ROW:
+            raise RulingTooLarge(f"the ruling is {(len(packed) + len(text)) // 1024} KB compressed; "
+                                 f"a shared ruling may take at most {MAX_ROW // 1024} KB")
+        try:
+            with closing(self._connect()) as db, db:
+                rid = self._insert(db, scenario, text, codex, outcome, packed)
+                shown = packed if view is None else pack(view)
+                if versions and len(shown) <= MAX_ROW:
+                    db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
+                               (rid, versions, shown))
+                return rid
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+
+    def _insert(self, db: sqlite3.Connection, scenario: Mapping[str, Any], text: str, codex: str,
+                outcome: Mapping[str, Any], packed: bytes) -> str:
+        for length in (12, 16, 24, 64):  # a longer id only on a (vanishingly rare) clash
+            rid = content_id(scenario, length)
+            # Write first: the transaction holds the write lock from here, so two processes saving the
+            # same content never both see "absent" (one inserts, the other finds the row).
+            inserted = db.execute(
+                "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (id) DO NOTHING",
+                (rid, text, codex, canonical_json(outcome), packed, datetime.now(UTC).isoformat(timespec="seconds")),
+            ).rowcount
+            if inserted == 1:
+                return rid
+            row = db.execute("SELECT scenario FROM rulings WHERE id = ?", (rid,)).fetchone()
+            if row is not None and row[0] == text:
+                return rid
         raise RuntimeError("no free id for this scenario")
 
     def get(self, rid: str) -> Saved | None:
         if not rid.isalnum() or len(rid) > 64:
             return None
-        with closing(self._connect()) as db:
-            row = db.execute(
-                "SELECT id, scenario, codex, outcome, ruling, created FROM rulings WHERE id = ?", (rid,)
-            ).fetchone()
+        try:
+            with closing(self._connect()) as db:
+                row = db.execute(
+                    "SELECT id, scenario, codex, outcome, ruling, created FROM rulings WHERE id = ?", (rid,)
+                ).fetchone()
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
         if row is None:
             return None
-        return Saved(row[0], json.loads(row[1]), row[2], json.loads(row[3]), json.loads(row[4]), row[5])
+        return Saved(row[0], json.loads(row[1]), row[2], json.loads(row[3]), unpack(row[4]), row[5])
+
+    def view(self, rid: str, versions: str) -> dict[str, Any] | None:
+        """The ruling kept for `rid` under `versions`, or None (never made, or made by other versions)."""
+        try:
+            with closing(self._connect()) as db:
+                row = db.execute("SELECT ruling FROM views WHERE id = ? AND versions = ?", (rid, versions)).fetchone()
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+        return None if row is None else unpack(row[0])
+
+    def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None:
+        """Keep `ruling` as rid's view for `versions` (replacing one made by older versions). A store
+        that can't write now is no reason to fail a page: the view is made again next time."""
+        packed = pack(ruling)
+        if len(packed) > MAX_ROW:
+            return
+        try:
+            with closing(self._connect()) as db, db:
+                db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
+                           (rid, versions, packed))
+        except (sqlite3.Error, StoreUnavailable):
+            return
+
+    def health(self) -> dict[str, Any]:
+        """{"ok", "backend", "schema", "rulings"} or {"ok": False, "backend", "error": cause}: for /healthz.
+        Not ok either when the schema is not the latest (the migrations did not run)."""
+        try:
+            with closing(self._connect()) as db:
+                count = db.execute("SELECT count(*) FROM rulings").fetchone()[0]
+                schema = db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+        except StoreUnavailable as exc:
+            return {"ok": False, "backend": self.backend, "error": exc.cause}
+        except sqlite3.Error as exc:
+            return {"ok": False, "backend": self.backend, "error": _cause(exc).cause}
+        return {"ok": schema == migrations.latest(), "backend": self.backend, "schema": schema, "rulings": count}

@@ -386,6 +386,9 @@ class _Checker:
         effects = tuple(e for i, item in enumerate(self.seq(data.get("effects"), f"{path}.effects"))
                         if (e := self.effect(item, f"{path}.effects[{i}]", i)) is not None)
         sources = tuple(str(s) for s in self.seq(data.get("sources"), f"{path}.sources"))
+        if ctype in ("event", "ambush") and not any(e.kind != "static" for e in effects) and len(self.p) == before:
+            self.bad(f"{path}.effects", f"an {ctype} needs an effect that is not static (casting or springing "
+                                        "uses its first one)")
         if len(self.p) > before:
             return None
         return CardDef(

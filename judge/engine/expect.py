@@ -131,3 +131,62 @@ def _zone(key: str, player: str, zone: str, spec: Mapping[str, Any], final: Mapp
         else:
             out.append(f"{key}.{what}: unknown check")
     return out
+
+
+SLOT_CHECKS = ("empty", "card", "damage", "captured", "shattered", "keywords_include", *DERIVED_KEYS)
+ZONE_CHECKS = ("count", "includes")
+
+
+def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What is wrong with an `expect:` mapping, as (key path, message): checked when the scenario
+    loads, so `check` only ever meets the shapes it reads."""
+    out: list[tuple[str, str]] = []
+    for key in expect:
+        if key not in ("rejected", "winner", "cites", "board"):
+            out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites or board)"))
+    rejected = expect.get("rejected")
+    if rejected is not None and not _none(rejected) and (isinstance(rejected, bool) or not isinstance(rejected, int)):
+        out.append(("expect.rejected", "expected an action number or none"))
+    winner = expect.get("winner")
+    if winner is not None and not _none(winner) and str(winner).upper() not in ("A", "B"):
+        out.append(("expect.winner", "expected A, B or none"))
+    cites = expect.get("cites")
+    if cites is not None and not (isinstance(cites, list) and all(_scalar(r) for r in cites)):
+        out.append(("expect.cites", "expected a list of rule ids"))
+    board = expect.get("board")
+    if board is not None and not isinstance(board, Mapping):
+        out.append(("expect.board", "expected a mapping of slots and zones (e.g. B:C3, A.hand)"))
+    for key, spec in (board.items() if isinstance(board, Mapping) else ()):
+        out += _spec_problems(f"expect.board.{key}", str(key), spec)
+    return out
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _spec_problems(path: str, key: str, spec: Any) -> list[tuple[str, str]]:
+    if spec is None:
+        return []
+    if not isinstance(spec, Mapping):
+        return [(path, "expected a mapping of checks")]
+    zone = "." in key and ":" not in key
+    if not zone and SlotRef.parse(key) is None:
+        return [(path, "not a slot or zone (expected e.g. B:C3 or A.hand)")]
+    out = []
+    for what, want in spec.items():
+        where = f"{path}.{what}"
+        if what not in (ZONE_CHECKS if zone else SLOT_CHECKS):
+            out.append((where, "unknown check"))
+        elif what in ("includes", "keywords_include"):
+            if not (isinstance(want, list) and all(_scalar(v) for v in want)):
+                out.append((where, "expected a list of names"))
+        elif what in ("empty", "captured", "shattered", "proactive"):
+            if not isinstance(want, bool):
+                out.append((where, "expected true or false"))
+        elif what == "card":
+            if not _scalar(want):
+                out.append((where, "expected a card name"))
+        elif not (isinstance(want, int) and not isinstance(want, bool)) and not (want is None and what != "damage"):
+            out.append((where, "expected a whole number"))
+    return out

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from judge.engine import battle, cascade, expect, legality, turns, zones
+from judge.engine.budget import OutOfTime
 from judge.engine.errors import Violation
 from judge.engine.game import Game, Pause
 from judge.engine.scenario import Action, Scenario
@@ -32,13 +33,19 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
     if observe is not None:
         trace.observer = lambda: observe(g)
     looped = False
+    stopped: dict[str, Any] | None = None
     failed = ""
     try:
         if not scenario.actions:
             describe_position(g)
         play(g)
+    except OutOfTime as exc:
+        looped, stopped = True, {"reason": "time", "at_step": len(trace.steps)}
+        g.stopped = True
+        where = f" at action {g.pos - 1}" if g.pos else ""
+        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: {exc}; this ruling is incomplete.")
     except StepLimit as exc:
-        looped = True
+        looped, stopped = True, {"reason": "steps", "at_step": len(trace.steps)}
         g.stopped = True
         where = f" at action {g.pos - 1}" if g.pos else ""
         trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: the resolution does not end (a loop): "
@@ -60,12 +67,14 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
     }
     if looped:
         ruling["loop"] = True
+        ruling["stopped"] = stopped
     if failed:
         ruling["error"] = failed
     if scenario.expect is not None:
         failures = expect.check(scenario.expect, ruling)
         if looped:
-            failures.insert(0, f"the resolution was stopped after {cap} steps (a loop)")
+            failures.insert(0, f"the resolution was stopped after {stopped['at_step']} steps "
+                               + ("(a loop)" if stopped["reason"] == "steps" else "(out of time)"))
         if failed:
             failures.insert(0, f"the engine failed: {failed}")
         ruling["expect"] = {"passed": not failures, "failures": failures}
@@ -122,6 +131,8 @@ def state_after(scenario: Scenario, count: int) -> tuple[Any, legality.Window | 
         play(g)
     except Pause:
         return state, (cascade.window(g) if g.window_open else None)
+    except OutOfTime:
+        raise
     except StepLimit:
         pass
     return state, None

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from judge.engine import card_schema as cardmod
+from judge.engine import expect as expect_mod
 from judge.engine import yamlio
 from judge.engine.cards import CardDef, Library, load_library
 from judge.engine.errors import Problems, ScenarioError
@@ -149,6 +150,9 @@ def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Li
     if too_big:
         problems.add("", too_big)
         problems.raise_if_any(source)
+    for problem in yamlio.value_problems(data):
+        problems.add(problem["path"], problem["message"])
+    problems.raise_if_any(source)
     if not isinstance(data, Mapping):
         problems.add("", "a scenario is a mapping with state:, actions: and so on"
                          f"{'' if data is not None else ' (the file is empty)'}")
@@ -192,6 +196,8 @@ class _Loader(StateLoader):
         if expect is not None and not isinstance(expect, Mapping):
             self.bad("expect", "expected a mapping (rejected, cites, winner, board)")
             expect = None
+        for path, message in expect_mod.problems(expect) if expect is not None else ():
+            self.bad(path, message)
         state_data = data.get("state")
         if state_data is None:
             state_data = {}

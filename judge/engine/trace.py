@@ -77,6 +77,7 @@ class Trace:
             raise ValueError(f"unknown step kind {kind!r}")
         if len(self.steps) >= self.cap:
             raise StepLimit(f"the cap of {self.cap} steps was reached; the last step was: {text}")
+        budget.check(len(self.steps))
         step = Step(len(self.steps) + 1, kind, text, _unique(rules), tuple(changes))
         self.steps.append(step)
         if self.snapshot is not None:
@@ -114,3 +115,6 @@ def _unique(rules: Iterable[str]) -> tuple[str, ...]:
 
 def fmt_num(n: int) -> str:
     return str(int(n))
+
+
+from judge.engine import budget

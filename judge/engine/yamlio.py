@@ -7,6 +7,7 @@ that was already loaded elsewhere with `yaml.safe_load`, `fix_keys` turns a key 
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -25,8 +26,110 @@ Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|Tru
                              list("tTfF"))
 
 
+# User input holds only what JSON holds: a date reads as text, and tags for other types are refused
+# with their line; an integer too long to be a count is kept as text (`HugeInt`) for `value_problems`
+# to refuse with its key path (Python refuses to convert more than 4,300 digits at all).
+MAX_INT = 2**53  # the largest whole number JSON carries exactly; no count in a scenario is near it
+MAX_INT_DIGITS = 16
+
+
+class HugeInt(str):
+    """The text of an integer too large for a scenario, kept so the key path can be named."""
+
+
+def _int(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    text = str(node.value).replace("_", "")
+    if len(text.lstrip("+-")) > MAX_INT_DIGITS + 2:  # 0x/0o prefixes: checked by value below
+        return HugeInt(text)
+    value = yaml.SafeLoader.construct_yaml_int(loader, node)
+    return HugeInt(text) if abs(value) > MAX_INT else value
+
+
+def _float(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    value = yaml.SafeLoader.construct_yaml_float(loader, node)
+    if not math.isfinite(value):
+        raise yaml.constructor.ConstructorError(None, None, "not a finite number (JSON has no .inf or .nan)",
+                                                node.start_mark)
+    return value
+
+
+def _refuse(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    raise yaml.constructor.ConstructorError(
+        None, None, f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed: a scenario "
+                    "holds only what JSON holds (mappings, lists, text, numbers, true/false, null)",
+        node.start_mark)
+
+
+Loader.add_constructor("tag:yaml.org,2002:int", _int)
+Loader.add_constructor("tag:yaml.org,2002:float", _float)
+Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+for _tag in ("set", "binary", "omap", "pairs"):
+    Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse)
+Loader.add_constructor(None, _refuse)  # any other tag (!foo)
+
+
 def safe_load(text: str | bytes) -> Any:
     return yaml.load(text, Loader=Loader)
+
+
+def json_loads(text: str) -> Any:
+    """JSON text as a scenario reads it: huge integers become `HugeInt` (refused with their key
+    path by `value_problems`), never Python's 4,300-digit ValueError. Raises json.JSONDecodeError."""
+    import json
+
+    def parse_int(digits: str) -> Any:
+        return HugeInt(digits) if len(digits.lstrip("-")) > MAX_INT_DIGITS or abs(int(digits)) > MAX_INT \
+            else int(digits)
+
+    def parse_constant(name: str) -> Any:
+        raise json.JSONDecodeError(f"{name} is not JSON", name, 0)
+
+    return json.loads(text, parse_int=parse_int, parse_constant=parse_constant)
+
+
+def value_problems(data: Any, limit: int = 20) -> list[dict[str, str]]:
+    """Values a scenario can't hold, with key paths: integers past ±2**53, numbers that aren't finite,
+    text that is not valid Unicode (a lone surrogate such as "\\ud800"), and anything that is not a
+    JSON type. Iterative, so no nesting is too deep to check; cycles are left to `expanded_size_problem`."""
+    out: list[dict[str, str]] = []
+    stack: list[tuple[Any, str]] = [(data, "")]
+    seen: set[int] = set()
+    while stack and len(out) < limit:
+        node, path = stack.pop()
+        problem = _value_problem(node)
+        if problem:
+            out.append({"path": path, "message": problem})
+        elif isinstance(node, (dict, list)) and id(node) not in seen:
+            seen.add(id(node))
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            for key, child in items:
+                if isinstance(key, str) and _bad_text(key):
+                    out.append({"path": path, "message": f"a key is not valid Unicode text: {key!r}"})
+                    continue
+                stack.append((child, f"{path}.{key}" if path else str(key)))
+    return out
+
+
+def _bad_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _value_problem(node: Any) -> str | None:
+    if isinstance(node, HugeInt):
+        return f"the number {node[:12]}… is too large (at most {MAX_INT})"
+    if isinstance(node, str):
+        return "the text is not valid Unicode (a lone surrogate)" if _bad_text(node) else None
+    if isinstance(node, bool) or node is None or isinstance(node, (dict, list)):
+        return None
+    if isinstance(node, int):
+        return None if abs(node) <= MAX_INT else f"the number is too large (at most {MAX_INT})"
+    if isinstance(node, float):
+        return None if math.isfinite(node) else "not a finite number"
+    return f"a {type(node).__name__} is not a JSON value"
 
 
 class ProjectLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -83,3 +186,7 @@ def expanded_size_problem(data: Any, limit: int = MAX_NODES) -> str | None:
             children = node.values() if isinstance(node, dict) else node
             stack.extend((child, inner) for child in children)
     return None
+
+
+# A refused huge number may still be shown back to the user (the desk echoes what it could not use).
+yaml.SafeDumper.add_representer(HugeInt, lambda dumper, value: dumper.represent_str(str(value)))

@@ -1,12 +1,16 @@
-"""Saved rulings behind one interface, two implementations:
+"""Saved rulings behind one interface (`RulingStorage`), two implementations:
 
-    SQLite      a file in the instance folder (`DATABASE`, env `JUDGE_DB`) — the default, no server
-    PostgreSQL  when `DATABASE_URL=postgresql://…` is set — several app instances share it
+    SQLite      judge/desk/store.py: a file in the instance folder (`DATABASE`, env `JUDGE_DB`) —
+                the default, no server to run
+    PostgreSQL  judge/rulings/postgres.py: when `DATABASE_URL=postgresql://…` is set — several app
+                instances share it
 
-    store = open_store(config)          # from the app config; the schema is migrated here, at start-up
-    rid = store.save(scenario, codex, outcome, ruling)   # content-addressed: same content, same id
-    store.get(rid)                      # a Saved, or None
-    store.health()                      # {"ok": bool, "backend": "sqlite"|"postgresql", ...}
+    store = open_store(app.config)   # the schema is created or migrated here, at start-up
+    rid = store.save(scenario, codex, outcome, ruling, versions=…, view=…)   # same content, same id
+    store.get(rid)                   # a Saved, or None
+    store.view(rid, versions)        # the ruling kept for today's engine and Codex, or None
+    store.put_view(rid, versions, ruling)
+    store.health()                   # {"ok", "backend", "schema", "rulings"} for /healthz
 
 Ids are a hash of the scenario's canonical JSON (`judge.desk.engine.content_id`), the same under
 either backend, so a ruling moved from one to the other keeps its URL. Saving the same content twice
@@ -17,39 +21,19 @@ A database that cannot answer raises `StoreUnavailable` (a 503 with Retry-After 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
+
+from judge.desk.store import RulingStorage, RulingTooLarge, Saved, StoreUnavailable
+
+__all__ = ["RulingStorage", "RulingTooLarge", "Saved", "Store", "StoreUnavailable", "open_store", "valid_id"]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-@dataclass(frozen=True)
-class Saved:
-    id: str
-    scenario: dict[str, Any]
-    codex: str
-    outcome: dict[str, Any]
-    ruling: dict[str, Any]
-    created: str
+class Store(RulingStorage, Protocol):
+    """What open_store returns: the storage the web uses, plus what start-up and tests need."""
 
-
-class StoreUnavailable(Exception):
-    """The database cannot answer now (down, locked, full, read-only); says why, safe to show."""
-
-    def __init__(self, message: str, retry_after: int = 5) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-class RulingStore(Protocol):
     backend: str
-
-    def save(self, scenario: Mapping[str, Any], codex: str, outcome: Mapping[str, Any],
-             ruling: Mapping[str, Any]) -> str: ...
-
-    def get(self, rid: str) -> Saved | None: ...
-
-    def health(self) -> dict[str, Any]: ...
 
     def migrate(self) -> list[int]: ...
 
@@ -63,7 +47,7 @@ def valid_id(rid: str) -> bool:
     return rid.isascii() and rid.isalnum() and len(rid) <= 64
 
 
-def open_store(config: Mapping[str, Any]) -> RulingStore:
+def open_store(config: Mapping[str, Any]) -> Store:
     """The store the config names: PostgreSQL for a `DATABASE_URL` of postgresql://…, else SQLite at
     `DATABASE`. Creates or migrates the schema; raises ValueError for a URL of another kind."""
     url = config.get("DATABASE_URL") or ""
@@ -74,10 +58,10 @@ def open_store(config: Mapping[str, Any]) -> RulingStore:
                              "unset it to keep saved rulings in SQLite in the instance folder")
         from judge.rulings.postgres import PostgresStore
 
-        store: RulingStore = PostgresStore(url)
+        store: Store = PostgresStore(url)
     else:
-        from judge.rulings.sqlite import SqliteStore
+        from judge.desk.store import RulingStore
 
-        store = SqliteStore(config["DATABASE"])
+        store = RulingStore(config["DATABASE"])
     store.migrate()
     return store

@@ -17,8 +17,10 @@ from typing import Any
 import psycopg
 from psycopg import conninfo
 
+from judge.desk import migrations
 from judge.desk.engine import canonical_json, content_id
-from judge.rulings import Saved, StoreUnavailable, migrations, valid_id
+from judge.desk.store import MAX_ROW, RulingTooLarge, Saved, StoreUnavailable, pack, unpack
+from judge.rulings import valid_id
 
 MIGRATION_LOCK = 0x436F646578  # pg_advisory_xact_lock key: one migrating instance at a time
 ID_LENGTHS = (12, 16, 24, 64)  # a longer id only on a (vanishingly rare) clash of the short one
@@ -46,8 +48,8 @@ class PostgresStore:
         try:
             return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"The database at {self.where()} cannot be reached: "
-                                   f"{_first_line(exc)}") from None
+            raise StoreUnavailable(f"the database at {self.where()} can't be reached ({_first_line(exc)})",
+                                   10) from None
 
     def _run(self, work):
         """work(connection) on an idle connection (or a new one), returned to the idle list after; once
@@ -61,7 +63,8 @@ class PostgresStore:
             except psycopg.OperationalError as exc:
                 db.close()
                 if attempt == 2 or not db.broken:
-                    raise StoreUnavailable(f"The database at {self.where()} failed: {_first_line(exc)}") from None
+                    raise StoreUnavailable(f"the database at {self.where()} failed ({_first_line(exc)})",
+                                           10) from None
                 continue
             except BaseException:
                 db.close()
@@ -83,54 +86,96 @@ class PostgresStore:
         return self._run(work)
 
     def save(self, scenario: Mapping[str, Any], codex: str, outcome: Mapping[str, Any],
-             ruling: Mapping[str, Any]) -> str:
-        """Store the scenario (once) and return its id; saving it again returns the same id."""
-        text = canonical_json(scenario)
-        row = (text, codex, canonical_json(outcome), canonical_json(ruling),
-               datetime.now(UTC).isoformat(timespec="seconds"))
+             ruling: Mapping[str, Any], versions: str = "", view: Mapping[str, Any] | None = None) -> str:
+        """Store the scenario (once) and return its id; saving it again returns the same id. With
+        `versions`, `view` (the ruling as pages show it) is kept for them too."""
+        text = _text(canonical_json(scenario))
+        packed = pack(ruling)
+        if len(packed) + len(text) > MAX_ROW:
+            raise RulingTooLarge(f"the ruling is {(len(packed) + len(text)) // 1024} KB compressed; "
+                                 f"a shared ruling may take at most {MAX_ROW // 1024} KB")
+        row = (text, _text(codex), _text(canonical_json(outcome)), packed, datetime.now(UTC).isoformat(timespec="seconds"))
+        shown = packed if view is None else pack(view)
 
         def work(db: psycopg.Connection) -> str:
-            for length in ID_LENGTHS:
-                rid = content_id(scenario, length)
-                inserted = db.execute(
-                    "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) "
-                    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING id",
-                    (rid, *row)).fetchone()
-                if inserted is not None:
-                    return rid
-                found = db.execute("SELECT scenario FROM rulings WHERE id = %s", (rid,)).fetchone()
-                if found is not None and found[0] == text:
-                    return rid
-            raise RuntimeError("no free id for this scenario")
+            with db.transaction():
+                rid = self._insert(db, scenario, text, row)
+                if versions and len(shown) <= MAX_ROW:
+                    self._upsert_view(db, rid, versions, shown)
+            return rid
         return self._run(work)
+
+    @staticmethod
+    def _insert(db: psycopg.Connection, scenario: Mapping[str, Any], text: str, row: tuple) -> str:
+        for length in ID_LENGTHS:
+            rid = content_id(scenario, length)
+            inserted = db.execute(
+                "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING id", (rid, *row)).fetchone()
+            if inserted is not None:
+                return rid
+            found = db.execute("SELECT scenario FROM rulings WHERE id = %s", (rid,)).fetchone()
+            if found is not None and found[0] == text:
+                return rid
+        raise RuntimeError("no free id for this scenario")
+
+    @staticmethod
+    def _upsert_view(db: psycopg.Connection, rid: str, versions: str, packed: bytes) -> None:
+        db.execute("INSERT INTO views (id, versions, ruling) VALUES (%s, %s, %s) "
+                   "ON CONFLICT (id) DO UPDATE SET versions = excluded.versions, ruling = excluded.ruling",
+                   (rid, versions, packed))
 
     def get(self, rid: str) -> Saved | None:
         if not valid_id(rid):
             return None
-
-        def work(db: psycopg.Connection) -> Saved | None:
-            return db.execute("SELECT id, scenario, codex, outcome, ruling, created FROM rulings WHERE id = %s",
-                              (rid,)).fetchone()
-        row = self._run(work)
+        row = self._run(lambda db: db.execute(
+            "SELECT id, scenario, codex, outcome, ruling, created FROM rulings WHERE id = %s", (rid,)).fetchone())
         if row is None:
             return None
-        return Saved(row[0], json.loads(row[1]), row[2], json.loads(row[3]), json.loads(row[4]), row[5])
+        return Saved(row[0], json.loads(row[1]), row[2], json.loads(row[3]), unpack(bytes(row[4])), row[5])
+
+    def view(self, rid: str, versions: str) -> dict[str, Any] | None:
+        """The ruling kept for `rid` under `versions`, or None (never made, or made by other versions)."""
+        if not valid_id(rid):
+            return None
+        row = self._run(lambda db: db.execute(
+            "SELECT ruling FROM views WHERE id = %s AND versions = %s", (rid, versions)).fetchone())
+        return None if row is None else unpack(bytes(row[0]))
+
+    def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None:
+        """Keep `ruling` as rid's view for `versions`; a database that can't write now fails no page."""
+        packed = pack(ruling)
+        if len(packed) > MAX_ROW:
+            return
+        try:
+            self._run(lambda db: self._upsert_view(db, rid, versions, packed))
+        except (StoreUnavailable, psycopg.Error):
+            return
 
     def count(self) -> int:
         return self._run(lambda db: db.execute("SELECT count(*) FROM rulings").fetchone()[0])
 
     def health(self) -> dict[str, Any]:
+        """{"ok", "backend", "schema", "rulings"} or {"ok": False, "backend", "error"}: for /healthz."""
         try:
-            version = self._run(lambda db: db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0])
+            schema, count = self._run(lambda db: db.execute(
+                "SELECT (SELECT max(version) FROM schema_migrations), (SELECT count(*) FROM rulings)").fetchone())
         except StoreUnavailable as exc:
-            return {"ok": False, "backend": self.backend, "error": str(exc)}
-        return {"ok": version == migrations.latest(), "backend": self.backend, "schema": version}
+            return {"ok": False, "backend": self.backend, "error": exc.cause}
+        except psycopg.Error as exc:
+            return {"ok": False, "backend": self.backend, "error": f"the database failed ({_first_line(exc)})"}
+        return {"ok": schema == migrations.latest(), "backend": self.backend, "schema": schema, "rulings": count}
 
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
         for db in idle:
             db.close()
+
+
+def _text(json_text: str) -> str:
+    """PostgreSQL text can't hold NUL: in JSON it can only sit inside a string, where \\u0000 means the same."""
+    return json_text.replace("\x00", "\\u0000")
 
 
 def _first_line(exc: BaseException) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import shutil
 import time
@@ -35,6 +36,7 @@ from judge.search import analysis, snippets
 from judge.search.sources import SOURCES, Source
 
 SCHEMA_VERSION = "13"
+log = logging.getLogger(__name__)
 KEEP_BUILDS = 2
 
 
@@ -94,7 +96,31 @@ def read_meta(build: Path) -> dict[str, Any]:
 
 def is_stale(index_dir: str | os.PathLike, sources: Sequence[Source] | None = None) -> bool:
     build = current_build(index_dir)
-    return build is None or read_meta(build).get("hash") != data_hash(sources)
+    return build is None or read_meta(build).get("hash") != data_hash(sources) or verify(build) is not None
+
+
+def _file_digests(build: Path) -> dict[str, list]:
+    """Every file of a build but meta.json: name → [size, sha256]."""
+    return {p.name: [p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest()]
+            for p in sorted(build.iterdir()) if p.is_file() and p.name != "meta.json"}
+
+
+def verify(build: Path, deep: bool = True) -> str | None:
+    """None when the build is whole: every file recorded in meta.json is there with its size (and,
+    when `deep`, its content hash), and nothing the index needs is missing; else what is wrong."""
+    files = read_meta(build).get("files")
+    if not isinstance(files, dict) or not files:
+        return "the index records no file list (built by an older version or interrupted)"
+    for name, (size, digest) in files.items():
+        path = build / name
+        try:
+            if path.stat().st_size != size:
+                return f"the index file {name} has the wrong size (corrupt or partial)"
+        except OSError:
+            return f"the index file {name} is missing"
+        if deep and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            return f"the index file {name} is corrupt (its content changed)"
+    return None
 
 
 @contextmanager
@@ -117,8 +143,11 @@ def ensure(index_dir: str | os.PathLike, sources: Sequence[Source] | None = None
         build = current_build(index_dir)
         if build is not None and not force:
             meta = read_meta(build)
-            if meta.get("hash") == wanted:
+            problem = verify(build) if meta.get("hash") == wanted else "stale"
+            if problem is None:
                 return BuildInfo(build, wanted, meta.get("documents", 0), meta.get("kinds", {}), 0.0, False)
+            if problem != "stale":
+                log.warning("rebuilding the search index in %s: %s", index_dir, problem)
         return _build(index_dir, SOURCES if sources is None else sources, wanted)
 
 
@@ -155,7 +184,7 @@ def _build(index_dir: Path, sources: Sequence[Source], wanted: str) -> BuildInfo
     (target / "lookup.json").write_text(json.dumps(_lookup(docs, groups, redirects)))
     (target / "meta.json").write_text(json.dumps({
         "hash": wanted, "schema": SCHEMA_VERSION, "documents": len(seen), "kinds": dict(kinds),
-        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "files": _file_digests(target),
     }))
     link = index_dir / f".current-{os.getpid()}"
     if link.is_symlink() or link.exists():

@@ -23,7 +23,21 @@ BLUEPRINTS = [
     "judge.web.api_docs:bp",      # /api, /api/openapi.json                     (its documentation)
     "judge.web.desk:bp",          # /desk, /r/<id>, /scenarios                 (ruling desk)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
+    "judge.web.health:bp",        # /healthz                                   (for a proxy)
 ]
+
+# Settings read from the environment when set (numbers and booleans parsed), below create_app's config.
+ENV_SETTINGS = {
+    "JUDGE_BUDGET_SECONDS": float, "JUDGE_BUDGET_STEPS": int, "JUDGE_MAX_RESPONSE": int,
+    "RATELIMIT_ENABLED": lambda v: v.lower() not in ("0", "false", "no", "off"),
+    "RATELIMIT_STORAGE_URI": str, "JUDGE_LIMIT_API": str, "JUDGE_LIMIT_DESK": str,
+    "JUDGE_LIMIT_SHARE": str, "JUDGE_LIMIT_SEARCH": str,
+    "JUDGE_HTTPS": lambda v: v.lower() in ("1", "true", "yes", "on"), "JUDGE_PROXIES": int,
+}
+
+
+class InstanceUnusable(SystemExit):
+    """The instance folder can't be made or written: start-up stops with one line saying so."""
 
 MAX_UPLOAD = 256 * 1024
 
@@ -37,7 +51,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         instance_path=str(instance.resolve()),
         instance_relative_config=False,
     )
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    _check_instance(Path(app.instance_path))
     app.config.update(
         SECRET_KEY=os.environ.get("JUDGE_SECRET_KEY") or _instance_secret(Path(app.instance_path)),
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
@@ -46,18 +60,43 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         INDEX_DIR=os.environ.get("JUDGE_INDEX", str(Path(app.instance_path) / "index")),
         JSON_SORT_KEYS=False,
     )
+    for name, parse in ENV_SETTINGS.items():
+        if os.environ.get(name):
+            app.config[name] = parse(os.environ[name])
     if config:
         app.config.update(config)
+    if app.config.get("JUDGE_PROXIES"):  # behind N reverse proxies: the client is in X-Forwarded-For
+        from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from judge.web import errors, security
+        count = int(app.config["JUDGE_PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
+
+    from judge.web import caching, errors, limits, security
 
     errors.register(app)
     security.register(app)
+    if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
+        importlib.import_module("judge.web.limit_storage")  # registers postgresql:// with `limits`
+    limits.register(app)
+    caching.register(app)
     app.extensions["rulings"] = open_store(app.config)  # creates or migrates the schema
     for target in BLUEPRINTS:
         module_name, attr = target.split(":")
         app.register_blueprint(getattr(importlib.import_module(module_name), attr))
     return app
+
+
+def _check_instance(instance: Path) -> None:
+    """Make the instance folder if needed and make sure it can be written (the secret key, the
+    database and the index live there); otherwise stop with one line naming the folder and the fix."""
+    try:
+        instance.mkdir(parents=True, exist_ok=True)
+        probe = instance / f".write-test-{os.getpid()}"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as exc:
+        raise InstanceUnusable(f"judge: the instance folder {instance} is not usable ({exc.strerror or exc}); "
+                               "make it writable or set JUDGE_INSTANCE to a folder that is") from None
 
 
 def _instance_secret(instance: Path) -> str:

@@ -15,12 +15,27 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from judge.engine import api
+from judge.desk import engine as desk_engine
+from judge.engine import api, yamlio
+from judge.engine import scenario as scenario_mod
 from judge.engine.errors import ScenarioError
 from judge.engine.scenario import Scenario
+from judge.engine.trace import StepLimit
 from judge.web.errors import BadInput
 
 bp = Blueprint("api", __name__)
+
+
+BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
+
+
+@bp.before_request
+def body_type() -> None:
+    """A body must say it is JSON or YAML: a cross-site form can only send text/plain and the like
+    without asking first (a CORS preflight), so such a POST is refused before any work (415)."""
+    if request.method == "POST" and request.mimetype not in BODY_TYPES:
+        raise BadInput(f"Send the scenario as application/json or application/yaml, not "
+                       f"{request.mimetype or 'a body without a Content-Type'}.", status=415)
 
 
 def _scenario() -> Scenario:
@@ -31,23 +46,40 @@ def _scenario() -> Scenario:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInput(f"The body is not UTF-8 text (byte {exc.start}).") from None
-    data: Any = text
+    try:
+        data = _parse(text)
+        desk_engine.check_limits(data)
+        return api.load_scenario(data, source="request")
+    except desk_engine.DeskInputError as exc:
+        raise BadInput(str(exc), exc.problems) from None
+    except ScenarioError as exc:
+        count = len(exc.problems)
+        raise BadInput(f"The scenario is invalid: {count} problem{'s' if count != 1 else ''}.",
+                       exc.problems) from None
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """The body as a mapping: JSON (huge numbers kept for the loader to refuse by key path) or YAML."""
     if request.mimetype == "application/json":
         try:
-            data = json.loads(text)
+            data = yamlio.json_loads(text)
         except RecursionError:
             raise BadInput("The JSON body is nested too deeply.") from None
         except json.JSONDecodeError as exc:
             raise BadInput("The JSON body is malformed.",
                            [{"path": "", "message": exc.msg, "line": exc.lineno}]) from None
-        if not isinstance(data, dict):
-            raise BadInput("A scenario is a JSON object.", [{"path": "", "message": "expected an object"}])
-    try:
-        return api.load_scenario(data, source="request")
-    except ScenarioError as exc:
-        count = len(exc.problems)
-        raise BadInput(f"The scenario is invalid: {count} problem{'s' if count != 1 else ''}.",
-                       exc.problems) from None
+    else:
+        try:
+            data = scenario_mod.parse_yaml(text, source="request")
+        except RecursionError:
+            raise BadInput("The YAML body is nested too deeply.") from None
+        too_big = yamlio.expanded_size_problem(data)
+        if too_big:
+            raise BadInput("The scenario is too large.", [{"path": "", "message": too_big}])
+    if not isinstance(data, dict):
+        raise BadInput("A scenario is a mapping (an object) with state: and actions:.",
+                       [{"path": "", "message": "expected a mapping"}])
+    return yamlio.fix_keys(data)
 
 
 def _flag(name: str) -> bool:
@@ -63,9 +95,12 @@ def position():
 def resolve():
     scenario = _scenario()
     try:
-        return jsonify(api.resolve(scenario, snapshots=_flag("snapshots")))
+        ruling = api.resolve(scenario, snapshots=_flag("snapshots"))
     except NotImplementedError as exc:
         raise BadInput(str(exc), status=501) from None
+    if ruling.get("error"):  # the engine failed: a 500 in the error shape, never a ruling
+        raise desk_engine.EngineFailure(scenario.to_dict(), ruling["error"])
+    return jsonify(ruling)
 
 
 @bp.post("/api/legal")
@@ -86,6 +121,10 @@ def legal():
         raise BadInput(str(exc), status=501) from None
     except ValueError as exc:
         raise BadInput(str(exc)) from None
+    except StepLimit:
+        raise
+    except Exception as exc:
+        raise desk_engine.EngineFailure(scenario.to_dict(), f"{type(exc).__name__}: {exc}") from exc
     count = len(scenario.actions) if after is None else after
     player = actions[0]["by"] if actions else None
     return jsonify({"scenario": scenario.id, "after": count, "player": player, "actions": actions})

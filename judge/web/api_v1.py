@@ -18,19 +18,19 @@ Every error is the one shape `{"ok": false, "error", "status", "problems"?}` (ju
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
 
 from judge.codex import load_codex
-from judge.desk import engine
-from judge.web import api, card_pages, codex_pages, search_views
+from judge.desk import engine, pages
+from judge.rulings import RulingTooLarge
+from judge.web import api, caching, card_pages, codex_pages, search_views
 from judge.web.errors import BadInput
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
 
-BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
+BODY_TYPES = api.BODY_TYPES
 
 # The engine over HTTP: the same views as /api/position, /api/resolve, /api/legal.
 bp.add_url_rule("/position", "position", api.position, methods=["POST"])
@@ -78,8 +78,8 @@ def card(slug: str) -> Response:
 
 
 def _scenario_mapping() -> dict[str, Any]:
-    """The body as a scenario mapping (JSON or YAML), within the desk's limits."""
-    raw = request.get_data(cache=False)
+    """The body as a scenario mapping (JSON or YAML, read as /api/* reads it), within the desk's limits."""
+    raw = request.get_data(cache=False)  # werkzeug raises 413 above MAX_CONTENT_LENGTH
     if not raw.strip():
         raise BadInput("Send a scenario (YAML or JSON) as the request body.")
     try:
@@ -87,41 +87,28 @@ def _scenario_mapping() -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise BadInput(f"The body is not UTF-8 text (byte {exc.start}).") from None
     try:
-        if request.mimetype == "application/json":
-            data = _json(text)
-        else:
-            data = engine.parse(text)
+        data = api._parse(text)
         engine.check_limits(data)
     except engine.DeskInputError as exc:
         raise BadInput(str(exc), exc.problems) from None
     return data
 
 
-def _json(text: str) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise BadInput("The JSON body is nested too deeply.") from None
-    except ValueError as exc:  # JSONDecodeError, or an integer past Python's digit limit
-        line = getattr(exc, "lineno", None)
-        problem = {"path": "", "message": getattr(exc, "msg", str(exc))} | ({"line": line} if line else {})
-        raise BadInput("The JSON body is malformed.", [problem]) from None
-    if not isinstance(data, dict):
-        raise BadInput("A scenario is a JSON object.", [{"path": "", "message": "expected an object"}])
-    return data
-
-
 @bp.post("/rulings")
 def save_ruling() -> tuple[Response, int, dict[str, str]]:
+    """As the desk's share: resolve, keep the ruling with the scenario, answer where it lives."""
     data = _scenario_mapping()
+    view = pages.ruling_context(data, "api")
+    if view["problems"]:
+        count = len(view["problems"])
+        raise BadInput(f"The scenario is invalid: {count} problem{'s' if count != 1 else ''}.", view["problems"])
+    ruling = engine.without_snapshots(view["ruling"])
     try:
-        ruling = engine.without_snapshots(engine.resolve(data, source="api", snapshots=False))
-    except engine.DeskInputError as exc:
-        count = len(exc.problems)
-        raise BadInput(f"The scenario is invalid: {count} problem{'s' if count != 1 else ''}.",
-                       exc.problems) from None
-    rid = current_app.extensions["rulings"].save(data, str(ruling.get("codex") or ""), engine.outcome(ruling),
-                                                 ruling)
+        rid = current_app.extensions["rulings"].save(
+            data, str(ruling.get("codex") or ""), view["outcome"], ruling,
+            versions="" if ruling.get("stopped") else caching.ruling_versions(), view=view["ruling"])
+    except RulingTooLarge as exc:
+        raise BadInput(f"This ruling is too long to save: {exc}.", status=422) from None
     url = url_for("desk.saved", rid=rid, _external=True)
     return jsonify({"id": rid, "url": url}), 201, {"Location": url}
 

@@ -27,7 +27,8 @@ from judge.desk import engine, pages
 from judge.desk.layout import load_field
 from judge.desk.library import LIBRARY, Entry, rulings_citing, titles
 from judge.desk.rules import rule_link
-from judge.rulings import RulingStore, Saved
+from judge.rulings import RulingStorage, RulingTooLarge, Saved
+from judge.web import caching
 from judge.web.errors import BadInput, error_response
 from judge.web.security import check_csrf
 from judge.web.twin import twin
@@ -55,7 +56,7 @@ def warm_library() -> None:
         LIBRARY.warm_in_background()
 
 
-def store() -> RulingStore:
+def store() -> RulingStorage:
     return current_app.extensions["rulings"]
 
 
@@ -246,7 +247,11 @@ def share() -> Response:
     if view["problems"]:
         raise BadInput("Only a scenario the engine can read can be shared.", view["problems"])
     ruling = engine.without_snapshots(view["ruling"])
-    rid = store().save(data, str(ruling.get("codex") or ""), view["outcome"], ruling)
+    try:
+        rid = store().save(data, str(ruling.get("codex") or ""), view["outcome"], ruling,
+                           versions="" if ruling.get("stopped") else caching.ruling_versions(), view=view["ruling"])
+    except RulingTooLarge as exc:
+        raise BadInput(f"This ruling is too long to share: {exc}.", status=422) from None
     return redirect(url_for("desk.saved", rid=rid), code=303)
 
 
@@ -254,13 +259,28 @@ def share() -> Response:
 @twin(bp, "/r/<rid>")
 def saved(rid: str) -> tuple[str, dict[str, Any]]:
     record = saved_or_404(rid)
-    context = pages.ruling_context(record.scenario, f"r/{rid}")
+    context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=kept_ruling(rid, record.scenario))
     pages.compare_saved(context, record.outcome)
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
                    saved_ruling=record.ruling,
                    yaml_url=url_for("desk.saved_yaml", rid=rid), json_url=url_for("desk.saved_json", rid=rid),
                    page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid))
     return "desk/ruling.html", context
+
+
+def kept_ruling(rid: str, scenario: dict[str, Any]) -> dict[str, Any] | None:
+    """The ruling kept with the permalink for today's engine and Codex; made (once) and kept when the
+    versions changed since. None when the scenario no longer resolves (the page lists its problems)."""
+    versions = caching.ruling_versions()
+    ruling = store().view(rid, versions)
+    if ruling is None:
+        try:
+            ruling = engine.resolve(scenario, source=f"r/{rid}")
+        except engine.DeskInputError:
+            return None
+        if not ruling.get("stopped"):  # a ruling cut short by one request's budget is not kept
+            store().put_view(rid, versions, ruling)
+    return ruling
 
 
 @bp.get("/r/<rid>.yaml")

@@ -7,7 +7,6 @@ import logging
 from flask import Flask, Response, jsonify, make_response, render_template
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from judge.rulings import StoreUnavailable
 from judge.web.twin import wants_json
 
 log = logging.getLogger(__name__)
@@ -24,14 +23,29 @@ class BadInput(HTTPException):
         self.problems = problems or []
 
 
-def error_response(status: int, message: str, problems: list[dict] | None = None) -> Response:
+class Unavailable(HTTPException):
+    """A 503: the service can't answer now (storage locked, read-only or full); try again later."""
+
+    code = 503
+
+    def __init__(self, message: str, retry_after: int = 5):
+        super().__init__(description=message)
+        self.retry_after = retry_after
+
+
+def error_response(status: int, message: str, problems: list[dict] | None = None,
+                   retry_after: int | None = None) -> Response:
     if wants_json():
         body = {"ok": False, "error": message, "status": status}
         if problems:
             body["problems"] = problems
-        return make_response(jsonify(body), status)
-    html = render_template("error.html", status=status, message=message, problems=problems or [])
-    return make_response(html, status)
+        response = make_response(jsonify(body), status)
+    else:
+        html = render_template("error.html", status=status, message=message, problems=problems or [])
+        response = make_response(html, status)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 def register(app: Flask) -> None:
@@ -39,16 +53,26 @@ def register(app: Flask) -> None:
     def http_error(exc: HTTPException) -> Response:
         if exc.code == 413:
             message = "The upload is larger than 256 KB; send a smaller scenario."
+        elif exc.code == 429:
+            message = f"Too many requests from you ({exc.description}); wait a little and try again."
         else:
             message = exc.description or exc.name
-        return error_response(exc.code or 500, message, getattr(exc, "problems", None))
+        return error_response(exc.code or 500, message, getattr(exc, "problems", None),
+                              retry_after=getattr(exc, "retry_after", None))
+
+    from judge.desk.engine import EngineFailure
+    from judge.desk.store import StoreUnavailable
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(exc: StoreUnavailable) -> Response:
-        log.error("saved rulings unavailable: %s", exc)
-        response = error_response(503, f"{exc} Try again in a moment.")
-        response.headers["Retry-After"] = str(exc.retry_after)
-        return response
+        log.warning("storage unavailable: %s", exc.cause)
+        return error_response(503, f"Saved rulings are unavailable right now: {exc.cause}. Try again shortly.",
+                              retry_after=exc.retry_after)
+
+    @app.errorhandler(EngineFailure)
+    def engine_failure(exc: EngineFailure) -> Response:
+        return error_response(500, f"The engine failed on this scenario (a bug, already logged as "
+                                   f"{exc.scenario_hash[:12]}); please report it with the scenario.")
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Response:

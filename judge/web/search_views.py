@@ -50,7 +50,8 @@ def _engine() -> searching.searching.Engine:
     index_dir = current_app.config["INDEX_DIR"]
     try:
         return searching.engine(index_dir)
-    except FileNotFoundError:
+    except Exception as exc:  # noqa: BLE001 - missing, partial or corrupt: rebuild (atomically), then open
+        log.warning("the search index could not be opened (%s); rebuilding it", exc)
         searching.ensure_index(index_dir)
         return searching.engine(index_dir)
 
@@ -96,11 +97,23 @@ def _refused(q: str, exc: QueryError | BadInput, as_json: bool) -> Response:
     return make_response(html, 200 if empty else 400)
 
 
+def _search(q: str, page: int) -> searching.SearchResult:
+    """Search; an index found broken while searching is verified, rebuilt when corrupt, and asked again."""
+    try:
+        return _engine().search(q, page=page)
+    except (QueryError, BadInput):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged index heals instead of failing every search
+        log.warning("search failed (%s); verifying the index", exc)
+        searching.ensure_index(current_app.config["INDEX_DIR"])
+        return _engine().search(q, page=page)
+
+
 def _run(as_json: bool) -> Response:
     q = request.args.get("q", "")
     try:
         page = _page_number()
-        result = _engine().search(q, page=page)
+        result = _search(q, page)
     except (QueryError, BadInput) as exc:
         return _refused(q, exc, as_json)
 

@@ -12,6 +12,9 @@ CSP = (
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
 
+# No page needs any powerful feature.
+PERMISSIONS = ("camera=(), microphone=(), geolocation=(), payment=(), usb=()")
+
 
 def csrf_token() -> str:
     if "csrf" not in session:
@@ -30,9 +33,19 @@ def check_csrf() -> None:
 def register(app: Flask) -> None:
     app.jinja_env.globals["csrf_token"] = csrf_token
 
+    https = bool(app.config.get("JUDGE_HTTPS"))
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
+    app.config["SESSION_COOKIE_SECURE"] = app.config.get("SESSION_COOKIE_SECURE") or https
+    if https:
+        app.config["PREFERRED_URL_SCHEME"] = "https"
+
     @app.after_request
     def headers(response: Response) -> Response:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Permissions-Policy", PERMISSIONS)
+        if https:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
         return response

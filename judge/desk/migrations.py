@@ -1,9 +1,11 @@
-"""The schema of saved rulings, as numbered migrations applied once each, in order, at start-up.
+"""The schema of saved rulings, as numbered migrations applied once each, in order, at start-up
+(`judge.rulings.open_store`), for SQLite (judge/desk/store.py) and PostgreSQL (judge/rulings/postgres.py).
 
 A table `schema_migrations(version, name, applied)` records what has run. Each migration has its
-SQL per backend; add a new one at the end (never edit one that has shipped). Two instances starting
+statements per backend; add a new one at the end, never edit one that has shipped. Instances starting
 at once are serialised by the backend's lock (PostgreSQL: an advisory lock; SQLite: BEGIN IMMEDIATE),
-so each migration runs exactly once.
+so each migration runs exactly once. Version 1 uses CREATE … IF NOT EXISTS, so a database made before
+migrations existed is adopted as it is.
 """
 
 from __future__ import annotations
@@ -18,13 +20,24 @@ TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
     applied TEXT NOT NULL
 )"""
 
-RULINGS_V1 = """CREATE TABLE IF NOT EXISTS rulings (
+
+def rulings_table(blob: str) -> str:
+    return f"""CREATE TABLE IF NOT EXISTS rulings (
     id TEXT PRIMARY KEY,
     scenario TEXT NOT NULL,      -- canonical JSON of the scenario as posted
     codex TEXT NOT NULL,         -- the Codex version the ruling was made under
     outcome TEXT NOT NULL,       -- JSON: winner, rejected, final, derived
-    ruling TEXT NOT NULL,        -- JSON: the whole ruling (steps without snapshots)
+    ruling {blob} NOT NULL,        -- zlib-compressed JSON of the whole ruling (steps without snapshots);
+                                 -- in SQLite rows saved before compression, plain JSON text
     created TEXT NOT NULL
+)"""
+
+
+def views_table(blob: str) -> str:
+    return f"""CREATE TABLE IF NOT EXISTS views (
+    id TEXT PRIMARY KEY,         -- a rulings.id
+    versions TEXT NOT NULL,      -- engine and Codex versions the ruling below was made with
+    ruling {blob} NOT NULL         -- zlib-compressed JSON of that ruling, as the page shows it
 )"""
 
 
@@ -39,10 +52,14 @@ class Migration:
         return getattr(self, backend)
 
 
-# Version 1 adopts a database made before migrations existed (CREATE … IF NOT EXISTS).
 MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1, "rulings table", (RULINGS_V1,), (RULINGS_V1,)),
+    Migration(1, "rulings", (rulings_table("TEXT"),), (rulings_table("BYTEA"),)),
+    Migration(2, "views: the ruling kept per engine and Codex version", (views_table("BLOB"),),
+              (views_table("BYTEA"),)),
 )
+
+# What SQLite's every connection makes sure of (a database file deleted while running comes back).
+SQLITE_SCHEMA = ";\n".join([TABLE, *(s for m in MIGRATIONS for s in m.sqlite)]) + ";"
 
 
 def latest() -> int:

@@ -1,0 +1,66 @@
+"""A budget for one resolution: a wall-clock deadline and caps, set by the caller around an engine call.
+
+    with budget.limit(Budget(seconds=2.0, steps=2000)):
+        ruling = api.resolve(scenario)
+
+The engine checks it in the one place every resolution steps (`Trace.add`): past the deadline it raises
+`OutOfTime` (a `StepLimit`), and the ruling ends with a step saying where and why it stopped, plus
+`"stopped": {"reason", "at_step"}` (docs/scenario-format.md). Without a budget nothing changes (the CLI's
+default). The caps on input (actions, cards, effects per card) are checked where a scenario is loaded.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from judge.engine.trace import StepLimit
+
+
+class OutOfTime(StepLimit):
+    """The resolution ran past its budget's deadline."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    seconds: float | None = 2.0   # wall clock for one engine call; None: no deadline
+    steps: int = 2000             # steps of one resolution
+    actions: int = 60             # queued actions in a scenario
+    cards: int = 60               # custom cards in a scenario
+    effects: int = 12             # effects (and statics) on one custom card
+    started: float = field(default_factory=time.monotonic, compare=False)
+
+    def expired(self) -> bool:
+        return self.seconds is not None and time.monotonic() - self.started > self.seconds
+
+    def restarted(self) -> Budget:
+        """The same limits, the clock starting now."""
+        return Budget(self.seconds, self.steps, self.actions, self.cards, self.effects)
+
+
+CURRENT: ContextVar[Budget | None] = ContextVar("judge_budget", default=None)
+
+
+@contextmanager
+def limit(budget: Budget) -> Iterator[Budget]:
+    """Run the engine under `budget` (its clock starts on entering)."""
+    running = budget.restarted()
+    token = CURRENT.set(running)
+    try:
+        yield running
+    finally:
+        CURRENT.reset(token)
+
+
+def check(steps_taken: int) -> None:
+    """Called by Trace.add before each step: raise when the current budget is spent."""
+    running = CURRENT.get()
+    if running is None:
+        return
+    if steps_taken >= running.steps:
+        raise StepLimit(f"the cap of {running.steps} steps was reached")
+    if running.expired():
+        raise OutOfTime(f"the time budget of {running.seconds:g} s ran out after {steps_taken} steps")

@@ -1,0 +1,140 @@
+"""Pages that depend only on the site's content and code: ETag, Cache-Control, 304, and a small
+in-process cache of their bodies.
+
+Rule, glossary, interpretation and card pages, library rulings and permalinks (`/r/<id>`), with their
+JSON twins, are the same for everyone until the Codex data, the engine or the templates change. Their
+ETag is a hash of the site's version (every file they are made from) and the path with its query, so
+`If-None-Match` answers 304 without any work, and a repeated view is served from memory
+(`JUDGE_PAGE_CACHE` bodies per worker, least recently used dropped first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Flask, Response, current_app, request
+
+from judge import ROOT
+
+CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/")
+MAX_AGE = 300  # seconds a browser or proxy may reuse a page before asking again (with its ETag)
+MAX_BODY = 2 * 1024 * 1024  # a body larger than this is not kept in memory
+
+
+def _digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _files(*patterns: str) -> list[Path]:
+    return [p for pattern in patterns for p in ROOT.glob(pattern) if p.is_file()]
+
+
+@lru_cache(maxsize=1)
+def engine_version() -> str:
+    """A hash of what a ruling is made from: the engine's code and the Codex data (cards included)."""
+    return _digest(_files("judge/engine/**/*.py", "codex/**/*"))[:16]
+
+
+@lru_cache(maxsize=1)
+def site_version() -> str:
+    """A hash of everything a cacheable page is made from."""
+    return _digest(_files("judge/**/*.py", "codex/**/*", "templates/**/*", "static/**/*", "scenarios/**/*"))[:16]
+
+
+@lru_cache(maxsize=1)
+def codex_version() -> str:
+    try:
+        from judge.codex import load_codex
+
+        return str(load_codex().version)
+    except Exception:  # noqa: BLE001 - the version is a label; a broken Codex shows elsewhere
+        return "unknown"
+
+
+def ruling_versions() -> str:
+    """The key a kept ruling is valid for: the engine's and the Codex's versions."""
+    return f"engine {engine_version()} codex {codex_version()}"
+
+
+class PageCache:
+    """Bodies of cacheable pages, least recently used dropped first; shared by a worker's threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, tuple[bytes, str, dict[str, str]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> tuple[bytes, str, dict[str, str]] | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key: str, value: tuple[bytes, str, dict[str, str]]) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+KEPT_HEADERS = ("Link", "Content-Disposition")
+
+
+def _etag() -> str | None:
+    if request.method not in ("GET", "HEAD") or not request.path.startswith(CACHEABLE):
+        return None
+    key = f"{site_version()} {request.full_path}"
+    return hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
+def _conditional(response: Response, etag: str) -> Response:
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+def register(app: Flask) -> None:
+    app.config.setdefault("JUDGE_PAGE_CACHE", 0 if app.testing else 512)  # tests swap content under one app
+    pages = PageCache(int(app.config["JUDGE_PAGE_CACHE"]))
+    app.extensions["judge_page_cache"] = pages
+
+    @app.before_request
+    def answer_from_cache() -> Response | None:
+        etag = _etag()
+        if etag is None:
+            return None
+        if etag in request.if_none_match:
+            return _conditional(Response(status=304), etag)
+        kept = pages.get(etag)
+        if kept is None:
+            return None
+        body, mimetype, headers = kept
+        response = Response(body, mimetype=mimetype, headers=headers)
+        return _conditional(response, etag)
+
+    @app.after_request
+    def keep(response: Response) -> Response:
+        etag = _etag()
+        if etag is None or response.status_code != 200 or response.direct_passthrough:
+            return response
+        _conditional(response, etag)
+        body = response.get_data()
+        if len(body) <= MAX_BODY and pages.size > 0:
+            headers = {k: v for k, v in response.headers.items() if k in KEPT_HEADERS}
+            pages.put(etag, (body, response.mimetype or "text/html", headers))
+        return response
+
+
+def page_cache() -> PageCache:
+    return current_app.extensions["judge_page_cache"]
