@@ -1,7 +1,7 @@
 """`/api`: a page for bot authors (what each /api/v1 operation does, with curl commands to paste),
 and `/api/openapi.json`, the OpenAPI 3.1 document (judge/web/openapi.py).
 
-Each example is data (EXAMPLES); the page renders it as a curl command against this very site, and a
+Each example is data (`_examples()`); the page renders it as a curl command against this very site, and a
 test runs every command the page shows."""
 
 from __future__ import annotations
