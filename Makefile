@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: serve test check bench lint clean
+.PHONY: serve test check bench bench-site lint clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(BIN)/.installed: pyproject.toml
 
 serve: $(BIN)/.installed
 	$(BIN)/judge index --if-stale
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'judge.web:create_app()'
+	$(BIN)/gunicorn -c gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) 'judge.web:create_app()'
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -q
@@ -28,6 +28,10 @@ check: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/engine.py
+
+bench-site: $(BIN)/.installed
+	$(BIN)/python bench/abuse.py
+	$(BIN)/python bench/load.py
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check judge tests bench

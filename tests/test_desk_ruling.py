@@ -37,6 +37,8 @@ RULING = {
 def fake_engine(monkeypatch):
     rulings = {"now": copy.deepcopy(RULING)}
     monkeypatch.setattr(engine, "resolve", lambda data, source="desk", snapshots=True: copy.deepcopy(rulings["now"]))
+    # an engine whose rulings change is a new engine version: permalinks keep one ruling per version
+    monkeypatch.setattr("judge.web.caching.ruling_versions", lambda: "fake " + engine.canonical_json(rulings["now"]))
     return rulings
 
 

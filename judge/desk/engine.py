@@ -129,6 +129,11 @@ def nesting_depth(data: Any, limit: int = MAX_DEPTH) -> int:
 def check_limits(data: Mapping[str, Any]) -> None:
     if nesting_depth(data) > MAX_DEPTH:
         raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}])
+    from judge.engine import yamlio
+
+    odd = yamlio.value_problems(data)
+    if odd:  # refused before anything echoes it back (a lone surrogate can't even be sent as UTF-8)
+        raise DeskInputError("The scenario holds values a scenario can't.", odd)
     problems = []
     actions = data.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:

@@ -29,6 +29,8 @@ def resolve(argv: list[str]) -> int:
     parser.add_argument("file", help="a scenario (.yaml)")
     parser.add_argument("--json", action="store_true", help="print the ruling as JSON (contract §5)")
     parser.add_argument("--snapshots", action="store_true", help="with --json: the state after every step")
+    parser.add_argument("--budget", type=float, metavar="SECONDS", default=None,
+                        help="stop the resolution after this many seconds (a ruling that says where it stopped)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -41,7 +43,13 @@ def resolve(argv: list[str]) -> int:
     except OSError as exc:
         print(f"judge resolve: can't read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
-    ruling = resolve_scenario(scenario, snapshots=args.snapshots)
+    if args.budget is not None:
+        from judge.engine.budget import Budget, limit
+
+        with limit(Budget(seconds=args.budget, steps=10**9)):
+            ruling = resolve_scenario(scenario, snapshots=args.snapshots)
+    else:
+        ruling = resolve_scenario(scenario, snapshots=args.snapshots)
     if args.json:
         print(json.dumps(ruling, indent=2, ensure_ascii=False))
     else:
