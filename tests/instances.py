@@ -39,7 +39,8 @@ def request(url: str, body: dict | None = None) -> tuple[int, dict]:
 
 def start_instance(name: str, database_url: str, tmp: Path, port: int | None = None,
                    workers: int = 2) -> tuple[subprocess.Popen, str]:
-    """gunicorn serving create_app() on 127.0.0.1:port with DATABASE_URL; its log in tmp/<name>.log."""
+    """gunicorn (the project's gunicorn.conf.py: gthread workers) serving create_app() on 127.0.0.1:port
+    with DATABASE_URL; its log in tmp/<name>.log."""
     port = port or free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "JUDGE_INSTANCE": str(tmp / name),
            "JUDGE_SECRET_KEY": "several-instances", "RATELIMIT_ENABLED": "false"}
@@ -47,8 +48,8 @@ def start_instance(name: str, database_url: str, tmp: Path, port: int | None = N
         env.pop(own, None)
     with (tmp / f"{name}.log").open("w") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "gthread",
-             "--threads", "4", "--bind", f"127.0.0.1:{port}", "judge.web:create_app()"],
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--workers", str(workers),
+             "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null", "judge.web:create_app()"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     return server, f"http://127.0.0.1:{port}"
 
