@@ -177,3 +177,25 @@ def test_an_unreachable_postgresql_says_where_and_never_the_password(tmp_path):
 def test_a_database_url_of_another_kind_is_refused_with_what_to_do():
     with pytest.raises(ValueError, match="postgresql://"):
         open_store({"DATABASE": "unused", "DATABASE_URL": "mysql://localhost/rulings"})
+
+
+def test_a_forked_worker_never_uses_its_parents_connections(pg_url):
+    """gunicorn --preload forks workers after the app (and its store) exist: the child must talk to
+    PostgreSQL through a session of its own, and the parent's keeps working."""
+    import os
+
+    def backend_pid(store):
+        return store._run(lambda db: db.execute("SELECT pg_backend_pid()").fetchone()[0])
+
+    with closing(open_store({"DATABASE": "unused", "DATABASE_URL": pg_url})) as store:
+        rid = save(store, SCENARIO)
+        parent_session = backend_pid(store)  # and that connection now waits, idle, in the store
+        pid = os.fork()
+        if pid == 0:  # the child: exit 0 only with a session of its own that reads and writes
+            child = {**SCENARIO, "title": "child"}
+            ok = backend_pid(store) != parent_session and store.get(rid) is not None and \
+                save(store, child) == content_id(child)
+            os._exit(0 if ok else 1)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert backend_pid(store) == parent_session and store.count() == 2  # the parent's session lives on

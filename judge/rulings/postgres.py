@@ -9,6 +9,7 @@ transaction (autocommit), except the migrations, which run in one.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -25,6 +26,7 @@ from judge.rulings import valid_id
 MIGRATION_LOCK = 0x436F646578  # pg_advisory_xact_lock key: one migrating instance at a time
 ID_LENGTHS = (12, 16, 24, 64)  # a longer id only on a (vanishingly rare) clash of the short one
 CONNECT_TIMEOUT = 5
+_INHERITED: list[psycopg.Connection] = []  # a forked worker's copies of its parent's connections
 MAX_IDLE = 8          # connections kept open between requests, per store (per worker)
 
 
@@ -35,6 +37,7 @@ class PostgresStore:
         self.url = url
         self._idle: list[psycopg.Connection] = []   # open connections no thread is using
         self._lock = threading.Lock()
+        self._pid = os.getpid()
 
     def where(self) -> str:
         """host/dbname for messages — never the password."""
@@ -56,6 +59,7 @@ class PostgresStore:
         more on a fresh connection when the server had dropped the old one."""
         for attempt in (1, 2):
             with self._lock:
+                self._after_fork()
                 db = self._idle.pop() if self._idle else None
             db = db or self._connect()
             try:
@@ -77,6 +81,13 @@ class PostgresStore:
                 db.close()
             return result
         raise AssertionError("unreachable")
+
+    def _after_fork(self) -> None:
+        """In a forked worker (gunicorn --preload), connections opened by the parent are its own: they
+        are set aside unclosed (closing one would end the parent's session) and never used here."""
+        if os.getpid() != self._pid:
+            _INHERITED.extend(self._idle)
+            self._idle, self._pid = [], os.getpid()
 
     def migrate(self) -> list[int]:
         def work(db: psycopg.Connection) -> list[int]:
