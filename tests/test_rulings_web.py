@@ -76,3 +76,11 @@ def test_rate_limits_are_shared_by_two_instances_through_postgresql(pg_url, tmp_
             app.extensions["rulings"].close()
             for limiter in app.extensions["limiter"]:
                 limiter.storage.close()
+
+
+def test_a_shared_limit_store_that_fails_falls_back_to_counting_per_process(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "r.sqlite3"), "INDEX_DIR": str(tmp_path / "i"),
+                      "RATELIMIT_STORAGE_URI": f"postgresql://judge@/gone?host={tmp_path}&port=8197",
+                      "JUDGE_LIMIT_API": "2/minute"})
+    client = app.test_client()
+    assert [client.get("/api/v1/rules/13.6.2").status_code for _ in range(3)] == [200, 200, 429]

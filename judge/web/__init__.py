@@ -77,6 +77,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     security.register(app)
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
         importlib.import_module("judge.web.limit_storage")  # registers postgresql:// with `limits`
+    # A shared limit store (PostgreSQL, Redis) that fails must not fail requests: count per process
+    # meanwhile, and go back to it once it answers again.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     limits.register(app)
     caching.register(app)
     app.extensions["rulings"] = open_store(app.config)  # creates or migrates the schema
