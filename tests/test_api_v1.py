@@ -165,3 +165,14 @@ def test_every_example_on_the_api_page_runs_and_answers_as_documented(live_serve
         template = next(p for (m, p) in operations if m == method and re.fullmatch(re.sub(r"\{\w+\}", "[^/]+", p), path))
         schema = operations[(method, template)]["responses"][str(status)]["content"]["application/json"]["schema"]
         conforms(document, body, schema["$ref"].rsplit("/", 1)[1])
+
+
+@pytest.mark.parametrize(("method", "path", "status"), [
+    ("GET", "/api/v1/resolve", 405), ("DELETE", "/api/v1/rulings/0123456789ab", 405),
+    ("POST", "/api/v1/rules/13.6.2", 405), ("POST", "/api/v1/resolve", 413)])
+def test_every_api_error_is_the_one_shape(client, document, method, path, status):
+    body = b"x" * (300 * 1024) if status == 413 else None
+    response = client.open(path, method=method, data=body, content_type="application/json")
+    assert response.status_code == status
+    conforms(document, response.get_json(), "Error")
+    assert response.get_json()["status"] == status
