@@ -414,3 +414,46 @@ def test_the_cli_takes_a_budget(tmp_path, capsys):
     resolve([str(path), "--json", "--budget", "0.05"])
     ruling = json.loads(capsys.readouterr().out)
     assert ruling["stopped"]["reason"] == "time" and ruling["steps"][-1]["kind"] == "limit"
+
+
+def test_healthz_is_503_naming_the_database_problem(tmp_path, index_dir):
+    folder = tmp_path / "a-folder-not-a-database"
+    folder.mkdir()
+    response = make_app(tmp_path, index_dir, DATABASE=str(folder)).test_client().get("/healthz")
+    body = response.get_json()
+    assert response.status_code == 503 and body["ok"] is False and body["database"]["ok"] is False
+    assert "can't be opened" in body["database"]["error"] and body["index"]["ok"] is True
+
+
+def test_a_board_past_the_budget_is_a_note_not_a_picture(app):
+    from judge.desk import pages
+    from judge.engine import budget
+
+    with app.test_request_context("/"), budget.limit(budget.Budget(seconds=0.0001)) as running:
+        while not running.expired():
+            pass
+        figure = pages.board_figure({"players": {}})
+    assert figure["svg"] == pages.OUT_OF_TIME_BOARD
+
+
+def test_a_ruling_too_large_to_keep_is_a_422_and_nothing_is_lost(client, app, monkeypatch):
+    from judge.desk import store
+
+    first = client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
+    monkeypatch.setattr(store, "MAX_ROW", 200)
+    response = client.post("/desk/share", data={"yaml": LOOP, "csrf_token": token(client)},
+                           headers={"Accept": "application/json"})
+    assert response.status_code == 422 and "too long to share" in response.get_data(as_text=True)
+    assert client.get(first.headers["Location"] + ".json").status_code == 200
+
+
+@pytest.mark.parametrize(("error", "cause"), [
+    ("database is locked", "busy"), ("attempt to write a readonly database", "read-only"),
+    ("database or disk is full", "full"), ("file is not a database", "corrupt"),
+    ("database disk image is malformed", "corrupt"), ("unable to open database file", "can't be opened"),
+])
+def test_each_storage_fault_names_its_cause(error, cause):
+    from judge.desk.store import _cause
+
+    found = _cause(sqlite3.OperationalError(error))
+    assert cause in found.cause and found.retry_after > 0

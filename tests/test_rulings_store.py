@@ -168,10 +168,26 @@ def test_a_sqlite_database_from_before_migrations_is_adopted(tmp_path):
 def test_an_unreachable_postgresql_says_where_and_never_the_password(tmp_path):
     pytest.importorskip("psycopg")
     url = f"postgresql://judge:s3cret-pw@/rulings?host={tmp_path}&port=8197"  # no server on this socket
-    with pytest.raises(StoreUnavailable) as caught:
-        open_store({"DATABASE": "unused", "DATABASE_URL": url})
-    message = str(caught.value)
+    with closing(open_store({"DATABASE": "unused", "DATABASE_URL": url})) as store:  # starts anyway
+        with pytest.raises(StoreUnavailable) as caught:
+            store.get("0123456789ab")
+        health = store.health()
+    message = caught.value.cause
     assert "can't be reached" in message and str(tmp_path) in message and "s3cret-pw" not in message
+    assert health["ok"] is False and "s3cret-pw" not in health["error"]
+
+
+def test_a_database_that_answers_only_after_start_up_is_migrated_on_first_use(pg_cluster):
+    import psycopg
+
+    name = "later_" + str(id(pg_cluster))
+    with closing(open_store({"DATABASE": "unused", "DATABASE_URL": pg_cluster.url(name)})) as store:
+        with pytest.raises(StoreUnavailable):
+            save(store, SCENARIO)  # the database does not exist yet
+        with psycopg.connect(pg_cluster.url(), autocommit=True) as db:
+            db.execute(f'CREATE DATABASE "{name}"')
+        assert save(store, SCENARIO) == content_id(SCENARIO)
+        assert store.health() == {"ok": True, "backend": "postgresql", "schema": migrations.latest(), "rulings": 1}
 
 
 def test_a_database_url_of_another_kind_is_refused_with_what_to_do():

@@ -22,6 +22,7 @@ MAX_PILE = 120
 MAX_LASTING = 60
 MAX_EFFECTS = 12  # effects on one custom card, and parts (`do:`) of one effect
 MAX_DEPTH = 40  # levels of nesting; a scenario needs about ten, and the desk's JSON walks recurse
+RENDER_GRACE = 0.3  # seconds at least for drawing a ruling's boards once it is resolved (past them: no pictures)
 WEB_STEP_CAP = 2000  # steps of one resolution on the web (the engine's own cap is for the CLI)
 
 
@@ -191,6 +192,9 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
         raise EngineUnavailable(str(exc)) from None
     if ruling.get("error"):
         raise EngineFailure(data, ruling["error"])
+    from judge.engine import budget
+
+    budget.grace(RENDER_GRACE)  # drawing the ruling's boards gets its own short budget
     return ruling
 
 
@@ -214,12 +218,25 @@ def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, 
         raise EngineUnavailable(str(exc)) from None
     except ValueError as exc:  # `after` out of range
         raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
+    except (NotImplementedError, RecursionError, MemoryError):
+        raise
+    except Exception as exc:
+        from judge.engine.trace import StepLimit
+
+        if isinstance(exc, StepLimit):  # the request's budget ran out: a 422, not a bug
+            raise
+        raise EngineFailure(data, f"{type(exc).__name__}: {exc}") from exc
 
 
 def derive(state: Mapping[str, Any], cards: list[Any] | None = None) -> dict[str, Any]:
     """`derived` (§5) for a bare state, e.g. one step's snapshot; {} when it does not load."""
     key = canonical_json({"cards": cards or [], "state": state})
-    return _derive_cached(key)
+    from judge.engine.budget import OutOfTime
+
+    try:
+        return _derive_cached(key)
+    except OutOfTime:  # past the request's budget: the board is drawn without derived values
+        return {}
 
 
 @lru_cache(maxsize=1024)

@@ -20,6 +20,7 @@ import yaml
 from judge import SCENARIOS_DIR
 from judge.coverage import NOT_RULINGS as NOT_SCENARIOS
 from judge.desk import engine
+from judge.engine.budget import unlimited
 from judge.engine.yamlio import load_project_file
 
 log = logging.getLogger(__name__)
@@ -103,7 +104,8 @@ class Library:
             return cached
         rules: list[str] = list(entry.expected_cites)
         try:
-            ruling = engine.resolve(entry.data, source=str(entry.path.name), snapshots=False)
+            with unlimited():  # the project's own rulings: never cut short by a visitor's request budget
+                ruling = engine.resolve(entry.data, source=str(entry.path.name), snapshots=False)
         except (engine.DeskInputError, engine.EngineUnavailable):
             ruling = {}
         except Exception:  # one scenario the engine trips on must not break every rule page

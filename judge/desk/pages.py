@@ -13,6 +13,8 @@ from markupsafe import Markup
 from judge.desk import engine
 from judge.desk.board_svg import BoardPainter, zones
 from judge.desk.layout import load_field
+from judge.engine.budget import CURRENT as CURRENT_BUDGET
+from judge.engine.budget import OutOfTime
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +23,9 @@ log = logging.getLogger(__name__)
 MAX_STEP_BOARDS = 150
 NO_BOARD = Markup(f'<p class="muted no-board">No picture after step {MAX_STEP_BOARDS}; '
                   "the last step shows the final board.</p>")
+
+OUT_OF_TIME_BOARD = Markup('<p class="muted no-board">No picture: drawing this ruling\'s boards ran past the '
+                           "time one request may take; the trace and the final board are complete.</p>")
 
 BLANK = {
     "state": {
@@ -44,8 +49,12 @@ def painter() -> BoardPainter:
 def board_figure(state: Mapping[str, Any] | None, cards: list[Any] | None = None,
                  derived: Mapping[str, Any] | None = None, highlight: Any = (),
                  title: str = "The board") -> dict[str, Any]:
-    """The pieces of one board picture: the SVG and each player's piles."""
+    """The pieces of one board picture: the SVG and each player's piles (past the request's budget,
+    a note in place of the picture: a long ruling's boards can't hold a worker)."""
     state = state or {}
+    running = CURRENT_BUDGET.get()
+    if running is not None and running.expired():
+        return {"svg": OUT_OF_TIME_BOARD, "zones": zones(state)}
     if derived is None:
         derived = engine.derive(state, cards)
     refs = [c.get("slot") for c in highlight if isinstance(c, Mapping)] if highlight else []
@@ -76,7 +85,7 @@ def ruling_context(data: Mapping[str, Any], source: str, ruling: Mapping[str, An
     except engine.DeskInputError as exc:
         context["problems"] = exc.problems
         return context
-    except (engine.EngineUnavailable, engine.EngineFailure):
+    except (engine.EngineUnavailable, engine.EngineFailure, OutOfTime):
         raise
     except Exception as exc:  # an engine failure on one scenario is shown, not a 500
         log.exception("the engine failed on %s", source)

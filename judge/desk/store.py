@@ -97,22 +97,29 @@ class RulingStore:
     def __init__(self, path: str | Path, busy_seconds: float = BUSY_SECONDS) -> None:
         self.path = Path(path)
         self.busy_seconds = busy_seconds
+        self._migrated = False   # set once the migrations have run
 
     def migrate(self) -> list[int]:
-        """Apply the schema migrations this database lacks (judge/desk/migrations.py); at start-up."""
+        """Apply the schema migrations this database lacks (judge/desk/migrations.py); the versions
+        applied. At start-up; else on the first connection (the database was unusable at start-up)."""
         try:
-            with closing(self._connect()) as db:
-                db.isolation_level = None
-                db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
-                try:
-                    applied = migrations.apply(db.cursor(), self.backend, "?")
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-                return applied
+            with closing(self._connect(migrating=True)) as db:
+                return self._apply_migrations(db)
         except sqlite3.Error as exc:
             raise _cause(exc) from None
+
+    def _apply_migrations(self, db: sqlite3.Connection) -> list[int]:
+        db.isolation_level = None
+        db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
+        try:
+            applied = migrations.apply(db.cursor(), self.backend, "?")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        db.isolation_level = ""  # back to implicit transactions for the callers
+        self._migrated = True
+        return applied
 
     def count(self) -> int:
         try:
@@ -124,18 +131,24 @@ class RulingStore:
     def close(self) -> None:
         """Nothing to close: every operation opens and closes its own connection."""
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, migrating: bool = False) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable(f"the database folder can't be made ({exc.strerror})", 60) from None
         try:
             connection = sqlite3.connect(self.path, timeout=self.busy_seconds)
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+        try:
             connection.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
             if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 connection.execute("PRAGMA journal_mode = WAL")
             connection.executescript(SCHEMA)
+            if not (self._migrated or migrating):
+                self._apply_migrations(connection)
         except sqlite3.Error as exc:
+            connection.close()
             raise _cause(exc) from None
         return connection
 

@@ -55,6 +55,35 @@ def limit(budget: Budget) -> Iterator[Budget]:
         CURRENT.reset(token)
 
 
+@contextmanager
+def unlimited() -> Iterator[None]:
+    """No budget inside (the project's own library; the last derivation of a ruling already stopped)."""
+    token = CURRENT.set(None)
+    try:
+        yield
+    finally:
+        CURRENT.reset(token)
+
+
+def grace(seconds: float) -> None:
+    """After a resolution, what follows in the same request (drawing its boards) keeps what is left
+    of the budget, and at least `seconds` from now: a request never runs past the deadline plus the grace."""
+    running = CURRENT.get()
+    if running is None or running.seconds is None:
+        return
+    left = running.seconds - (time.monotonic() - running.started)
+    if left < seconds:
+        CURRENT.set(Budget(seconds, running.steps, running.actions, running.cards, running.effects))
+
+
+def check_time() -> None:
+    """Called where the engine derives a board (the costliest thing it does, also while loading a
+    scenario): raise OutOfTime when the current budget's deadline has passed."""
+    running = CURRENT.get()
+    if running is not None and running.expired():
+        raise OutOfTime(f"the time budget of {running.seconds:g} s ran out")
+
+
 def check(steps_taken: int) -> None:
     """Called by Trace.add before each step: raise when the current budget is spent."""
     running = CURRENT.get()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from judge.engine import battle, cascade, expect, legality, turns, zones
+from judge.engine import battle, budget, cascade, expect, legality, turns, zones
 from judge.engine.budget import OutOfTime
 from judge.engine.errors import Violation
 from judge.engine.game import Game, Pause
@@ -62,7 +62,7 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
         "steps": trace.to_list(),
         "rejected": g.rejected,
         "final": state.to_dict(),
-        "derived": _derived(g),
+        "derived": _final_derived(g, stopped),
         "winner": state.winner,
     }
     if looped:
@@ -79,6 +79,14 @@ def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
             failures.insert(0, f"the engine failed: {failed}")
         ruling["expect"] = {"passed": not failures, "failures": failures}
     return ruling
+
+
+def _final_derived(g: Game, stopped: dict[str, Any] | None) -> dict[str, Any]:
+    """The final board's derived values; a ruling stopped for time still gets them (one derivation)."""
+    if stopped is not None and stopped["reason"] == "time":
+        with budget.unlimited():
+            return _derived(g)
+    return _derived(g)
 
 
 def _derived(g: Game) -> dict[str, Any]:

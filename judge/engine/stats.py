@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.engine import tree
+from judge.engine import budget, tree
 from judge.engine.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.conditions import _failed, failed_conditions, failed_conditions_realm  # noqa: F401
 from judge.engine.state import PLAYERS, SlotRef, State, opponent
@@ -555,8 +555,10 @@ def _current_hp(max_hp: Value, damage: int) -> Value:
 
 
 def derive(state: State) -> Board:
+    budget.check_time()
     return Board(state)
 
 
 def soul_view(state: State, ref: SlotRef) -> SoulView:
+    budget.check_time()
     return Board(state).souls[ref]

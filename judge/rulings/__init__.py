@@ -20,6 +20,7 @@ A database that cannot answer raises `StoreUnavailable` (a 503 with Retry-After 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -27,6 +28,7 @@ from judge.desk.store import RulingStorage, RulingTooLarge, Saved, StoreUnavaila
 
 __all__ = ["RulingStorage", "RulingTooLarge", "Saved", "Store", "StoreUnavailable", "open_store", "valid_id"]
 
+log = logging.getLogger(__name__)
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -49,7 +51,8 @@ def valid_id(rid: str) -> bool:
 
 def open_store(config: Mapping[str, Any]) -> Store:
     """The store the config names: PostgreSQL for a `DATABASE_URL` of postgresql://…, else SQLite at
-    `DATABASE`. Creates or migrates the schema; raises ValueError for a URL of another kind."""
+    `DATABASE`. Creates or migrates the schema (a database unusable now is migrated when it first
+    answers; the app starts anyway and /healthz says why); raises ValueError for a URL of another kind."""
     url = config.get("DATABASE_URL") or ""
     if url:
         if not url.startswith(POSTGRES_SCHEMES):
@@ -63,5 +66,8 @@ def open_store(config: Mapping[str, Any]) -> Store:
         from judge.desk.store import RulingStore
 
         store = RulingStore(config["DATABASE"])
-    store.migrate()
+    try:
+        store.migrate()
+    except StoreUnavailable as exc:  # start anyway: /healthz says why, and the first use migrates
+        log.warning("saved rulings unavailable at start-up (%s); the schema is migrated on first use", exc.cause)
     return store

@@ -38,6 +38,7 @@ class PostgresStore:
         self._idle: list[psycopg.Connection] = []   # open connections no thread is using
         self._lock = threading.Lock()
         self._pid = os.getpid()
+        self._migrated = False   # set once the migrations have run (at start-up, or on first use after)
 
     def where(self) -> str:
         """host/dbname for messages — never the password."""
@@ -54,15 +55,18 @@ class PostgresStore:
             raise StoreUnavailable(f"the database at {self.where()} can't be reached ({_first_line(exc)})",
                                    10) from None
 
-    def _run(self, work):
+    def _run(self, work, migrating: bool = False):
         """work(connection) on an idle connection (or a new one), returned to the idle list after; once
-        more on a fresh connection when the server had dropped the old one."""
+        more on a fresh connection when the server had dropped the old one. The migrations run first
+        when they have not yet (the database was down at start-up)."""
         for attempt in (1, 2):
             with self._lock:
                 self._after_fork()
                 db = self._idle.pop() if self._idle else None
             db = db or self._connect()
             try:
+                if not (self._migrated or migrating):
+                    self._apply_migrations(db)
                 result = work(db)
             except psycopg.OperationalError as exc:
                 db.close()
@@ -90,11 +94,15 @@ class PostgresStore:
             self._idle, self._pid = [], os.getpid()
 
     def migrate(self) -> list[int]:
-        def work(db: psycopg.Connection) -> list[int]:
-            with db.transaction(), db.cursor() as cur:
-                cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-                return migrations.apply(cur, self.backend, "%s")
-        return self._run(work)
+        """Apply the migrations the database lacks (judge/desk/migrations.py); the versions applied."""
+        return self._run(self._apply_migrations, migrating=True)
+
+    def _apply_migrations(self, db: psycopg.Connection) -> list[int]:
+        with db.transaction(), db.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            applied = migrations.apply(cur, self.backend, "%s")
+        self._migrated = True
+        return applied
 
     def save(self, scenario: Mapping[str, Any], codex: str, outcome: Mapping[str, Any],
              ruling: Mapping[str, Any], versions: str = "", view: Mapping[str, Any] | None = None) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import secrets
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,16 @@ ENV_SETTINGS = {
 
 
 class InstanceUnusable(SystemExit):
-    """The instance folder can't be made or written: start-up stops with one line saying so."""
+    """The instance folder can't be made or written: start-up stops with one line saying so (on
+    stderr), exit code 3, which gunicorn reads as "the app can't boot" and stops instead of retrying."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(3)
+        self.message = message
+        print(message, file=sys.stderr, flush=True)
+
+    def __str__(self) -> str:
+        return self.message
 
 MAX_UPLOAD = 256 * 1024
 

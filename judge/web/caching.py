@@ -22,7 +22,8 @@ from judge import ROOT
 
 CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/")
 MAX_AGE = 300  # seconds a browser or proxy may reuse a page before asking again (with its ETag)
-MAX_BODY = 2 * 1024 * 1024  # a body larger than this is not kept in memory
+MAX_BODY = 8 * 1024 * 1024    # a body larger than this is not kept in memory
+MAX_BYTES = 96 * 1024 * 1024  # all kept bodies of one worker together
 
 
 def _digest(paths: list[Path]) -> str:
@@ -67,8 +68,10 @@ def ruling_versions() -> str:
 class PageCache:
     """Bodies of cacheable pages, least recently used dropped first; shared by a worker's threads."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, max_bytes: int = MAX_BYTES) -> None:
         self.size = size
+        self.max_bytes = max_bytes
+        self.bytes = 0
         self.items: OrderedDict[str, tuple[bytes, str, dict[str, str]]] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -81,10 +84,12 @@ class PageCache:
 
     def put(self, key: str, value: tuple[bytes, str, dict[str, str]]) -> None:
         with self.lock:
+            old = self.items.pop(key, None)
+            self.bytes -= len(old[0]) if old else 0
             self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+            self.bytes += len(value[0])
+            while self.items and (len(self.items) > self.size or self.bytes > self.max_bytes):
+                self.bytes -= len(self.items.popitem(last=False)[1][0])
 
 
 KEPT_HEADERS = ("Link", "Content-Disposition")

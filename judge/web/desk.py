@@ -27,6 +27,7 @@ from judge.desk import engine, pages
 from judge.desk.layout import load_field
 from judge.desk.library import LIBRARY, Entry, rulings_citing, titles
 from judge.desk.rules import rule_link
+from judge.engine import budget
 from judge.rulings import RulingStorage, RulingTooLarge, Saved
 from judge.web import caching
 from judge.web.errors import BadInput, error_response
@@ -249,7 +250,7 @@ def share() -> Response:
     ruling = engine.without_snapshots(view["ruling"])
     try:
         rid = store().save(data, str(ruling.get("codex") or ""), view["outcome"], ruling,
-                           versions="" if ruling.get("stopped") else caching.ruling_versions(), view=view["ruling"])
+                           versions=caching.ruling_versions(), view=view["ruling"])
     except RulingTooLarge as exc:
         raise BadInput(f"This ruling is too long to share: {exc}.", status=422) from None
     return redirect(url_for("desk.saved", rid=rid), code=303)
@@ -259,7 +260,9 @@ def share() -> Response:
 @twin(bp, "/r/<rid>")
 def saved(rid: str) -> tuple[str, dict[str, Any]]:
     record = saved_or_404(rid)
-    context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=kept_ruling(rid, record.scenario))
+    ruling = kept_ruling(rid, record.scenario)
+    budget.grace(engine.RENDER_GRACE)  # drawing a kept ruling's boards: as after a resolution
+    context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=ruling)
     pages.compare_saved(context, record.outcome)
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
                    saved_ruling=record.ruling,
@@ -278,8 +281,7 @@ def kept_ruling(rid: str, scenario: dict[str, Any]) -> dict[str, Any] | None:
             ruling = engine.resolve(scenario, source=f"r/{rid}")
         except engine.DeskInputError:
             return None
-        if not ruling.get("stopped"):  # a ruling cut short by one request's budget is not kept
-            store().put_view(rid, versions, ruling)
+        store().put_view(rid, versions, ruling)  # kept even when cut short: a view reads, never resolves
     return ruling
 
 
