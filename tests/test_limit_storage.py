@@ -54,3 +54,23 @@ def test_reset_and_check(two_instances):
 def test_an_unreachable_database_fails_the_check_without_raising(tmp_path):
     storage = storage_from_string(f"postgresql://judge@/db?host={tmp_path}&port=8197")
     assert storage.check() is False
+
+
+def test_expired_rows_of_every_key_are_swept_now_and_then(two_instances, monkeypatch):
+    """Clients that never come back leave no rows behind: every SWEEP_EVERY writes, expired rows of
+    all keys go."""
+    import psycopg
+
+    from judge.web import limit_storage
+
+    monkeypatch.setattr(limit_storage, "SWEEP_EVERY", 3)
+    one, _ = two_instances
+    moving = MovingWindowRateLimiter(one)
+    one.incr("gone-counter", 0)  # a fixed window that is over at once
+    one.acquire_entry("gone-events", 5, 0)  # a moving window entry that is over at once
+    assert moving.hit(parse("5/minute"), "still-here")  # the third write: the sweep runs after it
+    with psycopg.connect(one.uri) as db:
+        keys = {row[0] for row in db.execute("SELECT key FROM rate_limit_counters UNION ALL "
+                                             "SELECT key FROM rate_limit_events")}
+    assert "gone-counter" not in keys and "gone-events" not in keys
+    assert any("still-here" in key for key in keys)

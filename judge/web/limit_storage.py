@@ -12,7 +12,8 @@ transaction (≈1 ms on a LAN). Redis is the better choice only past thousands o
 Both of Flask-Limiter's usual strategies work: fixed window (a counter per key and window) and moving
 window (one row per request in the window, counted under a per-key advisory lock). Time comes from
 the database server, so instances whose clocks differ still agree. Rows past their window are deleted
-as keys are used. The two tables are created on first use.
+as their key is used, and about once every SWEEP_EVERY writes for all keys (clients that never
+come back). The two tables are created on first use.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from limits.storage import MovingWindowSupport, Storage
 SCHEMA = (
     ("CREATE TABLE IF NOT EXISTS rate_limit_counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, "
      "expires DOUBLE PRECISION NOT NULL)"),
-    "CREATE TABLE IF NOT EXISTS rate_limit_events (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
+    ("CREATE TABLE IF NOT EXISTS rate_limit_events (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, "
+     "expires DOUBLE PRECISION NOT NULL)"),
     "CREATE INDEX IF NOT EXISTS rate_limit_events_key_at ON rate_limit_events (key, at)",
 )
 NOW = "extract(epoch from clock_timestamp())"
 SCHEMA_LOCK = 0x4C696D6974  # advisory lock key while creating the tables
+SWEEP_EVERY = 500           # writes between two sweeps of every key's expired rows
 
 
 class PostgresStorage(Storage, MovingWindowSupport):
@@ -41,12 +44,13 @@ class PostgresStorage(Storage, MovingWindowSupport):
         self.uri = uri
         self._db: psycopg.Connection | None = None
         self._lock = threading.Lock()   # one connection per process (per worker), used by one thread at a time
+        self._writes = 0
 
     @property
     def base_exceptions(self) -> type[Exception]:
         return psycopg.Error
 
-    def _run(self, work):
+    def _run(self, work, write: bool = False):
         """work(connection) inside one transaction; a dropped connection is opened again next time."""
         with self._lock:
             if self._db is None or self._db.closed or self._db.broken:
@@ -57,10 +61,22 @@ class PostgresStorage(Storage, MovingWindowSupport):
                         self._db.execute(statement)
             try:
                 with self._db.transaction():
-                    return work(self._db)
+                    result = work(self._db)
+                if write:
+                    self._writes += 1
+                    if self._writes % SWEEP_EVERY == 0:
+                        self._sweep(self._db)
+                return result
             except psycopg.OperationalError:
                 self._db.close()
                 raise
+
+    @staticmethod
+    def _sweep(db: psycopg.Connection) -> None:
+        """Delete every key's rows past their window (a client that never came back)."""
+        with db.transaction():
+            db.execute(f"DELETE FROM rate_limit_counters WHERE expires <= {NOW}")
+            db.execute(f"DELETE FROM rate_limit_events WHERE expires <= {NOW}")
 
     def close(self) -> None:
         with self._lock:
@@ -75,7 +91,7 @@ class PostgresStorage(Storage, MovingWindowSupport):
             f"ON CONFLICT (key) DO UPDATE SET "
             f"count = CASE WHEN c.expires <= {NOW} THEN excluded.count ELSE c.count + excluded.count END, "
             f"expires = CASE WHEN c.expires <= {NOW} THEN excluded.expires ELSE c.expires END RETURNING count",
-            (key, amount, expiry)).fetchone()[0])
+            (key, amount, expiry)).fetchone()[0], write=True)
 
     def get(self, key: str) -> int:
         row = self._run(lambda db: db.execute(
@@ -118,9 +134,10 @@ class PostgresStorage(Storage, MovingWindowSupport):
             if taken + amount > limit:
                 return False
             with db.cursor() as cur:
-                cur.executemany("INSERT INTO rate_limit_events (key, at) VALUES (%s, %s)", [(key, now)] * amount)
+                cur.executemany("INSERT INTO rate_limit_events (key, at, expires) VALUES (%s, %s, %s)",
+                                [(key, now, now + expiry)] * amount)
             return True
-        return self._run(work)
+        return self._run(work, write=True)
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         start, count = self._run(lambda db: db.execute(
