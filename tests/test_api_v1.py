@@ -176,3 +176,16 @@ def test_every_api_error_is_the_one_shape(client, document, method, path, status
     assert response.status_code == status
     conforms(document, response.get_json(), "Error")
     assert response.get_json()["status"] == status
+
+
+def test_a_429_says_when_to_retry_as_documented(tmp_path, document):
+    from judge.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "r.sqlite3"), "INDEX_DIR": str(tmp_path / "i"),
+                      "JUDGE_LIMIT_API": "1/minute"})
+    client = app.test_client()
+    assert client.post("/api/v1/position", json=SCENARIO).status_code == 200
+    refused = client.post("/api/v1/position", json=SCENARIO)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    conforms(document, refused.get_json(), "Error")
+    assert "Retry-After" in document["paths"]["/api/v1/position"]["post"]["responses"]["429"]["headers"]

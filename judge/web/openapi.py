@@ -173,8 +173,15 @@ ERRORS = {  # status → when
 }
 
 
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
+                               "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+
+
 def error(status: str) -> dict[str, Any]:
-    return {"description": ERRORS[status], "content": {"application/json": {"schema": ref("Error")}}}
+    response = {"description": ERRORS[status], "content": {"application/json": {"schema": ref("Error")}}}
+    if status in ("429", "503"):
+        response["headers"] = RETRY_AFTER
+    return response
 
 
 def ok(schema: str, description: str) -> dict[str, Any]:
