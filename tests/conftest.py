@@ -24,6 +24,7 @@ def app(tmp_path_factory):
     app = create_app({
         "TESTING": True,
         "RATELIMIT_ENABLED": False,
+        "JUDGE_BUDGET_SECONDS": 60,  # no test depends on the machine's speed (budget tests set their own)
         "DATABASE": str(instance / "rulings.sqlite3"),
         "INDEX_DIR": str(instance / "index"),
     })
@@ -39,7 +40,8 @@ def client(app):
 def live_server(tmp_path_factory):
     """The app served on 127.0.0.1 (a free port) in a thread, with its own instance folder."""
     instance = tmp_path_factory.mktemp("browser-instance")
-    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "DATABASE": str(instance / "rulings.sqlite3"),
+    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "JUDGE_BUDGET_SECONDS": 60,
+                      "DATABASE": str(instance / "rulings.sqlite3"),
                       "INDEX_DIR": str(instance / "index")})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)

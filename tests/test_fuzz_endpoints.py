@@ -29,7 +29,8 @@ ODD_VALUES = [None, True, 0, -1, 10**40, 1.5, "", "x" * 300, "X\ud800Y", [], {},
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     instance = tmp_path_factory.mktemp("fuzz")
-    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "DATABASE": str(instance / "r.sqlite3"),
+    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "JUDGE_BUDGET_SECONDS": 10,
+                      "DATABASE": str(instance / "r.sqlite3"),
                       "INDEX_DIR": str(instance / "index")})
     return app.test_client()
 

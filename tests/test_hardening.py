@@ -58,7 +58,7 @@ def index_dir(tmp_path_factory):
 def make_app(tmp_path, index_dir: str, **config):
     """An app with its own database and the module's search index (built once)."""
     return create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "DATABASE": str(tmp_path / "r.sqlite3"),
-                       "INDEX_DIR": index_dir, **config})
+                       "INDEX_DIR": index_dir, "JUDGE_BUDGET_SECONDS": 60, **config})
 
 
 @pytest.fixture()

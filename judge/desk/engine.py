@@ -218,7 +218,7 @@ def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, 
         raise EngineUnavailable(str(exc)) from None
     except ValueError as exc:  # `after` out of range
         raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
-    except (NotImplementedError, RecursionError, MemoryError):
+    except (RecursionError, MemoryError):
         raise
     except Exception as exc:
         from judge.engine.trace import StepLimit

@@ -65,14 +65,15 @@ def unlimited() -> Iterator[None]:
         CURRENT.reset(token)
 
 
-def grace(seconds: float) -> None:
+def grace(seconds: float, at_most: bool = False) -> None:
     """After a resolution, what follows in the same request (drawing its boards) keeps what is left
-    of the budget, and at least `seconds` from now: a request never runs past the deadline plus the grace."""
+    of the budget, and at least `seconds` from now (`at_most`: exactly `seconds` from now): a request
+    never runs past the deadline plus the grace."""
     running = CURRENT.get()
     if running is None or running.seconds is None:
         return
     left = running.seconds - (time.monotonic() - running.started)
-    if left < seconds:
+    if left < seconds or at_most:
         CURRENT.set(Budget(seconds, running.steps, running.actions, running.cards, running.effects))
 
 

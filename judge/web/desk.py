@@ -36,6 +36,8 @@ from judge.web.twin import twin
 
 bp = Blueprint("desk", __name__)
 
+PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
+
 
 @bp.app_context_processor
 def desk_globals() -> dict[str, Any]:
@@ -261,7 +263,7 @@ def share() -> Response:
 def saved(rid: str) -> tuple[str, dict[str, Any]]:
     record = saved_or_404(rid)
     ruling = kept_ruling(rid, record.scenario)
-    budget.grace(engine.RENDER_GRACE)  # drawing a kept ruling's boards: as after a resolution
+    budget.grace(PERMALINK_DRAWING, at_most=True)  # a view reads the kept ruling; drawing is bounded too
     context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=ruling)
     pages.compare_saved(context, record.outcome)
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
