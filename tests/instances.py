@@ -38,12 +38,14 @@ def request(url: str, body: dict | None = None) -> tuple[int, dict]:
 
 
 def start_instance(name: str, database_url: str, tmp: Path, port: int | None = None,
-                   workers: int = 2) -> tuple[subprocess.Popen, str]:
+                   workers: int = 2, budget_seconds: float = 60) -> tuple[subprocess.Popen, str]:
     """gunicorn (the project's gunicorn.conf.py: gthread workers) serving create_app() on 127.0.0.1:port
-    with DATABASE_URL; its log in tmp/<name>.log."""
+    with DATABASE_URL; its log in tmp/<name>.log. The engine's budget is 60 s by default (as the other
+    tests' apps), so that no result depends on how busy the machine is; the bench may pass 2 (the web's)."""
     port = port or free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "JUDGE_INSTANCE": str(tmp / name),
-           "JUDGE_SECRET_KEY": "several-instances", "RATELIMIT_ENABLED": "false"}
+           "JUDGE_SECRET_KEY": "several-instances", "RATELIMIT_ENABLED": "false",
+           "JUDGE_BUDGET_SECONDS": str(budget_seconds)}
     for own in ("JUDGE_DB", "JUDGE_INDEX"):
         env.pop(own, None)
     with (tmp / f"{name}.log").open("w") as log:
