@@ -77,7 +77,7 @@ def _examples() -> list[Example]:
         Example("Save a ruling", "Answers 201 with {\"id\", \"url\"}: the url is the ruling's page to post "
                 "in a chat. The same scenario always gets the same id.",
                 "POST", "/api/v1/rulings", as_json, "application/json"),
-        Example("Read a saved ruling", "The scenario and the ruling as saved.",
+        Example("Read a saved ruling", "The scenario and the ruling as saved (the id is the one the save above answered).",
                 "GET", f"/api/v1/rulings/{saved_id}"),
     ]
 
