@@ -62,8 +62,8 @@ def _examples() -> list[Example]:
                 "GET", "/api/v1/rules/13.6.2"),
         Example("A glossary entry", "By slug, term or alias (an alias redirects to its entry).",
                 "GET", "/api/v1/glossary/unyielding"),
-        Example("Search", "What a bot's `!rule unyielding` might ask; a rule number alone answers with its page "
-                "in `redirect`.", "GET", "/api/v1/search?q=unyielding"),
+        Example("Search", "What a bot's !rule unyielding might ask; a rule number alone answers with its page "
+                "in redirect.", "GET", "/api/v1/search?q=unyielding"),
         Example("A card", "A card of the library: values, keywords, effects, rulings using it.",
                 "GET", "/api/v1/cards/noah"),
         Example("Resolve a scenario (YAML)", "The ruling, step by step, each step citing rule ids.",

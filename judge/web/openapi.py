@@ -162,7 +162,7 @@ SCHEMAS: dict[str, Any] = {
 }
 
 ERRORS = {  # status → when
-    "400": "The input is invalid: `problems` names each key path (and line).",
+    "400": "The input is invalid: its problems name each key path (and line).",
     "404": "Nothing has this id.",
     "413": "The body is larger than 256 KB.",
     "415": "The body is not application/json or application/yaml.",
