@@ -5,6 +5,11 @@ per-request budget (JUDGE_BUDGET_SECONDS, 2 s) keeps every request far below `ti
 is never killed mid-request (gunicorn's own HTML 500). Put a buffering reverse proxy in front
 (deploy/nginx.conf): it absorbs slow uploads and slow readers before they reach a thread.
 Every value can be overridden from the environment (GUNICORN_* below) or the command line.
+
+Several instances (README "Running several instances", deploy/nginx-two-instances.conf): run this
+same file once per port or machine, each with its own PORT and JUDGE_INSTANCE (its search index),
+and the same DATABASE_URL, RATELIMIT_STORAGE_URI and JUDGE_SECRET_KEY. Workers are not preloaded:
+each opens its own database connections after the fork.
 """
 
 import multiprocessing

@@ -8,6 +8,7 @@ import os
 import threading
 
 import pytest
+from pg import pg_cluster, pg_url  # noqa: F401  (fixtures: a throwaway PostgreSQL cluster)
 from werkzeug.serving import make_server
 
 from judge.web import create_app

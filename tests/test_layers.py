@@ -26,6 +26,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("judge.engine",)),
     ("library", ("judge.library",)),
     ("search and desk", ("judge.search", "judge.desk")),
+    ("saved rulings",
+     ("judge.rulings",)),      # the storage of saved rulings: SQLite (desk.store) or PostgreSQL
     ("web", ("judge.web",)),
     ("commands", ("judge.cli", "judge.coverage")),
 )

@@ -22,7 +22,7 @@ from judge.codex.book import load_edition
 from judge.codex.diff import Change, compare, compare_data
 from judge.codex.editions import editions
 from judge.desk import runner
-from judge.desk.store import RulingStore
+from judge.desk.store import RulingStorage
 from judge.library import LIBRARY, cites_rule
 
 STATUSES = ("outcome-changed", "cites-changed-rule", "same")
@@ -73,7 +73,7 @@ class EditionChanges:
         return sum(r.status == status for r in self.rulings)
 
 
-def changes(old: str, new: str, saved: RulingStore | None = None) -> EditionChanges:
+def changes(old: str, new: str, saved: RulingStorage | None = None) -> EditionChanges:
     """Compare edition `old` with `new` (UnknownEdition for one we don't hold)."""
     held = editions()
     before, after = load_edition(old), load_edition(new)
@@ -149,7 +149,7 @@ _cache: dict[tuple, EditionChanges] = {}
 _lock = threading.Lock()
 
 
-def cached_changes(old: str, new: str, saved: RulingStore | None = None) -> EditionChanges:
+def cached_changes(old: str, new: str, saved: RulingStorage | None = None) -> EditionChanges:
     """`changes()`, kept until the editions, the library or the saved rulings change."""
     held = editions()
     stamp = (

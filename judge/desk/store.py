@@ -22,24 +22,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from judge.desk import migrations
 from judge.desk.runner import canonical_json, content_id
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS rulings (
-    id TEXT PRIMARY KEY,
-    scenario TEXT NOT NULL,      -- canonical JSON of the scenario as posted
-    codex TEXT NOT NULL,         -- the Codex version the ruling was made under
-    outcome TEXT NOT NULL,       -- JSON: winner, rejected, final, derived
-    ruling TEXT NOT NULL,        -- JSON: the whole ruling (steps without snapshots); zlib-compressed JSON
-                                 -- (a BLOB) in rows saved since the rulings were compressed
-    created TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS views (
-    id TEXT PRIMARY KEY,         -- a rulings.id
-    versions TEXT NOT NULL,      -- engine and Codex versions the ruling below was made with
-    ruling BLOB NOT NULL         -- zlib-compressed JSON of that ruling, as the page shows it
-);
-"""
+SCHEMA = migrations.SQLITE_SCHEMA
 
 MAX_ROW = 512 * 1024   # bytes of one compressed ruling; a longer one is not saved
 BUSY_SECONDS = 2.0     # how long a writer waits for another's lock before giving up (503)
@@ -80,6 +66,15 @@ class RulingStorage(Protocol):
 
     def health(self) -> dict[str, Any]: ...
 
+    def all(self) -> list[Saved]: ...
+
+    def stamp(self) -> tuple[int, str]: ...
+
+
+def valid_id(rid: str) -> bool:
+    """Ids are hex digests, 12 to 64 characters; anything else finds nothing (and never reaches SQL)."""
+    return rid.isascii() and rid.isalnum() and len(rid) <= 64
+
 
 def pack(data: Any) -> bytes:
     return zlib.compress(canonical_json(data).encode("utf-8"), 6)
@@ -106,22 +101,63 @@ def _cause(exc: sqlite3.Error) -> StoreUnavailable:
 
 
 class RulingStore:
+    backend = "sqlite"
+
     def __init__(self, path: str | Path, busy_seconds: float = BUSY_SECONDS) -> None:
         self.path = Path(path)
         self.busy_seconds = busy_seconds
+        self._migrated = False   # set once the migrations have run
 
-    def _connect(self) -> sqlite3.Connection:
+    def migrate(self) -> list[int]:
+        """Apply the schema migrations this database lacks (judge/desk/migrations.py); the versions
+        applied. At start-up; else on the first connection (the database was unusable at start-up)."""
+        try:
+            with closing(self._connect(migrating=True)) as db:
+                return self._apply_migrations(db)
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+
+    def _apply_migrations(self, db: sqlite3.Connection) -> list[int]:
+        db.isolation_level = None
+        db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
+        try:
+            applied = migrations.apply(db.cursor(), self.backend, "?")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        db.isolation_level = "DEFERRED"  # back to implicit transactions for the callers ("" is its alias)
+        self._migrated = True
+        return applied
+
+    def count(self) -> int:
+        try:
+            with closing(self._connect()) as db:
+                return db.execute("SELECT count(*) FROM rulings").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+
+    def close(self) -> None:
+        """Nothing to close: every operation opens and closes its own connection."""
+
+    def _connect(self, migrating: bool = False) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable(f"the database folder can't be made ({exc.strerror})", 60) from None
         try:
             connection = sqlite3.connect(self.path, timeout=self.busy_seconds)
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+        try:
             connection.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
             if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 connection.execute("PRAGMA journal_mode = WAL")
             connection.executescript(SCHEMA)
+            if not (self._migrated or migrating):
+                self._apply_migrations(connection)
         except sqlite3.Error as exc:
+            connection.close()
             raise _cause(exc) from None
         return connection
 
@@ -149,16 +185,18 @@ class RulingStore:
                 outcome: Mapping[str, Any], packed: bytes) -> str:
         for length in (12, 16, 24, 64):  # a longer id only on a (vanishingly rare) clash
             rid = content_id(scenario, length)
-            row = db.execute("SELECT scenario FROM rulings WHERE id = ?", (rid,)).fetchone()
-            if row is None:
-                db.execute(
-                    "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) "
-                    "VALUES (?,?,?,?,?,?)",
-                    (rid, text, codex, canonical_json(outcome), packed,
-                     datetime.now(UTC).isoformat(timespec="seconds")),
-                )
+            # Write first: the transaction holds the write lock from here, so two processes saving the
+            # same content never both see "absent" (one inserts, the other finds the row).
+            inserted = db.execute(
+                "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (id) DO NOTHING",
+                (rid, text, codex, canonical_json(outcome), packed,
+                 datetime.now(UTC).isoformat(timespec="seconds")),
+            ).rowcount
+            if inserted == 1:
                 return rid
-            if row[0] == text:
+            row = db.execute("SELECT scenario FROM rulings WHERE id = ?", (rid,)).fetchone()
+            if row is not None and row[0] == text:
                 return rid
         raise RuntimeError("no free id for this scenario")
 
@@ -217,20 +255,15 @@ class RulingStore:
             return
 
     def health(self) -> dict[str, Any]:
-        """{"ok", "rulings"} or {"ok": False, "error": cause}: for /healthz."""
+        """{"ok", "backend", "schema", "rulings"} or {"ok": False, "backend", "error": cause}: for /healthz.
+        Not ok either when the schema is not the latest (the migrations did not run)."""
         try:
             with closing(self._connect()) as db:
                 count = db.execute("SELECT count(*) FROM rulings").fetchone()[0]
+                schema = db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
         except StoreUnavailable as exc:
-            return {"ok": False, "error": exc.cause}
+            return {"ok": False, "backend": self.backend, "error": exc.cause}
         except sqlite3.Error as exc:
-            return {"ok": False, "error": _cause(exc).cause}
-        return {"ok": True, "rulings": count}
-
-
-def open_store(database: str) -> RulingStorage:
-    """The store for the app config's `DATABASE`: a file path (SQLite). Another backend plugs in here,
-    chosen by a URI scheme (e.g. postgresql://), implementing `RulingStorage`."""
-    if "://" in database and not database.startswith("file://"):
-        raise StoreUnavailable(f"no ruling store for {database.split('://', 1)[0]}:// in this build", 60)
-    return RulingStore(database.removeprefix("file://"))
+            return {"ok": False, "backend": self.backend, "error": _cause(exc).cause}
+        return {"ok": schema == migrations.latest(), "backend": self.backend, "schema": schema,
+                "rulings": count}

@@ -15,6 +15,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
+from judge.rulings import open_store
 from judge.web import caching, errors, limits, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
@@ -22,6 +23,8 @@ BLUEPRINTS = [
     "judge.web.codex_pages:bp",   # /, /rules/…, /glossary/…, /interpretations  (Codex library)
     "judge.web.search_views:bp",  # /search, /search.json, /search/suggest      (search)
     "judge.web.api:bp",           # /api/position, /api/resolve                (engine)
+    "judge.web.api_v1:bp",        # /api/v1/…                                  (the API for bots)
+    "judge.web.api_docs:bp",      # /api, /api/openapi.json                     (its documentation)
     "judge.web.desk:bp",          # /desk, /r/<id>, /scenarios                 (ruling desk)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
@@ -67,6 +70,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=os.environ.get("JUDGE_SECRET_KEY") or _instance_secret(Path(app.instance_path)),
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         DATABASE=os.environ.get("JUDGE_DB", str(Path(app.instance_path) / "rulings.sqlite3")),
+        DATABASE_URL=os.environ.get("DATABASE_URL", ""),  # postgresql://… : saved rulings in PostgreSQL
         INDEX_DIR=os.environ.get("JUDGE_INDEX", str(Path(app.instance_path) / "index")),
         JSON_SORT_KEYS=False,
     )
@@ -81,8 +85,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     security.register(app)
+    if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
+        importlib.import_module("judge.web.limit_storage")  # registers postgresql:// with `limits`
+    # A shared limit store (PostgreSQL, Redis) that fails must not fail requests: count per process
+    # meanwhile, and go back to it once it answers again.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     limits.register(app)
     caching.register(app)
+    app.extensions["rulings"] = open_store(app.config)  # creates or migrates the schema
     for target in BLUEPRINTS:
         module_name, attr = target.split(":")
         app.register_blueprint(getattr(importlib.import_module(module_name), attr))

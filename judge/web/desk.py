@@ -29,9 +29,9 @@ from judge.desk import cards as card_index
 from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
 from judge.desk.rules import rule_link
-from judge.desk.store import RulingStorage, RulingTooLarge, Saved, open_store
 from judge.engine import budget
 from judge.library import LIBRARY, Entry
+from judge.rulings import RulingStorage, RulingTooLarge, Saved
 from judge.web import caching
 from judge.web.errors import BadInput, error_response
 from judge.web.links import rulings_citing, titles
@@ -65,7 +65,7 @@ def warm_library() -> None:
 
 
 def store() -> RulingStorage:
-    return open_store(current_app.config["DATABASE"])
+    return current_app.extensions["rulings"]
 
 
 def saved_or_404(rid: str) -> Saved:

@@ -12,7 +12,6 @@ from flask import Blueprint, abort, current_app, url_for
 from judge.codex import UnknownEdition, editions, load_edition
 from judge.codex.diff import word_diff
 from judge.desk.changes import STATUSES, cached_changes, outcome_differences
-from judge.desk.store import RulingStore
 from judge.web.links import scenario_url
 from judge.web.twin import twin
 
@@ -51,7 +50,7 @@ def editions_page() -> tuple[str, dict[str, Any]]:
 @twin(bp, "/changes/<old>...<new>")
 def changes(old: str, new: str) -> tuple[str, dict[str, Any]]:
     try:
-        report = cached_changes(old, new, RulingStore(current_app.config["DATABASE"]))
+        report = cached_changes(old, new, current_app.extensions["rulings"])  # SQLite or PostgreSQL
     except UnknownEdition as exc:
         abort(404, description=f"{exc}; see /editions.")
     return "codex/changes.html", report.to_dict(ruling_url)

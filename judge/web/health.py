@@ -1,7 +1,7 @@
 """`/healthz`: what a reverse proxy or an orchestrator asks before sending traffic here.
 
     {"ok": true, "codex": "0.4.0", "engine": "…", "index": {"ok": true, "documents": N},
-     "database": {"ok": true, "rulings": N}}
+     "database": {"ok": true, "backend": "sqlite"|"postgresql", "schema": N, "rulings": N}}
 
 200 when the index and the database both work, 503 (with the same JSON) otherwise.
 """
@@ -12,7 +12,6 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from judge.desk.store import StoreUnavailable, open_store
 from judge.search.store import current_build, read_meta, verify
 from judge.web import caching
 
@@ -32,10 +31,7 @@ def index_health(index_dir: str) -> dict[str, Any]:
 @bp.get("/healthz")
 def healthz() -> Response:
     index = index_health(current_app.config["INDEX_DIR"])
-    try:
-        database = open_store(current_app.config["DATABASE"]).health()
-    except StoreUnavailable as exc:
-        database = {"ok": False, "error": exc.cause}
+    database = current_app.extensions["rulings"].health()
     ok = bool(index["ok"] and database["ok"])
     body = {"ok": ok, "codex": caching.codex_version(), "engine": caching.engine_version(),
             "index": index, "database": database}

@@ -1,0 +1,221 @@
+"""Saved rulings in PostgreSQL (psycopg 3), for several app instances sharing one database.
+
+`DATABASE_URL=postgresql://user:password@host:5432/dbname` (any libpq URL: `?host=/run/postgresql`
+for a Unix socket, `sslmode=…`, …). Connections are kept open between operations (a few idle ones
+per worker process) and opened again after the server drops them; each statement is its own
+transaction (autocommit), except the migrations, which run in one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+from psycopg import conninfo
+
+from judge.desk import migrations
+from judge.desk.runner import canonical_json, content_id
+from judge.desk.store import MAX_ROW, RulingTooLarge, Saved, StoreUnavailable, pack, unpack, valid_id
+
+MIGRATION_LOCK = 0x436F646578  # pg_advisory_xact_lock key: one migrating instance at a time
+ID_LENGTHS = (12, 16, 24, 64)  # a longer id only on a (vanishingly rare) clash of the short one
+CONNECT_TIMEOUT = 5
+_INHERITED: list[psycopg.Connection] = []  # a forked worker's copies of its parent's connections
+MAX_IDLE = 8          # connections kept open between requests, per store (per worker)
+
+
+class PostgresStore:
+    backend = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._idle: list[psycopg.Connection] = []   # open connections no thread is using
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+        self._migrated = False   # set once the migrations have run (at start-up, or on first use after)
+
+    def where(self) -> str:
+        """host/dbname for messages — never the password."""
+        try:
+            parts = conninfo.conninfo_to_dict(self.url)
+        except psycopg.ProgrammingError:
+            return "the DATABASE_URL"
+        return f"{parts.get('host') or 'localhost'}/{parts.get('dbname') or ''}"
+
+    def _connect(self) -> psycopg.Connection:
+        try:
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"the database at {self.where()} can't be reached ({_first_line(exc)})",
+                                   10) from None
+
+    def _run(self, work, migrating: bool = False):
+        """work(connection) on an idle connection (or a new one), returned to the idle list after; once
+        more on a fresh connection when the server had dropped the old one. The migrations run first
+        when they have not yet (the database was down at start-up)."""
+        for attempt in (1, 2):
+            with self._lock:
+                self._after_fork()
+                db = self._idle.pop() if self._idle else None
+            db = db or self._connect()
+            try:
+                if not (self._migrated or migrating):
+                    self._apply_migrations(db)
+                result = work(db)
+            except psycopg.OperationalError as exc:
+                db.close()
+                if attempt == 2 or not db.broken:
+                    raise StoreUnavailable(f"the database at {self.where()} failed ({_first_line(exc)})",
+                                           10) from None
+                continue
+            except BaseException:
+                db.close()
+                raise
+            with self._lock:
+                keep = len(self._idle) < MAX_IDLE
+                if keep:
+                    self._idle.append(db)
+            if not keep:
+                db.close()
+            return result
+        raise AssertionError("unreachable")
+
+    def _after_fork(self) -> None:
+        """In a forked worker (gunicorn --preload), connections opened by the parent are its own: they
+        are set aside unclosed (closing one would end the parent's session) and never used here."""
+        if os.getpid() != self._pid:
+            _INHERITED.extend(self._idle)
+            self._idle, self._pid = [], os.getpid()
+
+    def migrate(self) -> list[int]:
+        """Apply the migrations the database lacks (judge/desk/migrations.py); the versions applied."""
+        return self._run(self._apply_migrations, migrating=True)
+
+    def _apply_migrations(self, db: psycopg.Connection) -> list[int]:
+        with db.transaction(), db.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            applied = migrations.apply(cur, self.backend, "%s")
+        self._migrated = True
+        return applied
+
+    def save(self, scenario: Mapping[str, Any], codex: str, outcome: Mapping[str, Any],
+             ruling: Mapping[str, Any], versions: str = "", view: Mapping[str, Any] | None = None) -> str:
+        """Store the scenario (once) and return its id; saving it again returns the same id. With
+        `versions`, `view` (the ruling as pages show it) is kept for them too."""
+        text = _text(canonical_json(scenario))
+        packed = pack(ruling)
+        if len(packed) + len(text) > MAX_ROW:
+            raise RulingTooLarge(f"the ruling is {(len(packed) + len(text)) // 1024} KB compressed; "
+                                 f"a shared ruling may take at most {MAX_ROW // 1024} KB")
+        row = (text, _text(codex), _text(canonical_json(outcome)), packed,
+               datetime.now(UTC).isoformat(timespec="seconds"))
+        shown = packed if view is None else pack(view)
+
+        def work(db: psycopg.Connection) -> str:
+            with db.transaction():
+                rid = self._insert(db, scenario, text, row)
+                if versions and len(shown) <= MAX_ROW:
+                    self._upsert_view(db, rid, versions, shown)
+            return rid
+        return self._run(work)
+
+    @staticmethod
+    def _insert(db: psycopg.Connection, scenario: Mapping[str, Any], text: str, row: tuple) -> str:
+        for length in ID_LENGTHS:
+            rid = content_id(scenario, length)
+            inserted = db.execute(
+                "INSERT INTO rulings (id, scenario, codex, outcome, ruling, created) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING id",
+                                  (rid, *row)).fetchone()
+            if inserted is not None:
+                return rid
+            found = db.execute("SELECT scenario FROM rulings WHERE id = %s", (rid,)).fetchone()
+            if found is not None and found[0] == text:
+                return rid
+        raise RuntimeError("no free id for this scenario")
+
+    @staticmethod
+    def _upsert_view(db: psycopg.Connection, rid: str, versions: str, packed: bytes) -> None:
+        db.execute("INSERT INTO views (id, versions, ruling) VALUES (%s, %s, %s) "
+                   "ON CONFLICT (id) DO UPDATE SET versions = excluded.versions, ruling = excluded.ruling",
+                   (rid, versions, packed))
+
+    def get(self, rid: str) -> Saved | None:
+        if not valid_id(rid):
+            return None
+        row = self._run(lambda db: db.execute(
+            "SELECT id, scenario, codex, outcome, ruling, created FROM rulings WHERE id = %s",
+                                              (rid,)).fetchone())
+        if row is None:
+            return None
+        return Saved(row[0], json.loads(row[1]), row[2], json.loads(row[3]), unpack(bytes(row[4])), row[5])
+
+    def view(self, rid: str, versions: str) -> dict[str, Any] | None:
+        """The ruling kept for `rid` under `versions`, or None (never made, or made by other versions)."""
+        if not valid_id(rid):
+            return None
+        row = self._run(lambda db: db.execute(
+            "SELECT ruling FROM views WHERE id = %s AND versions = %s", (rid, versions)).fetchone())
+        return None if row is None else unpack(bytes(row[0]))
+
+    def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None:
+        """Keep `ruling` as rid's view for `versions`; a database that can't write now fails no page."""
+        packed = pack(ruling)
+        if len(packed) > MAX_ROW:
+            return
+        try:
+            self._run(lambda db: self._upsert_view(db, rid, versions, packed))
+        except (StoreUnavailable, psycopg.Error):
+            return
+
+    def count(self) -> int:
+        return self._run(lambda db: db.execute("SELECT count(*) FROM rulings").fetchone()[0])
+
+    def all(self) -> list[Saved]:
+        """Every saved ruling, oldest first (what `judge changes` re-judges)."""
+        rows = self._run(lambda db: db.execute(
+            "SELECT id, scenario, codex, outcome, ruling, created FROM rulings "
+            "ORDER BY created, id").fetchall())
+        return [Saved(r[0], json.loads(r[1]), r[2], json.loads(r[3]), unpack(bytes(r[4])),
+                      r[5]) for r in rows]
+
+    def stamp(self) -> tuple[int, str]:
+        """(how many rulings are saved, when the last one was): changes whenever one is saved."""
+        count, last = self._run(lambda db: db.execute(
+            "SELECT count(*), COALESCE(max(created), '') FROM rulings").fetchone())
+        return (int(count), str(last))
+
+    def health(self) -> dict[str, Any]:
+        """{"ok", "backend", "schema", "rulings"} or {"ok": False, "backend", "error"}: for /healthz."""
+        try:
+            schema, count = self._run(lambda db: db.execute(
+                "SELECT (SELECT max(version) FROM schema_migrations), "
+                "(SELECT count(*) FROM rulings)").fetchone())
+        except StoreUnavailable as exc:
+            return {"ok": False, "backend": self.backend, "error": exc.cause}
+        except psycopg.Error as exc:
+            return {"ok": False, "backend": self.backend,
+                    "error": f"the database failed ({_first_line(exc)})"}
+        return {"ok": schema == migrations.latest(), "backend": self.backend, "schema": schema,
+                "rulings": count}
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for db in idle:
+            db.close()
+
+
+def _text(json_text: str) -> str:
+    """PostgreSQL text can't hold NUL: in JSON it can only sit inside a string, where \\u0000 means the
+    same."""
+    return json_text.replace("\x00", "\\u0000")
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

@@ -1,0 +1,127 @@
+"""The API for bots, versioned: `/api/v1/…`, described by the OpenAPI document at `/api/openapi.json`
+(judge/web/openapi.py) and shown with examples at `/api`.
+
+    GET  /api/v1/rules/<id>       a rule (as /rules/<id>.json)
+    GET  /api/v1/glossary/<slug>  a glossary entry (an alias redirects to its entry)
+    GET  /api/v1/search?q=        search results (as /search.json)
+    GET  /api/v1/cards/<slug>     a library card (as /cards/<slug>.json)
+    POST /api/v1/position         contract §6 position JSON      } body: a scenario, YAML or JSON
+    POST /api/v1/resolve          contract §5 ruling             } (as /api/position, /api/resolve,
+    POST /api/v1/legal            the legal actions              }  /api/legal, kept as aliases)
+    POST /api/v1/rulings          save a scenario's ruling → 201 {"id", "url"}
+    GET  /api/v1/rulings/<id>     a saved ruling: scenario, ruling, outcome, codex, created
+
+Every POST needs `Content-Type: application/json` or `application/yaml` (415 otherwise): a browser
+cannot send those cross-site without a CORS preflight we never grant, so no CSRF token is asked.
+Every error is the one shape `{"ok": false, "error", "status", "problems"?}` (judge/web/errors.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from judge.codex import load_codex
+from judge.desk import pages, runner
+from judge.rulings import RulingTooLarge
+from judge.web import api, card_pages, codex_pages, search_views
+from judge.web.desk import view_versions
+from judge.web.errors import BadInput
+
+bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
+
+BODY_TYPES = api.BODY_TYPES
+
+# The engine over HTTP: the same views as /api/position, /api/resolve, /api/legal.
+bp.add_url_rule("/position", "position", api.position, methods=["POST"])
+bp.add_url_rule("/resolve", "resolve", api.resolve, methods=["POST"])
+bp.add_url_rule("/legal", "legal", api.legal, methods=["POST"])
+
+
+@bp.before_request
+def require_body_type() -> None:
+    if request.method == "POST" and request.mimetype not in BODY_TYPES:
+        sent = request.mimetype or "no Content-Type"
+        raise BadInput(f"Send the scenario as application/json or application/yaml (got {sent}).",
+                       status=415)
+
+
+def _context(view: Any, **kwargs: Any) -> Response:
+    """A page's JSON twin through the API: the view's own context, or its Response (a 404, a redirect)."""
+    result = view.__wrapped__(**kwargs)
+    if isinstance(result, Response):
+        return result
+    return jsonify(result[1])
+
+
+@bp.get("/rules/<rule_id>")
+def rule(rule_id: str) -> Response:
+    return _context(codex_pages.rule, rule_id=rule_id)
+
+
+@bp.get("/glossary/<slug>")
+def glossary_entry(slug: str) -> ResponseReturnValue:
+    entry = load_codex().entry(slug)
+    if entry is not None and entry.slug != slug:  # an alias or another spelling: its entry
+        return redirect(url_for("api_v1.glossary_entry", slug=entry.slug), 302)
+    return _context(codex_pages.glossary_entry, slug=slug)
+
+
+@bp.get("/search")
+def search() -> ResponseReturnValue:
+    return search_views._run(as_json=True)
+
+
+@bp.get("/cards/<slug>")
+def card(slug: str) -> Response:
+    return _context(card_pages.card, slug=slug)
+
+
+def _scenario_mapping() -> dict[str, Any]:
+    """The body as a scenario mapping (JSON or YAML, read as /api/* reads it), within the desk's limits."""
+    raw = request.get_data(cache=False)  # werkzeug raises 413 above MAX_CONTENT_LENGTH
+    if not raw.strip():
+        raise BadInput("Send a scenario (YAML or JSON) as the request body.")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"The body is not UTF-8 text (byte {exc.start}).") from None
+    try:
+        data = api._parse(text)
+        runner.check_limits(data)
+    except runner.DeskInputError as exc:
+        raise BadInput(str(exc), exc.problems) from None
+    return data
+
+
+@bp.post("/rulings")
+def save_ruling() -> tuple[Response, int, dict[str, str]]:
+    """As the desk's share: resolve, keep the ruling with the scenario, answer where it lives."""
+    data = _scenario_mapping()
+    view = pages.ruling_context(data, "api")
+    if view["problems"]:
+        count = len(view["problems"])
+        raise BadInput(f"The scenario is invalid: {count} problem{'s' if count != 1 else ''}.",
+                       view["problems"])
+    ruling = runner.without_snapshots(view["ruling"])
+    try:
+        rid = current_app.extensions["rulings"].save(
+            data, str(ruling.get("codex") or ""), view["outcome"], ruling,
+            versions="" if ruling.get("stopped") else view_versions(str(ruling.get("codex") or "") or None),
+            view=view["ruling"])
+    except RulingTooLarge as exc:
+        raise BadInput(f"This ruling is too long to save: {exc}.", status=422) from None
+    url = url_for("desk.saved", rid=rid, _external=True)
+    return jsonify({"id": rid, "url": url}), 201, {"Location": url}
+
+
+@bp.get("/rulings/<rid>")
+def saved_ruling(rid: str) -> Response:
+    record = current_app.extensions["rulings"].get(rid)
+    if record is None:
+        raise BadInput(f"No saved ruling has the id {rid!r}.", status=404)
+    return jsonify({"id": record.id, "url": url_for("desk.saved", rid=record.id, _external=True),
+                    "codex": record.codex, "created": record.created, "scenario": record.scenario,
+                    "outcome": record.outcome, "ruling": record.ruling})
