@@ -141,114 +141,25 @@ def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
+Hit = tuple[SlotRef, int, str, tuple[str, ...], str, bool]
+
+
 def fight(g: Game, b: Battle) -> None:
     """ATK − DEF, never below 0, rounded down to a step of 5 (the edition's damage_step; Precision:
-    DEF counts 0); Defiance and
-    a Realm's counterblow at the same moment. No captures until the capture step (9.5.8)."""
+    DEF counts 0); Defiance and a Realm's counterblow at the same moment. No captures until the
+    capture step (9.5.8)."""
     board = g.board()
     att = board.souls[b.attacker]
     tgt = board.card_view(b.target)
     _fight_notes(g, b, att, tgt)
-    precision = att.has("precision")
-    dfn = 0 if precision else tgt.def_.total
-    raw = att.atk.total - dfn
-    dmg = zones.in_steps(max(0, raw))
-    atk_text, atk_rules = stats.explain(att.atk, "ATK")
-    def_text, def_rules = stats.explain(tgt.def_, "DEF")
-    if precision:
-        arith = f"{atk_text}, Precision ignores {def_text}"
-    else:
-        arith = f"{atk_text} − {def_text} = {raw}"
-        if raw < 0:
-            arith += ", never below 0"
-    if dmg != max(0, raw):
-        arith += f", rounded down to a step of 5: {dmg}"
-    # (slot, amount, source, rules, arithmetic, battle damage?): the attack damage and a Realm's
-    # counterblow are battle damage; Defiance is an Instant Effect (11.1.5), so its damage is effect
-    # damage dealt at the same moment (9.5.6), not battle damage (13.6.6 vs 13.6.7)
-    hits: list[tuple[SlotRef, int, str, tuple[str, ...], str, bool]] = [
-        (b.target, dmg,
-         f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle",
-         R_FIGHT + atk_rules + (("9.4.2", "glossary/precision") if precision else def_rules), arith, True)]
-    # Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)
-    defiances = tgt.instances("defiance") if b.counts_as_attack and not b.target.is_realm else []
-    stack = ("13.4.1",) if len(defiances) > 1 else ()
-    mid = ("12.5.1", "11.1.5") if b.by_effect else ()
-    attacker_unyielding = board.has_keyword(b.attacker, "unyielding") and b.attacker.player != b.target.player
-    for ks in defiances:
-        granted = ks.kind != "printed"
-        src = ks.label if granted else tgt.card.name
-        # 11.2.3: a granted Defiance comes from the card that grants it; its rank matters only against an
-        # Unyielding attacker (13.2.2), cited on the step that says whether Unyielding stops it
-        source_rules = (*(("11.2.3",) if granted else ()),
-                        *(("13.2.2",) if granted and attacker_unyielding else ()))
-        if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
-            g.trace.add("nonevent", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
-                                   f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
-                                   f"{att.card.rank}, Unyielding).",
-                        ("13.6.6", "13.6.3", "glossary/defiance", *source_rules))
-            continue
-        hits.append((b.attacker, ks.keyword.value,
-                     f"{tgt.card.name}'s Defiance (from {src}, rank {ks.source_rank}), an Instant Effect",
-                     ("9.5.6", "glossary/defiance", "glossary/instant-effect", "11.1.5", *ks.rules,
-                      *(("11.2.3",) if granted else ()), *stack, *mid),
-                     "effect damage, not battle damage, dealt at the same moment as the attack damage"
-                     + (", each instance dealing its own" if stack else "")
-                     + (", in the middle of the effect that started the battle" if mid else ""), False))
-    if defiances and attacker_unyielding:
-        higher = [ks for ks in defiances if ks.source_rank > att.card.rank]
-        if higher:
-            g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but "
-                                   f"the Defiance from rank {higher[0].source_rank} is of a higher rank, so "
-                                   "it reaches it.", ("13.6.7", "13.6.7e", "13.6.3",
-                                           *(("11.2.3", "13.2.2") if higher[0].kind != "printed" else ())))
-    # a Realm strikes back (interpretation/realm-counterblow)
+    hits = [_attack_hit(b, att, tgt), *_defiance_hits(g, b, board, att, tgt)]
     if b.target.is_realm:
-        raw_c = tgt.atk.total - att.def_.total
-        blow = zones.in_steps(max(0, raw_c))
-        # the Codex says a Realm strikes back with its ATK (glossary Realm, 10.5.3); how much it deals is
-        # ours, as 9.4.4 is absent: battle damage like an attack's (interpretation/realm-counterblow)
-        hits.append((b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",
-                     ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
-                     f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}"
-                     + (", never below 0" if raw_c < 0 else "")
-                     + (f", rounded down to a step of 5: {blow}" if blow != max(0, raw_c) else "")
-                     + ", at the same moment as "
-                     + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
-                     + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True))
+        hits.append(_counterblow(b, att, tgt))
     nonevents.attacker_defiance(g, board, b.attacker, b.target, b.counts_as_attack)
-    g.in_fight = True
     b_hp_before = tgt.hp.total
-    dealt_by_attack = 0
-    # same moment: every hit is measured against the HP before the fight
-    for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
-        dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=is_battle)
-        if i == 0:
-            dealt_by_attack = dealt
-    g.in_fight = False
-    # capture step (9.5.8)
-    board_now = g.board()
-    if any(v.hp.total <= 0 and not v.captured for v in board_now.souls.values()) or \
-            any(v.hp.total <= 0 and not v.shattered for v in board_now.realms.values()):
-        g.trace.add("battle", "Capture step: what the fight brought to 0 HP is captured now, not before.",
-                    ("9.5.8", "glossary/capture"))
-    captured = zones.check_captures(g, step=True)
-    # Berserk: only when the attack damage itself brought the target to 0 HP and it was captured in this
-    # step, the attacker is still active and is not the target (glossary/berserk)
-    if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
-            and tgt.has("berserk") and not g.state.winner:
-        g.trace.add("nonevent", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
-                                "battle for "
-                              f"{tgt.card.name}, so its Berserk does not trigger.", ("glossary/berserk",
-                                                                                      "glossary/defiance"))
-    if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
-            and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has("berserk"):
-        # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
-        # the Soul attacked nothing (interpretation/battle-by-effect)
-        g.trace.add("nonevent", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
-                                "attacked: its "
-                              "Berserk does not trigger.",
-                    ("glossary/berserk", "interpretation/battle-by-effect"))
+    dealt_by_attack = _deal(g, hits)
+    captured = _capture_step(g)
+    _no_berserk_notes(g, b, att, tgt, captured)
     if g.state.winner or not b.counts_as_attack:
         return
     target_taken = not b.target.is_realm and b.target in captured and dealt_by_attack >= b_hp_before \
@@ -264,12 +175,129 @@ def fight(g: Game, b: Battle) -> None:
     if not g.is_active_uid(b.attacker_uid):
         if att.has("berserk") or _has_capture_instants(g, att.card):
             g.trace.add("nonevent", f"{att.card.name} was captured in the same step as its target, so it is "
-                                    "no longer "
-                                   "active: its Berserk does not trigger (only active cards' effects "
-                                   "trigger).",
-                            ("glossary/berserk", "9.5.8", "11.8.1"))
+                                    "no longer active: its Berserk does not trigger (only active cards' "
+                                    "effects trigger).", ("glossary/berserk", "9.5.8", "11.8.1"))
         return
     berserk(g, b, att)
+
+
+# A hit is (slot, amount, source, rules, arithmetic, battle damage?): the attack damage and a Realm's
+# counterblow are battle damage; Defiance is an Instant Effect (11.1.5), so its damage is effect damage
+# dealt at the same moment (9.5.6), not battle damage (13.6.6 vs 13.6.7).
+
+def _attack_hit(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
+    precision = att.has("precision")
+    dfn = 0 if precision else tgt.def_.total
+    raw = att.atk.total - dfn
+    dmg = zones.in_steps(max(0, raw))
+    atk_text, atk_rules = stats.explain(att.atk, "ATK")
+    def_text, def_rules = stats.explain(tgt.def_, "DEF")
+    if precision:
+        arith = f"{atk_text}, Precision ignores {def_text}"
+    else:
+        arith = f"{atk_text} − {def_text} = {raw}"
+        if raw < 0:
+            arith += ", never below 0"
+    if dmg != max(0, raw):
+        arith += f", rounded down to a step of 5: {dmg}"
+    source = f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle"
+    rules = R_FIGHT + atk_rules + (("9.4.2", "glossary/precision") if precision else def_rules)
+    return (b.target, dmg, source, rules, arith, True)
+
+
+def _defiance_hits(g: Game, b: Battle, board: stats.Board, att: SoulView,
+                   tgt: SoulView | RealmView) -> list[Hit]:
+    """Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)."""
+    defiances = tgt.instances("defiance") if b.counts_as_attack and not b.target.is_realm else []
+    stack = ("13.4.1",) if len(defiances) > 1 else ()
+    mid = ("12.5.1", "11.1.5") if b.by_effect else ()
+    attacker_unyielding = board.has_keyword(b.attacker, "unyielding") and b.attacker.player != b.target.player
+    hits: list[Hit] = []
+    for ks in defiances:
+        granted = ks.kind != "printed"
+        src = ks.label if granted else tgt.card.name
+        # 11.2.3: a granted Defiance comes from the card that grants it; its rank matters only against an
+        # Unyielding attacker (13.2.2), cited on the step that says whether Unyielding stops it
+        source_rules = (*(("11.2.3",) if granted else ()),
+                        *(("13.2.2",) if granted and attacker_unyielding else ()))
+        if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
+            g.trace.add("nonevent", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
+                                    f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
+                                    f"{att.card.rank}, Unyielding).",
+                        ("13.6.6", "13.6.3", "glossary/defiance", *source_rules))
+            continue
+        hits.append((b.attacker, ks.keyword.value,
+                     f"{tgt.card.name}'s Defiance (from {src}, rank {ks.source_rank}), an Instant Effect",
+                     ("9.5.6", "glossary/defiance", "glossary/instant-effect", "11.1.5", *ks.rules,
+                      *(("11.2.3",) if granted else ()), *stack, *mid),
+                     "effect damage, not battle damage, dealt at the same moment as the attack damage"
+                     + (", each instance dealing its own" if stack else "")
+                     + (", in the middle of the effect that started the battle" if mid else ""), False))
+    higher = [ks for ks in defiances if ks.source_rank > att.card.rank] if attacker_unyielding else []
+    if higher:
+        g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but "
+                               f"the Defiance from rank {higher[0].source_rank} is of a higher rank, so "
+                               "it reaches it.",
+                    ("13.6.7", "13.6.7e", "13.6.3",
+                     *(("11.2.3", "13.2.2") if higher[0].kind != "printed" else ())))
+    return hits
+
+
+def _counterblow(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
+    """A Realm strikes back (interpretation/realm-counterblow)."""
+    raw_c = tgt.atk.total - att.def_.total
+    blow = zones.in_steps(max(0, raw_c))
+    # the Codex says a Realm strikes back with its ATK (glossary Realm, 10.5.3); how much it deals is
+    # ours, as 9.4.4 is absent: battle damage like an attack's (interpretation/realm-counterblow)
+    return (b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",
+            ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
+            f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}"
+            + (", never below 0" if raw_c < 0 else "")
+            + (f", rounded down to a step of 5: {blow}" if blow != max(0, raw_c) else "")
+            + ", at the same moment as "
+            + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
+            + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True)
+
+
+def _deal(g: Game, hits: list[Hit]) -> int:
+    """Every hit at the same moment, each measured against the HP before the fight; what the attack
+    damage (the first hit) dealt."""
+    g.in_fight = True
+    dealt_by_attack = 0
+    for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
+        dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=is_battle)
+        if i == 0:
+            dealt_by_attack = dealt
+    g.in_fight = False
+    return dealt_by_attack
+
+
+def _capture_step(g: Game) -> list[SlotRef]:
+    """9.5.8: what the fight brought to 0 HP is captured now."""
+    board_now = g.board()
+    if any(v.hp.total <= 0 and not v.captured for v in board_now.souls.values()) or \
+            any(v.hp.total <= 0 and not v.shattered for v in board_now.realms.values()):
+        g.trace.add("battle", "Capture step: what the fight brought to 0 HP is captured now, not before.",
+                    ("9.5.8", "glossary/capture"))
+    return zones.check_captures(g, step=True)
+
+
+def _no_berserk_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView,
+                      captured: list[SlotRef]) -> None:
+    """Berserk triggers only when the attack damage itself brought the target to 0 HP and it was
+    captured in this step, the attacker still active and not the target (glossary/berserk)."""
+    if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
+            and tgt.has("berserk") and not g.state.winner:
+        g.trace.add("nonevent", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
+                                f"battle for {tgt.card.name}, so its Berserk does not trigger.",
+                    ("glossary/berserk", "glossary/defiance"))
+    if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
+            and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has("berserk"):
+        # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
+        # the Soul attacked nothing (interpretation/battle-by-effect)
+        g.trace.add("nonevent", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
+                                "attacked: its Berserk does not trigger.",
+                    ("glossary/berserk", "interpretation/battle-by-effect"))
 
 
 def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -> None:

@@ -384,24 +384,8 @@ class _Checker:
             attribute = self.choice(data["attribute"], ATTRIBUTES, f"{path}.attribute")
         elif ctype == "soul":
             self.bad(f"{path}.attribute", "missing; a Soul is light or dark")
-        values = {}
-        for key in STAT_KEYS:
-            if key in data:
-                if ctype in ("event", "ambush"):
-                    self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
-                values[key] = self.whole(data[key], f"{path}.{key}")
-        if ctype in ("soul", "realm") and not values.get("hp"):
-            if "hp" not in data:
-                self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
-            elif values.get("hp") == 0:  # None: already said what is wrong with it (one mistake, one message)
-                self.bad(f"{path}.hp", f"a {ctype} needs HP above 0")
-        leader = False
-        if "leader" in data:
-            leader = self.boolean(data["leader"], f"{path}.leader")
-            if ctype not in (None, "soul") and leader:
-                self.bad(f"{path}.leader", "only a Soul can be a Leader")
-            if leader and rank is not None and rank != 3:
-                self.bad(f"{path}.rank", "Leaders are rank 3 (glossary/leader)")
+        values = self.card_values(data, ctype, path)
+        leader = self.card_leader(data, ctype, rank, path)
         for key, allowed_type in (("caster", "event"), ("ambusher", "ambush")):
             if key in data and ctype not in (None, allowed_type):
                 self.bad(f"{path}.{key}", f"only an {allowed_type} names a {key}")
@@ -431,6 +415,33 @@ class _Checker:
             reconstructed=bool(data.get("reconstructed", False)),
             notes=str(data.get("notes", "")), sources=sources, editions=editions,
         )
+
+    def card_values(self, data: Mapping[str, Any], ctype: str | None, path: str) -> dict[str, int | None]:
+        """ATK, DEF and HP as written (None where a value is wrong, already reported); a Soul or Realm
+        needs HP above 0, an Event or Ambush has none of them."""
+        values = {}
+        for key in STAT_KEYS:
+            if key in data:
+                if ctype in ("event", "ambush"):
+                    self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
+                values[key] = self.whole(data[key], f"{path}.{key}")
+        if ctype in ("soul", "realm") and not values.get("hp"):
+            if "hp" not in data:
+                self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
+            elif values.get("hp") == 0:  # None: already said what is wrong with it (one mistake, one message)
+                self.bad(f"{path}.hp", f"a {ctype} needs HP above 0")
+        return values
+
+    def card_leader(self, data: Mapping[str, Any], ctype: str | None, rank: int | None, path: str) -> bool:
+        """`leader:`: only a Soul, and of rank 3 (glossary/leader)."""
+        if "leader" not in data:
+            return False
+        leader = self.boolean(data["leader"], f"{path}.leader")
+        if ctype not in (None, "soul") and leader:
+            self.bad(f"{path}.leader", "only a Soul can be a Leader")
+        if leader and rank is not None and rank != 3:
+            self.bad(f"{path}.rank", "Leaders are rank 3 (glossary/leader)")
+        return leader
 
 
 def _show(value: Any) -> str:
