@@ -6,10 +6,9 @@ key path (`cards[2].effects[0].do[1].heal: expected 0 or more`). The records it 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from judge.codex.editions import VERSION
 from judge.engine.card_records import (
     ATTRIBUTES,
     BARE_KEYWORDS,
@@ -33,109 +32,17 @@ from judge.engine.card_records import (
     Limit,
     TargetSpec,
 )
-from judge.engine.edition import numbers
+from judge.engine.checker import Checker, show
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
 from judge.engine.parts import PARTS, Part
 
+_show = show  # the name the other readers of user input use (cardmod._show)
 
-class _Checker:
-    def __init__(self, problems: Problems) -> None:
-        self.p = problems
-        self.refused: set[str] = set()   # names of cards refused for a bad value
 
-    def bad(self, path: str, message: str) -> None:
-        self.p.add(path, message)
+class _Checker(Checker):
+    """The card schema's checks, on top of the shared ones (checker.Checker)."""
 
-    def keys(self, data: Mapping[str, Any], allowed: Iterable[str], path: str) -> None:
-        allowed = tuple(allowed)
-        for key in data:
-            if key not in allowed:
-                self.bad(f"{path}.{key}" if path else str(key),
-                         f"unknown key; expected one of {', '.join(allowed)}")
-
-    def mapping(self, value: Any, path: str) -> Mapping[str, Any] | None:
-        if isinstance(value, Mapping):
-            return value
-        self.bad(path, f"expected a mapping, got {_show(value)}")
-        return None
-
-    def seq(self, value: Any, path: str) -> list[Any]:
-        if value is None:
-            return []
-        if isinstance(value, list):
-            return value
-        self.bad(path, f"expected a list, got {_show(value)}")
-        return []
-
-    def choice(self, value: Any, options: Iterable[str], path: str) -> str | None:
-        options = tuple(options)
-        if isinstance(value, str) and value.lower() in options:
-            return value.lower()
-        self.bad(path, f"expected one of {', '.join(options)}, got {_show(value)}")
-        return None
-
-    def boolean(self, value: Any, path: str) -> bool:
-        if isinstance(value, bool):
-            return value
-        self.bad(path, f"expected true or false, got {_show(value)}")
-        return False
-
-    def integer(self, value: Any, path: str, lo: int | None = None, hi: int | None = None) -> int | None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.bad(path, f"expected a whole number, got {_show(value)}")
-            return None
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            rng = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-            self.bad(path, f"expected {rng}, got {value}")
-            return None
-        return value
-
-    def in_steps(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
-        # 14.x / glossary/damage: damage, healing and values come in steps of 5 (the edition's damage_step)
-        step = numbers().damage_step
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.bad(path, f"expected a multiple of {step}, got {_show(value)}")
-            return None
-        if value % step:
-            self.bad(path, f"expected a multiple of {step}, got {value}")
-            return None
-        if positive and value <= 0:
-            self.bad(path, f"expected a positive multiple of {step}, got {value}")
-            return None
-        if not signed and value < 0:
-            self.bad(path, f"expected 0 or more, got {value}")
-            return None
-        return value
-
-    def version(self, value: Any, path: str) -> str:
-        """A Codex edition's version ("0.4.1"), as a card's `editions:` names them."""
-        text = str(value) if isinstance(value, str | int | float) and not isinstance(value, bool) else ""
-        if not VERSION.match(text):
-            self.bad(path, f"expected a Codex version such as \"0.4.0\", got {_show(value)}")
-        return text
-
-    def whole(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
-        """A card's value, a bonus or an effect's amount: any whole number (glossary/damage: the engine
-        rounds damage and healing down to a step of 5 where they are dealt, not here)."""
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.bad(path, f"expected a whole number, got {_show(value)}")
-            return None
-        if positive and value <= 0:
-            self.bad(path, f"expected a whole number above 0, got {value}")
-            return None
-        if not signed and value < 0:
-            self.bad(path, f"expected 0 or more, got {value}")
-            return None
-        return value
-
-    def text(self, value: Any, path: str) -> str:
-        if isinstance(value, str):
-            return value
-        self.bad(path, f"expected text, got {_show(value)}")
-        return ""
-
-    # --- pieces of the schema
     def stats(self, value: Any, path: str) -> dict[str, int]:
         data = self.mapping(value, path)
         if data is None:
@@ -442,19 +349,6 @@ class _Checker:
         if leader and rank is not None and rank != 3:
             self.bad(f"{path}.rank", "Leaders are rank 3 (glossary/leader)")
         return leader
-
-
-def _show(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return repr(value)
-    return type(value).__name__ if not isinstance(value, (list, dict)) else \
-        ("a list" if isinstance(value, list) else "a mapping")
 
 
 def _v_ref(c: _Checker, v: Any, p: str) -> Any:
