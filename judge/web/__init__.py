@@ -14,8 +14,8 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
-from judge.web import caching, errors, limits, security
 from judge.rulings import open_store
+from judge.web import caching, errors, limits, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
