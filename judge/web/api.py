@@ -37,7 +37,8 @@ def body_type() -> None:
                        f"{request.mimetype or 'a body without a Content-Type'}.", status=415)
 
 
-def _scenario() -> Scenario:
+def scenario_mapping() -> dict[str, Any]:
+    """The body as a scenario mapping (JSON or YAML), within the desk's limits."""
     raw = request.get_data(cache=False)  # werkzeug raises 413 above MAX_CONTENT_LENGTH
     if not raw.strip():
         raise BadInput("Send a scenario (YAML or JSON) as the request body.")
@@ -48,13 +49,24 @@ def _scenario() -> Scenario:
     try:
         data = _parse(text)
         runner.check_limits(data)
-        return api.load_scenario(data, source="request")
     except runner.DeskInputError as exc:
         raise BadInput(str(exc), exc.problems) from None
+    except ScenarioError as exc:  # YAML that does not parse: the line is named
+        raise _invalid(exc) from None
+    return data
+
+
+def _scenario() -> Scenario:
+    data = scenario_mapping()
+    try:
+        return api.load_scenario(data, source="request")
     except ScenarioError as exc:
-        count = len(exc.problems)
-        raise BadInput(f"The scenario is invalid: {count} problem{'s' if count != 1 else ''}.",
-                       exc.problems) from None
+        raise _invalid(exc) from None
+
+
+def _invalid(exc: ScenarioError) -> BadInput:
+    count = len(exc.problems)
+    return BadInput(f"The scenario is invalid: {count} problem{'s' if count != 1 else ''}.", exc.problems)
 
 
 def _parse(text: str) -> dict[str, Any]:

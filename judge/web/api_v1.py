@@ -79,27 +79,10 @@ def card(slug: str) -> Response:
     return _context(card_pages.card, slug=slug)
 
 
-def _scenario_mapping() -> dict[str, Any]:
-    """The body as a scenario mapping (JSON or YAML, read as /api/* reads it), within the desk's limits."""
-    raw = request.get_data(cache=False)  # werkzeug raises 413 above MAX_CONTENT_LENGTH
-    if not raw.strip():
-        raise BadInput("Send a scenario (YAML or JSON) as the request body.")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"The body is not UTF-8 text (byte {exc.start}).") from None
-    try:
-        data = api._parse(text)
-        runner.check_limits(data)
-    except runner.DeskInputError as exc:
-        raise BadInput(str(exc), exc.problems) from None
-    return data
-
-
 @bp.post("/rulings")
 def save_ruling() -> tuple[Response, int, dict[str, str]]:
     """As the desk's share: resolve, keep the ruling with the scenario, answer where it lives."""
-    data = _scenario_mapping()
+    data = api.scenario_mapping()
     view = pages.ruling_context(data, "api")
     if view["problems"]:
         count = len(view["problems"])
