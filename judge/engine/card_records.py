@@ -16,8 +16,12 @@ from judge.engine.parts import Part
 CARD_TYPES = ("soul", "event", "armament", "ambush", "realm")
 ATTRIBUTES = ("light", "dark")
 EFFECT_KINDS = ("activated", "timing", "static", "instant")
-TRIGGERS = ("recruited", "attacked", "attacks", "after_battle", "captured", "targeted",
-            "captures_attack_target")
+# The triggers of timing and instant effects, with the words that say when each fires.
+TRIGGER_WORDS = {"recruited": "when it is recruited", "attacked": "when it is attacked",
+                 "attacks": "when it attacks", "after_battle": "after a battle it fought",
+                 "captured": "when it is captured", "targeted": "when it is targeted",
+                 "captures_attack_target": "when it captures its attack target"}
+TRIGGERS = tuple(TRIGGER_WORDS)
 DURATIONS = ("end_of_turn", "end_of_opponents_next_turn", "permanently")
 SIDES = ("own", "opposing", "any")
 TAUNT_RADII = ("same_direct_superior", "other_own_souls", "underlings")
@@ -30,9 +34,14 @@ GROUP_REFS = ("all_opposing_souls", "all_own_souls", "other_own_souls", "underli
 SINGLE_REFS = ("self", "caster", "ambusher", "wielder", "attacker", "attacked", "triggering_effect")
 TARGET_REF = re.compile(r"^target\d*$")
 STAT_KEYS = ("atk", "def", "hp")
-# contract §3 Conditions (conditions.py reads them; `of:` is added inside an "If …")
-CONDITION_KEYS = ("line", "front_line", "damaged", "hp_at_most_half", "attribute", "leader", "rank",
-                  "captured", "keyword")
+# contract §3 Conditions (conditions.py reads them; `of:` is added inside an "If …"), with words for
+# people (the desk's custom-card form); FLAG_CONDITIONS are those a card states as true or false.
+CONDITION_WORDS = {"line": "in line … (at least / at most)", "front_line": "in the Front Line",
+                   "damaged": "damaged", "hp_at_most_half": "HP at most half", "attribute": "of an attribute",
+                   "leader": "is a Leader", "rank": "of a rank", "captured": "captured",
+                   "keyword": "has a keyword"}
+CONDITION_KEYS = tuple(CONDITION_WORDS)
+FLAG_CONDITIONS = ("front_line", "damaged", "hp_at_most_half", "leader", "captured")
 EXTRA_CARD_KEYS = ("reconstructed", "notes", "sources", "origin")
 
 

@@ -17,6 +17,7 @@ from judge.engine.card_records import (
     DURATIONS,
     EFFECT_KINDS,
     EXTRA_CARD_KEYS,
+    FLAG_CONDITIONS,
     GROUP_REFS,
     KEYWORDS,
     SIDES,
@@ -35,7 +36,7 @@ from judge.engine.card_records import (
 from judge.engine.checker import Checker, show
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
-from judge.engine.parts import PARTS, Part
+from judge.engine.parts import PARTS, STATIC_PARTS, Part
 
 _show = show  # the name the other readers of user input use (cardmod._show)
 
@@ -71,7 +72,7 @@ class _Checker(Checker):
                     self.keys(bounds, ("max", "min"), sub)
                     out[key] = {k: self.integer(v, f"{sub}.{k}", 0) for k, v in bounds.items()
                                 if k in ("max", "min")}
-            elif key in ("front_line", "damaged", "hp_at_most_half", "leader", "captured"):
+            elif key in FLAG_CONDITIONS:
                 out[key] = self.boolean(val, sub)
             elif key == "attribute":
                 out[key] = self.choice(val, ATTRIBUTES, sub)
@@ -238,7 +239,7 @@ class _Checker(Checker):
             self.bad(f"{path}.trigger", f"missing; a {kind} effect needs a trigger ({', '.join(TRIGGERS)})")
         if "mandatory" in data and kind != "timing":
             self.bad(f"{path}.mandatory", "only a timing effect can be mandatory")
-        static_keys = [k for k in ("gain", "grant", "negate") if k in data]
+        static_keys = [k for k in STATIC_PARTS if k in data]
         if kind == "static":
             if "do" in data:
                 self.bad(f"{path}.do", "a static effect has no do; it uses gain:, grant: or negate: with to:")

@@ -37,6 +37,7 @@ class Part(Mapping[str, Any]):
     FORM: ClassVar[tuple[Key, ...]]
     WORDS: ClassVar[str]
     LASTING: ClassVar[bool] = False   # it leaves an effect in force (13.3; state.LASTING_KINDS)
+    STATIC: ClassVar[bool] = False    # a static effect states it too (`gain:`, … with `to:`)
 
     @classmethod
     def build(cls, written: Mapping[str, Any]) -> Part:
@@ -122,6 +123,7 @@ class Gain(Part):
     until: str | None
     KEY = "gain"
     LASTING = True
+    STATIC = True
     FORM = (Key("gain", "stats", "stats"), Key("to", "to", "ref"), Key("until", "until", "duration", False))
     WORDS = "{to} gains {stats} until {until}"
 
@@ -133,6 +135,7 @@ class Grant(Part):
     until: str | None
     KEY = "grant"
     LASTING = True
+    STATIC = True
     FORM = (Key("grant", "keyword", "keyword"), Key("to", "to", "ref"),
             Key("until", "until", "duration", False))
     WORDS = "{to} gains the keyword {keyword} until {until}"
@@ -155,6 +158,7 @@ class Negate(Part):
     what: str
     KEY = "negate"
     LASTING = True
+    STATIC = True
     FORM = (Key("negate", "what", "ref"),)
     WORDS = "negates {what}"
 
@@ -206,3 +210,4 @@ class If(Part):
 PARTS: dict[str, type[Part]] = {cls.KEY: cls for cls in (
     Damage, Heal, Capture, Return, Exile, Teleport, Gain, Grant, Lay, Negate, Draw, Discard, Enlist, Battle,
     If)}
+STATIC_PARTS = tuple(key for key, part in PARTS.items() if part.STATIC)

@@ -8,20 +8,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import verbs
+from judge.engine import verbs, words
 from judge.engine.card_records import (
     ATTRIBUTES,
     BARE_KEYWORDS,
     CARD_TYPES,
     CONDITION_KEYS,
+    CONDITION_WORDS,
     DURATIONS,
     EFFECT_KINDS,
+    FLAG_CONDITIONS,
     GROUP_REFS,
     KEYWORDS,
     SIDES,
     SINGLE_REFS,
     STAT_KEYS,
     TAUNT_RADII,
+    TRIGGER_WORDS,
     TRIGGERS,
     VALUE_KEYWORDS,
 )
@@ -31,7 +34,8 @@ from judge.engine.parts import PARTS
 
 def vocabulary() -> dict[str, Any]:
     """Verbs (with their keys), effect parts (with their keys and words), references, keywords,
-    conditions, triggers, durations and the slots, as lists and mappings of plain values."""
+    conditions and triggers (with their words for people), durations and the slots, as lists and
+    mappings of plain values."""
     field = load_field()
     return {
         "verbs": [v.describe() for v in verbs.TABLE],
@@ -40,8 +44,12 @@ def vocabulary() -> dict[str, Any]:
                        "targets": "target, target2, … (the effect's targets in order)"},
         "keywords": {"all": list(KEYWORDS), "bare": list(BARE_KEYWORDS), "with_value": list(VALUE_KEYWORDS),
                      "taunt_radii": list(TAUNT_RADII)},
+        "keyword_words": {name: words.keyword(name) for name in KEYWORDS},
         "conditions": list(CONDITION_KEYS),
+        "flag_conditions": list(FLAG_CONDITIONS),
+        "condition_words": dict(CONDITION_WORDS),
         "triggers": list(TRIGGERS),
+        "trigger_words": dict(TRIGGER_WORDS),
         "durations": list(DURATIONS),
         "effect_kinds": list(EFFECT_KINDS),
         "card_types": list(CARD_TYPES),

@@ -19,6 +19,7 @@ from flask import Blueprint, abort, redirect, request, url_for
 from markupsafe import Markup, escape
 
 from judge.engine import yamlio
+from judge.engine.card_records import TRIGGER_WORDS
 from judge.engine.cards import CARD_TYPES, CARDS_DIR, CardDef, EffectDef, TargetSpec, load_library
 from judge.library import LIBRARY, Entry, card_slug
 from judge.web.links import rulings
@@ -29,9 +30,6 @@ bp = Blueprint("cards", __name__)
 TYPE_TITLES = {"soul": "Souls", "event": "Events", "armament": "Armaments", "ambush": "Ambushes",
                "realm": "Realms"}
 RECONSTRUCTED = "Reconstructed from the Codex — not official card text."
-TRIGGER_WORDS = {"after_battle": "after a battle it fought", "attacks": "when it attacks",
-                 "attacked": "when it is attacked", "captures_attack_target": "when it captures its attack "
-                                                                              "target"}
 
 
 @lru_cache(maxsize=1)

@@ -6,7 +6,9 @@ Reading needs no JavaScript: every ruling page renders on the server, trace and 
 
 from __future__ import annotations
 
+import hashlib
 import json
+from functools import lru_cache
 from typing import Any
 
 from flask import (
@@ -30,6 +32,7 @@ from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
 from judge.desk.rules import rule_link
 from judge.engine import budget
+from judge.engine.vocabulary import vocabulary
 from judge.library import LIBRARY, Entry
 from judge.rulings import RulingStorage, RulingTooLarge, Saved
 from judge.web import caching
@@ -148,7 +151,8 @@ def desk() -> tuple[str, int]:
                    field_json=json.dumps(load_field().to_dict()),
                    starts=pages.starts(),
                    starts_json=json.dumps({s["key"]: s["scenario"] for s in pages.starts()}),
-                   fresh=request.method == "GET" and not request.args, card_keywords=card_index.keywords())
+                   fresh=request.method == "GET" and not request.args, card_keywords=card_index.keywords(),
+                   vocab=vocabulary_json()[0], vocab_json=vocabulary_json()[1])
     status = 400 if context["problems"] else 200
     return render_template("desk/desk.html", **context), status
 
@@ -252,6 +256,25 @@ def parse_json() -> Response:
     except runner.DeskInputError as exc:
         problems = exc.problems
     return jsonify(ok=True, scenario=data, problems=problems)
+
+
+@lru_cache(maxsize=1)
+def vocabulary_json() -> tuple[dict[str, Any], str, str]:
+    """The engine's vocabulary (what the custom-card form offers), as data, as JSON and its ETag."""
+    vocab = vocabulary()
+    text = json.dumps(vocab, sort_keys=True)
+    return vocab, text, hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@bp.get("/desk/vocabulary.json")
+def vocabulary_endpoint() -> ResponseReturnValue:
+    """The engine's vocabulary: verbs, effect parts, keywords, conditions, triggers, … with their words."""
+    _, text, etag = vocabulary_json()
+    response = Response(text, mimetype="application/json")
+    response.set_etag(etag)
+    response.cache_control.public = True
+    response.cache_control.max_age = caching.MAX_AGE
+    return response.make_conditional(request)
 
 
 @bp.get("/desk/cards.json")

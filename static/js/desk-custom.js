@@ -29,7 +29,7 @@ const CustomCards = {
     const keywords = $$("input[name=kw]:checked", $("#custom-form")).map((el) => el.value);
     if (num(f.defiance)) keywords.push({ defiance: num(f.defiance) });
     const moral = {};
-    for (const stat of ["atk", "def", "hp"]) if (num(f[`moral_${stat}`])) moral[stat] = num(f[`moral_${stat}`]);
+    for (const stat of this.vocab.stats) if (num(f[`moral_${stat}`])) moral[stat] = num(f[`moral_${stat}`]);
     if (Object.keys(moral).length) keywords.push({ moral });
     card.keywords = keywords;
     card.effects = f.has_effect.checked ? [this.customEffect(f)] : [];
@@ -67,18 +67,27 @@ const CustomCards = {
     const costN = Math.max(0, Number(f.e_cost_n.value) || 0);
     if (f.e_cost.value === "discard") effect.cost = [{ discard: costN }];
     if (f.e_cost.value === "pay_hp") effect.cost = [{ pay_hp: costN, by: "self" }];  // HP comes in steps of 5
-    const n = Math.max(0, Number(f.e_do_n.value) || 0);
+    const action = this.customPart(f);
     const to = f.e_do_to.value;
-    const verb = f.e_do.value;
-    let action;
-    if (verb === "gain_atk" || verb === "gain_def") {
-      action = { gain: { [verb.slice(5)]: n }, to, until: f.e_until.value };
-    } else if (["capture", "return", "exile"].includes(verb)) action = { [verb]: to };
-    else if (verb === "draw") action = { draw: Math.max(1, Math.round(n / 5)) };
-    else if (verb === "discard") action = { discard: Math.max(1, Math.round(n / 5)), who: "opponent" };
-    else action = { [verb]: n, to };
     if (effect.kind === "static") Object.assign(effect, action.gain ? { gain: action.gain, to } : action);
     else effect.do = [action];
     return effect;
+  },
+
+  // One part of the effect's `do:`, built from the part's keys in the engine's vocabulary: "damage"
+  // takes an amount and a reference, "gain_atk" is the part "gain" with the stat "atk", and so on.
+  customPart(f) {
+    const choice = f.e_do.value;
+    const parts = this.vocab.effect_parts;
+    const spec = parts.find((p) => p.part === choice) || parts.find((p) => choice.startsWith(`${p.part}_`));
+    const stat = choice.slice(spec.part.length + 1);
+    const n = Math.max(0, Number(f.e_do_n.value) || 0);
+    const values = {
+      amount: n, count: Math.max(1, Math.round(n / 5)), ref: f.e_do_to.value, stats: { [stat]: n },
+      duration: f.e_until.value, who: "opponent",
+    };
+    const part = {};
+    for (const key of spec.keys) if (key.kind in values) part[key.key] = values[key.kind];
+    return part;
   },
 };

@@ -3,7 +3,6 @@
 // (a Leader only on an altar, a Realm only in a realm slot, an Ambush only under a Soul).
 "use strict";
 
-const PILE_TYPES = ["soul", "event", "armament", "ambush", "realm"];
 const TYPE_WORDS = { soul: "Soul", event: "Event", armament: "Armament", ambush: "Ambush", realm: "Realm" };
 
 class Picker {
@@ -30,7 +29,7 @@ class Picker {
     }
     if (target.zone === "ambush") return [["ambush"], undefined];
     if (target.zone === "armament") return [["armament"], undefined];
-    return [PILE_TYPES, undefined];
+    return [this.desk.vocab.card_types, undefined];
   }
 
   open(target, words) {

@@ -24,6 +24,7 @@ class Desk {
     this.urls = { board: d.boardUrl, legal: d.legalUrl, resolve: d.resolveUrl, parse: d.parseUrl, cards: d.cardsUrl };
     this.scenario = JSON.parse(d.scenario);
     this.field = JSON.parse(d.field);
+    this.vocab = JSON.parse(d.vocabulary);  // the engine's vocabulary (judge.engine.vocabulary)
     this.starts = JSON.parse(d.starts);
     this.rootSlot = this.field.soul_slots.find((s) => s.parent === null).name;
     this.selected = null;

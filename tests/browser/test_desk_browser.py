@@ -280,3 +280,30 @@ def test_piles_take_cards_by_click_and_a_count_of_unnamed_ones(page, live_server
         deck.dispatch_event("change")
     yaml_has(page, "deck: 7")
     assert "players.A.hand" not in page.locator("#board-problems").text_content()
+
+
+def test_every_effect_part_the_form_offers_builds_a_card_the_schema_accepts(page, live_server):
+    import yaml
+
+    from judge.engine.cards import parse_cards
+    from judge.engine.errors import Problems
+
+    empty_desk(page, live_server)
+    offered = page.eval_on_selector_all("select[name=e_do] option", "os => os.map(o => o.value)")
+    assert len(offered) >= 9
+    for i, choice in enumerate(offered):
+        page.click('[aria-label="Add a card to A\'s Hand"]')
+        page.click("#custom-open")
+        form = page.locator("#custom-form")
+        form.locator("input[name=name]").fill(f"Custom {i}")
+        form.locator("select[name=type]").select_option("event")
+        form.locator("input[name=has_effect]").check()
+        form.locator("select[name=e_target]").select_option("soul:opposing:front")
+        form.locator("select[name=e_do]").select_option(choice)
+        form.locator("button[type=submit]").click()
+        yaml_has(page, f"Custom {i}")
+    cards = yaml.safe_load(page.input_value("#yaml-text"))["cards"]
+    assert [next(iter(c["effects"][0]["do"][0])) for c in cards] == [o.split("_")[0] for o in offered]
+    problems = Problems()
+    assert len(parse_cards(cards, "cards", problems)) == len(offered)
+    assert problems.items == []
