@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from judge.engine.cards import load_library
+from judge.engine.suggest import matches
 
 # the engine's message, with its own "did you mean" when it found one (judge.engine.suggest)
 UNKNOWN_CARD = re.compile(r"no card named '(?P<name>[^']*)'[^;]*?"
@@ -24,10 +24,10 @@ def card_names(data: Mapping[str, Any] | None) -> list[str]:
 
 
 def suggest(name: str, names: list[str]) -> str | None:
-    """The closest card name to `name` (case-insensitive), if one is close enough."""
-    lowered = {n.lower(): n for n in names}
-    found = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)
-    return lowered[found[0]] if found else None
+    """The closest card name to `name` (case-insensitive), if one is close enough: looser than the
+    engine's own hint, since the desk offers it as a one-click fix."""
+    found = matches(name, names, n=1, cutoff=0.6)
+    return found[0] if found else None
 
 
 def explain(problems: list[dict[str, Any]], data: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -39,7 +39,8 @@ def explain(problems: list[dict[str, Any]], data: Mapping[str, Any] | None = Non
         match = UNKNOWN_CARD.search(str(problem.get("message", "")))
         if match:
             names = names if names is not None else card_names(data)
-            guess = match["guess"] or suggest(match["name"], names)
+            # the engine's hint may name two ("X or Y"): the fix offers the closest, named first
+            guess = match["guess"].split(" or ")[0] if match["guess"] else suggest(match["name"], names)
             problem["message"] = f"no card named '{match['name']}' in the library or this scenario's cards"
             problem["message"] += f"; did you mean {guess}?" if guess else "; pick one from the card list."
             problem["card"] = match["name"]

@@ -10,13 +10,17 @@ import difflib
 from collections.abc import Iterable
 
 
+def matches(typed: str, known: Iterable[str], n: int = 2, cutoff: float = 0.75) -> list[str]:
+    """The known names closest to `typed` (case-insensitive), closest first, as they are spelt."""
+    names = {k.lower(): k for k in known}
+    hits = difflib.get_close_matches(typed.strip().lower(), list(names), n=n, cutoff=cutoff)
+    return [names[h] for h in hits]
+
+
 def close(typed: str, known: Iterable[str], n: int = 2) -> str:
     """The hint to append to a "no such …" message, or "" when nothing is close."""
-    names = {k.lower(): k for k in known}
-    hits = difflib.get_close_matches(typed.strip().lower(), list(names), n=n, cutoff=0.75)
-    if not hits:
-        return ""
-    return f"did you mean {' or '.join(names[h] for h in hits)}?"
+    hits = matches(typed, known, n)
+    return f"did you mean {' or '.join(hits)}?" if hits else ""
 
 
 def after(sep: str, hint: str, end: str = "") -> str:

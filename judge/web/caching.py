@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import Flask, Response, current_app, request
 
 from judge import ROOT
-from judge.codex import load_codex
+from judge.codex import editions
 
 CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/")
 MAX_AGE = 300  # seconds a browser or proxy may reuse a page before asking again (with its ETag)
@@ -55,7 +55,7 @@ def site_version() -> str:
 @lru_cache(maxsize=1)
 def codex_version() -> str:
     try:
-        return str(load_codex().version)
+        return editions().current  # the current edition's version, without loading its chapters
     except Exception:  # noqa: BLE001 - the version is a label; a broken Codex shows elsewhere
         return "unknown"
 
