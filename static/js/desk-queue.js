@@ -132,10 +132,11 @@ const QueueAndPiles = {
     const data = await postJSON(this.urls.legal, { scenario: this.scenario, after: this.actions.length });
     if (seq !== undefined && seq !== this.refreshSeq) return;
     box.replaceChildren();
+    box.removeAttribute("aria-busy");
     if (!data.ok) {
-      box.append(el("p", { className: "muted" }, this.rejected
-        ? "Fix or delete the action marked illegal to see what can happen after it."
-        : `Nothing can be offered until the problems under the board are fixed${data.error ? ` (${data.error})` : ""}.`));
+      if (this.rejected) {
+        box.append(el("p", { className: "muted" }, "Fix or delete the action marked illegal to see what can happen after it."));
+      } else this.offerNothing(data.error);
       return;
     }
     if (!data.groups.length) box.append(el("p", { className: "muted" }, "No player can act here: the queue ends the duel or the turn."));
@@ -154,6 +155,13 @@ const QueueAndPiles = {
       box.append(el("section", { className: `next-group player-${group.player}` },
         el("h4", {}, `Player ${group.player}${when}`), list));
     }
+  },
+
+  offerNothing(error) {
+    const box = $("#next-actions");
+    box.removeAttribute("aria-busy");
+    box.replaceChildren(el("p", { className: "muted" },
+      `Nothing can be offered until the problems under the board are fixed${error ? ` (${error})` : ""}.`));
   },
 
   async addManual() {

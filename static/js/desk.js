@@ -141,10 +141,12 @@ class Desk {
 
   async refresh() {
     const seq = (this.refreshSeq = (this.refreshSeq || 0) + 1);
+    $("#next-actions").setAttribute("aria-busy", "true");  // what it offers is for the board before this change
     const data = await postJSON(this.urls.board, { scenario: this.scenario });
     if (seq !== this.refreshSeq) return;  // a newer redraw is on its way: answers may arrive out of order
     if (data.board === undefined) {
       this.showProblems(data.problems, data.error);
+      this.offerNothing(data.error);
       return;
     }
     this.positionBoard = data.board;

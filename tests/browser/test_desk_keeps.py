@@ -187,7 +187,7 @@ def test_a_card_typo_says_did_you_mean_and_one_click_fixes_it(page, live_server)
                         has_text="Firebalt").count() == 1  # marked where it is
     with redrawn(page):
         problem.locator("button", has_text="Use Firebolt").click()
-    page.locator(".next-action", has_text="casts Firebolt").first.wait_for()
+    page.locator("#next-actions:not([aria-busy]) .next-action", has_text="casts Firebolt").first.wait_for()
     assert "Firebalt" not in page.input_value("#yaml-text")
 
 
