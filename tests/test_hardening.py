@@ -443,6 +443,25 @@ def test_a_board_past_the_budget_is_a_note_not_a_picture(app):
     assert figure["svg"] == pages.OUT_OF_TIME_BOARD
 
 
+def test_the_desk_stops_the_engine_early_enough_to_draw_within_the_request(app, client, monkeypatch):
+    """/desk/resolve.json keeps the drawing's share of the deadline: the engine runs under less."""
+    from judge.desk import pages, runner
+    from judge.engine import budget
+
+    seen = []
+    real = pages.ruling_context
+    monkeypatch.setattr(pages, "ruling_context",
+                        lambda *a, **k: (seen.append(budget.CURRENT.get()), real(*a, **k))[1])
+    assert client.post("/desk/resolve.json", json={"scenario": yaml.safe_load(SIMPLE)}).status_code == 200
+    deadline = float(app.config["JUDGE_BUDGET_SECONDS"])
+    assert seen and seen[0].seconds == pytest.approx(deadline - runner.RENDER_GRACE)
+    with budget.limit(budget.Budget(seconds=1.0)) as running:
+        budget.reserve(0.3)
+        reserved = budget.CURRENT.get()
+    assert reserved.started == running.started and reserved.steps == running.steps
+    assert reserved.seconds == pytest.approx(0.7)
+
+
 def test_a_ruling_too_large_to_keep_is_a_422_and_nothing_is_lost(client, app, monkeypatch):
     from judge.desk import store
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from judge.engine.errors import StepLimit
 
@@ -75,6 +75,15 @@ def grace(seconds: float, at_most: bool = False) -> None:
     left = running.seconds - (time.monotonic() - running.started)
     if left < seconds or at_most:
         CURRENT.set(Budget(seconds, running.steps, running.actions, running.cards, running.effects))
+
+
+def reserve(seconds: float) -> None:
+    """Keep `seconds` of the current budget for what follows the engine in the same request (drawing a
+    ruling's boards): the engine's deadline comes that much earlier; the caps and the clock stay."""
+    running = CURRENT.get()
+    if running is None or running.seconds is None:
+        return
+    CURRENT.set(replace(running, seconds=max(running.seconds - seconds, running.seconds / 2)))
 
 
 def check_time() -> None:

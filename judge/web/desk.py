@@ -218,6 +218,7 @@ def legal_json() -> Response:
 @bp.post("/desk/resolve.json")
 def resolve_json() -> Response:
     data = posted_scenario()
+    budget.reserve(runner.RENDER_GRACE)  # the boards are drawn within the request's deadline + its grace
     view = pages.ruling_context(data, "desk")
     if view["problems"]:
         raise BadInput("The scenario has problems.", view["problems"])
