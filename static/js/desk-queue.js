@@ -94,13 +94,15 @@ const QueueAndPiles = {
     this.actions.forEach((action, index) => {
       const words = this.words[index] || Object.entries(action).map(([k, v]) => `${k} ${v}`).join(" · ");
       const buttons = el("span", { className: "q-buttons" });
-      for (const [label, title, fn] of [["↑", "Move up", () => this.moveAction(index, -1)],
+      for (const [label, title, fn] of [["+ before", "What could happen before this", () => this.offerAt(index)],
+        ["↑", "Move up", () => this.moveAction(index, -1)],
         ["↓", "Move down", () => this.moveAction(index, 1)], ["✕", "Delete", () => this.deleteAction(index)]]) {
         const button = el("button", { type: "button", title: `${title}: ${words}`, ariaLabel: `${title}: ${words}` }, label);
         button.addEventListener("click", fn);
         buttons.append(" ", button);
       }
       const li = el("li", { id: `queued-${index}` }, el("span", { className: "action-text" }, words), buttons);
+      if (this.insertAt === index) li.classList.add("insert-before");
       if (this.rejected && this.rejected.action === index) {
         li.classList.add("illegal");
         const rules = el("span", { className: "step-rules" });
@@ -114,22 +116,56 @@ const QueueAndPiles = {
     }
   },
 
+  // Where an offered action goes: the end of the queue, or before the queued action `insertAt`.
+  offerAt(index) {
+    this.insertAt = index === null || index >= this.actions.length ? null : index;
+    this.renderQueue();
+    this.renderNextTitle();
+    $("#next-actions").setAttribute("aria-busy", "true");
+    this.loadLegal();
+    $("#next-actions").focus();
+  },
+
+  renderNextTitle() {
+    const title = $("#next-title");
+    const back = $("#offer-end");
+    if (this.insertAt === null || this.insertAt === undefined) {
+      title.firstChild.textContent = "What can happen next ";
+      back.hidden = true;
+      return;
+    }
+    const words = this.words[this.insertAt] || `action ${this.insertAt + 1}`;
+    title.firstChild.textContent = `What can happen before “${words}” `;
+    back.hidden = false;
+  },
+
   moveAction(index, by) {
     const to = index + by;
     if (to < 0 || to >= this.actions.length) return;
     const [item] = this.actions.splice(index, 1);
     this.actions.splice(to, 0, item);
+    this.insertAt = null;
     this.changed();
   },
 
   deleteAction(index) {
     this.actions.splice(index, 1);
+    this.insertAt = null;
+    this.changed();
+  },
+
+  queueOffered(item) {
+    const queued = clone(item.queue || [item.action]);
+    const at = this.insertAt ?? this.actions.length;
+    this.actions.splice(at, 0, ...queued);
+    if (this.insertAt !== null && this.insertAt !== undefined) this.insertAt += queued.length;  // the next one goes after it
+    $("#queue-msg").textContent = `Queued: ${item.words}${at < this.actions.length - queued.length ? `, as action ${at + 1}` : ""}.`;
     this.changed();
   },
 
   async loadLegal(seq) {
     const box = $("#next-actions");
-    const data = await postJSON(this.urls.legal, { scenario: this.scenario, after: this.actions.length });
+    const data = await postJSON(this.urls.legal, { scenario: this.scenario, after: this.insertAt ?? this.actions.length });
     if (seq !== undefined && seq !== this.refreshSeq) return;
     box.replaceChildren();
     box.removeAttribute("aria-busy");
@@ -145,11 +181,7 @@ const QueueAndPiles = {
       const list = el("ul", { className: "next-list" });
       for (const item of group.actions) {
         const button = el("button", { type: "button", className: "next-action" }, item.words);
-        button.addEventListener("click", () => {
-          this.actions.push(...clone(item.queue || [item.action]));
-          $("#queue-msg").textContent = `Queued: ${item.words}.`;
-          this.changed();
-        });
+        button.addEventListener("click", () => this.queueOffered(item));
         list.append(el("li", {}, button));
       }
       box.append(el("section", { className: `next-group player-${group.player}` },

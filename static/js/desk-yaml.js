@@ -44,6 +44,7 @@ const YamlAndShare = {
     }
     this.showYamlLine(null);
     this.scenario = data.scenario;
+    this.insertAt = null;
     this.yamlDirty = false;
     this.closeEditor();
     this.fillSettings();

@@ -33,6 +33,7 @@ class Desk {
     this.step = null;           // null: editing; -1: start; i: after step i
     this.rejected = null;
     this.words = [];
+    this.insertAt = null;  // offered actions go to the end of the queue, or before this queued one
     this.yamlDirty = d.yamlError === "1";
     this.board = $("#board");
     this.positionBoard = this.board.innerHTML;
@@ -88,6 +89,7 @@ class Desk {
       ? { state: { turn_player: "A", phase: "preparation", turn: 9, players: { A: { field: {} }, B: { field: {} } } }, actions: [] }
       : clone(this.starts[key]);
     this.scenario = scenario;
+    this.insertAt = null;
     this.yamlDirty = false;
     this.closeEditor();
     this.fillSettings();
@@ -132,6 +134,7 @@ class Desk {
   }
 
   changed() {
+    if (this.insertAt >= this.actions.length) this.insertAt = null;
     this.leaveSteps();
     this.renderPiles();
     this.renderQueue();
@@ -155,6 +158,7 @@ class Desk {
     this.rejected = data.rejected;
     this.words = data.words || [];
     this.renderTurn();
+    this.renderNextTitle();
     this.renderPiles();
     this.renderQueue();
     if (!this.yamlDirty) $("#yaml-text").value = data.yaml;
@@ -271,6 +275,7 @@ class Desk {
       if (li && !e.target.closest("a") && this.boards.length) this.goStep(Number(li.dataset.step));
     });
     document.addEventListener("keydown", (e) => this.pageKey(e));
+    $("#offer-end").addEventListener("click", () => this.offerAt(null));
     $("#s-title").addEventListener("change", (e) => this.setText("title", e.target.value));
     $("#s-question").addEventListener("change", (e) => this.setText("question", e.target.value));
     $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.changed(); });

@@ -343,3 +343,42 @@ def test_a_card_dragged_from_the_picker_lands_on_a_slot_or_a_pile(page, live_ser
     with redrawn(page):
         source.drag_to(page.locator(".player-B .pile-elysium"))
     page.locator(".player-B .pile-elysium .chip", has_text="Harold").wait_for()
+
+
+def offers(page):
+    page.locator("#next-actions:not([aria-busy]) .next-action").first.wait_for()
+    return page.locator("#next-actions .next-action").all_text_contents()
+
+
+def test_what_could_happen_before_a_queued_action_is_offered_and_goes_in_there(page, live_server):
+    page.goto(f"{live_server}/desk")
+    ready(page)
+    with redrawn(page):
+        page.click(".start-button[data-start=effect]")
+    with redrawn(page):
+        page.locator(".next-action", has_text="A casts Firebolt with Noah (C3) at B's Harold (C3)").click()
+    after_the_cast = offers(page)
+    with redrawn(page):
+        page.locator(".next-group.player-B .next-action", has_text="B springs Hidden Snare").first.click()
+    queue = page.locator("#queue li .action-text")
+    queue.nth(1).wait_for()
+    answer = queue.nth(1).text_content()
+    assert answer not in offers(page) or after_the_cast != offers(page)  # the end of the queue has moved on
+
+    page.locator("#queued-1 button[title^='What could happen before']").click()
+    assert page.locator("#queued-1.insert-before").count() == 1
+    assert page.locator("#next-title").text_content().startswith(f"What can happen before “{answer}”")
+    before_the_answer = offers(page)
+    assert before_the_answer == after_the_cast   # the same point of the game, asked from the middle
+    other = next(w for w in before_the_answer if w != answer)
+    with redrawn(page):
+        page.locator("#next-actions .next-action", has_text=other).first.click()
+    page.locator("#queue li").nth(2).wait_for()
+
+    def gist(words):  # "B springs X (set on C3) in answer to Y": what is done, not what it answers
+        return words.split(" in answer")[0]
+
+    assert [gist(w) for w in queue.all_text_contents()[1:]] == [gist(other), gist(answer)]
+    page.click("#offer-end")
+    page.locator("#next-title", has_text="What can happen next").wait_for()
+    assert page.locator("#queue li.insert-before").count() == 0
