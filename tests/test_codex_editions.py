@@ -321,3 +321,65 @@ def test_an_editions_recruits_per_turn_is_what_the_engine_applies(root, tmp_path
     for entry in second:
         now = api.resolve(api.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.9")
         assert "already recruited" not in (now.get("rejected") or {}).get("text", ""), entry.pid
+
+
+def edition_with(numbers_changed: dict[str, int], folder: Path, version: str = "0.4.9") -> str:
+    """Import an edition that is 0.4.0 with `numbers_changed` (name -> value) in its numbers.yaml."""
+    numbers = yaml.safe_load((editions().folder("0.4.0") / "numbers.yaml").read_text(encoding="utf-8"))
+    for name, value in numbers_changed.items():
+        numbers[name]["value"] = value
+    (folder / "numbers.yaml").write_text(yaml.safe_dump(numbers), encoding="utf-8")
+    assert main(["import-codex", "--edition", version, str(folder / "numbers.yaml")]) == 0
+    return version
+
+
+def library_scenario(path: str) -> dict:
+    return yaml.safe_load((ROOT / "scenarios" / path).read_text(encoding="utf-8"))
+
+
+def test_an_editions_recruiting_rounds_are_what_the_engine_applies(root, tmp_path):
+    """glossary Player A: 4 recruiting rounds. In an edition giving A only 3, setup ends after B's
+    third round, so A's recruit that 0.4.0 allows in her fourth round comes in B's turn 1 and is refused;
+    and a position in A's fourth round is refused at load, naming `state.round`."""
+    data = library_scenario("inputs/setup-recruiting-rounds.yaml")
+    version = edition_with({"recruiting_rounds_a": 3}, tmp_path)
+    before = api.resolve(api.load_scenario(dict(data)), edition="0.4.0")
+    after = api.resolve(api.load_scenario(dict(data)), edition=version)
+    assert before.get("rejected") is None
+    assert any("recruiting round 4 of 4 begins" in s["text"] for s in before["steps"])
+    ended = [s["text"] for s in after["steps"] if "the last before the first turn" in s["text"]]
+    # glossary Player B: the first turn is B's, whoever recruited last
+    assert ended == ["Setup: Player B ends recruiting round 3 of 3, the last before the first turn; setup is "
+                     "over and Player B takes the first turn."]
+    assert after["rejected"]["action"] == 3            # A's recruit of Grey Knight, now in B's turn 1
+    fourth = {**data, "codex": version, "state": {**data["state"], "turn_player": "A", "round": 4}}
+    with pytest.raises(ScenarioError) as caught:
+        api.load_scenario(fourth)
+    assert [p["path"] for p in caught.value.problems] == ["state.round"]
+    assert "expected 1..3" in caught.value.problems[0]["message"]
+    api.load_scenario({**fourth, "codex": "0.4.0"})    # 0.4.0 has a fourth round for A
+
+
+def test_an_editions_ambushes_per_setter_is_what_the_engine_applies(root, tmp_path):
+    """10.4.2: one set Ambush per Soul. In an edition allowing two, the second set is legal."""
+    data = library_scenario("10-card-types/one-set-ambush-per-soul.yaml")
+    version = edition_with({"ambushes_per_setter": 2}, tmp_path)
+    before = api.resolve(api.load_scenario(dict(data)), edition="0.4.0")
+    after = api.resolve(api.load_scenario(dict(data)), edition=version)
+    assert "10.4.2" in before["rejected"]["rules"]
+    assert after.get("rejected") is None
+    slot = after["final"]["players"]["A"]["field"]["L2"]
+    assert {a["card"] for a in slot["ambushes"]} == {"Hidden Snare", "Iron Will"}
+
+
+def test_a_player_whose_recruiting_rounds_run_out_is_skipped(root, tmp_path):
+    """An edition giving A 2 rounds and B 3: after B's second round B recruits again (A has none left)."""
+    version = edition_with({"recruiting_rounds_a": 2}, tmp_path)
+    data = {"codex": version, "state": {"phase": "setup", "turn": 0, "round": 2, "turn_player": "B",
+                                        "players": {"A": {"field": {"altar": "Queen Sol"}},
+                                                    "B": {"field": {"altar": "King Umbra"}}}},
+            "actions": [{"end_phase": True}, {"end_phase": True}]}
+    texts = [s["text"] for s in api.resolve(api.load_scenario(data))["steps"] if s["kind"] == "turn"]
+    assert texts[0] == ("Setup: Player B ends recruiting round 2 of 3; "
+                        "Player B's recruiting round 3 of 3 begins.")
+    assert texts[1].startswith("Setup: Player B ends recruiting round 3 of 3, the last before the first turn")

@@ -34,6 +34,8 @@ def test_actions_read_as_a_judge_says_them():
     assert words.describe({"attack": "C3", "target": "B:L2"},
                           board) == "A's Noah (C3) attacks B's Dusk Lancer (L2)"
     assert words.describe({"end_phase": True}, board) == "A ends the Preparation Phase"
+    setup = words.Board({**POSITION["state"], "phase": "setup", "turn": 0, "round": 2})
+    assert words.describe({"end_phase": True}, setup) == "A ends their recruiting round"
     # JSON with sorted keys puts `by` first: the verb is still found
     assert words.describe(dict(sorted(CAST.items())), board).startswith("A casts Firebolt")
 

@@ -111,6 +111,8 @@ def _verb_words(verb: str, a: Mapping[str, Any], board: Board, actor: str) -> st
                f"{slot_words(board, a.get('target'), actor)}"
     if verb == "pass":
         return f"{actor} passes"
+    if verb == "end_phase" and board.state.get("phase") == "setup":
+        return f"{actor} ends their recruiting round"
     if verb == "end_phase":
         phase = PHASE_WORDS.get(str(board.state.get("phase") or "preparation"), "phase")
         return f"{actor} ends the {phase}"

@@ -37,6 +37,13 @@ class Numbers:
     spiral_turns: int  # glossary/escalation-spiral: the first four turns wake slots; then all
     decked_out_turns: int  # glossary/decked-out: a Decked Out player loses at the end of the third
     recruits_per_turn: int  # 10.1.1: Souls are recruited one per turn
+    recruiting_rounds_a: int  # glossary/player-a: A's recruiting rounds before the first turn (4)
+    recruiting_rounds_b: int  # glossary/player-b: B's (3)
+    ambushes_per_setter: int  # 10.4.2: each Soul may control only one set Ambush at a time
+
+    def recruiting_rounds(self, player: str) -> int:
+        """glossary/setup: the recruiting rounds `player` has before the first turn."""
+        return self.recruiting_rounds_a if player == "A" else self.recruiting_rounds_b
 
 
 @dataclass(frozen=True)

@@ -172,10 +172,13 @@ def verify_set(c: Check) -> None:
     c.proactive(ref, "Setter", r)
     c.slot_rank(ref, card, "Setter", r)
     soul = c.state.soul(ref)
-    for name, slot in c.state.players[c.player].slots.items():
-        if any(amb.setter == soul.uid for amb in slot.ambushes):
-            c.no(f"{c.label(ref)} already controls a set Ambush at {c.player}:{name}; each Soul may control "
-                 "only one set Ambush at a time", "10.4.2", "glossary/setter")
+    most = numbers().ambushes_per_setter
+    held = [f"{c.player}:{name}" for name, slot in c.state.players[c.player].slots.items()
+            for amb in slot.ambushes if amb.setter == soul.uid]
+    if len(held) >= most:
+        at_a_time = "only one set Ambush" if most == 1 else f"at most {most} set Ambushes"
+        c.no(f"{c.label(ref)} already controls a set Ambush at {', '.join(held)}; each Soul may control "
+             f"{at_a_time} at a time", "10.4.2", "glossary/setter")
 
 
 def verify_spring(c: Check) -> None:

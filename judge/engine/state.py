@@ -22,9 +22,8 @@ from judge.engine.parts import PARTS
 
 PLAYERS = ("A", "B")
 PHASES = ("preparation", "combat", "emplacement")
-# glossary/setup: before turn 1 there are recruiting rounds, A 4 and B 3 (glossary Player A, Player B)
+# glossary/setup: before turn 1 there are recruiting rounds (how many each player has: edition numbers)
 SETUP = "setup"
-SETUP_ROUNDS = {"A": 4, "B": 3}
 
 
 def opponent(player: str) -> str:

@@ -19,7 +19,6 @@ from judge.engine.state import (
     PHASES,
     PLAYERS,
     SETUP,
-    SETUP_ROUNDS,
     Ambush,
     Armament,
     Lasting,
@@ -110,7 +109,7 @@ class StateLoader:
         turn = data.get("turn", 0)
         if turn != 0:
             self.bad(f"{path}.turn", f"expected 0 with phase: setup (before the first turn), got {turn!r}")
-        most, rnd = SETUP_ROUNDS[turn_player], data.get("round", 1)
+        most, rnd = numbers().recruiting_rounds(turn_player), data.get("round", 1)
         if isinstance(rnd, bool) or not isinstance(rnd, int) or not 1 <= rnd <= most:
             self.bad(f"{path}.round", f"expected 1..{most}: {turn_player} has {most} recruiting rounds "
                                       f"before the first turn (glossary/player-{turn_player.lower()}), got "

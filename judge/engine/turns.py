@@ -8,7 +8,7 @@ from __future__ import annotations
 from judge.engine import zones
 from judge.engine.edition import numbers
 from judge.engine.game import Game
-from judge.engine.state import PHASES, PLAYERS, SETUP, SETUP_ROUNDS, Lasting, SlotRef
+from judge.engine.state import PHASES, PLAYERS, SETUP, Lasting, SlotRef
 from judge.engine.stats import SPANS
 
 # the glossary entry of each phase, in the order of PHASES; a phase change cites the two it names
@@ -33,30 +33,37 @@ def end_phase(g: Game) -> None:
         begin_turn(g)
 
 
+FIRST_TURN = "B"  # glossary/player-b: B takes the first turn of the duel
+
+
 def end_round(g: Game) -> None:
     """glossary/setup, Player A, Player B: the recruiting rounds alternate from A (A recruits first), A has
-    4 and B 3; after A's 4th round turn 1 begins, and it is B's (B takes the first turn). A Soul recruited
-    in a round may attack only in a later turn (glossary/recruit); turn 1 is one."""
+    4 and B 3 (edition numbers; a player whose rounds run out is skipped); after the last round turn 1
+    begins, and it is B's (B takes the first turn). A Soul recruited in a round may attack only in a
+    later turn (glossary/recruit); turn 1 is one."""
     state = g.state
     tp, rnd = state.turn_player, state.round
     for p in PLAYERS:
         for slot in state.players[p].slots.values():
             if slot.soul is not None:
                 slot.soul.recruited_this_turn = False
-    nxt = g.other(tp)
-    nxt_round = rnd if tp == "A" else rnd + 1
     rules = ("glossary/setup", "glossary/player-a", "glossary/player-b", "interpretation/setup-rounds")
-    if nxt_round <= SETUP_ROUNDS[nxt]:
-        state.turn_player, state.round = nxt, nxt_round
-        g.touch()
-        g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {SETUP_ROUNDS[tp]}; Player "
-                            f"{nxt}'s recruiting round {nxt_round} of {SETUP_ROUNDS[nxt]} begins.", rules,
-                    [{"round": [f"{tp} {rnd}", f"{nxt} {nxt_round}"]}])
-        return
-    g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {SETUP_ROUNDS[tp]}, the last "
-                        f"before the first turn; setup is over and Player {nxt} takes the first turn.", rules,
-                [{"phase": [SETUP, PHASES[0]]}])
+    rounds = numbers().recruiting_rounds
+    other = g.other(tp)
+    # B's round k follows A's round k; A's round k+1 follows B's round k
+    for nxt, nxt_round in ((other, rnd if tp == "A" else rnd + 1), (tp, rnd + 1)):
+        if nxt_round <= rounds(nxt):
+            state.turn_player, state.round = nxt, nxt_round
+            g.touch()
+            g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {rounds(tp)}; Player "
+                                f"{nxt}'s recruiting round {nxt_round} of {rounds(nxt)} begins.", rules,
+                        [{"round": [f"{tp} {rnd}", f"{nxt} {nxt_round}"]}])
+            return
+    g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {rounds(tp)}, the last "
+                        f"before the first turn; setup is over and Player {FIRST_TURN} takes the first turn.",
+                rules, [{"phase": [SETUP, PHASES[0]]}])
     state.round = 0
+    state.turn_player = g.other(FIRST_TURN)   # begin_turn passes the turn to the other player
     begin_turn(g)
 
 

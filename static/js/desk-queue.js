@@ -28,8 +28,12 @@ const QueueAndPiles = {
     $("#s-title").value = this.scenario.title || "";
     $("#s-question").value = this.scenario.question || "";
     $("#s-turn-player").value = this.state.turn_player || "A";
+    const setup = this.state.phase === "setup";
     $("#s-phase").value = this.state.phase || "preparation";
-    $("#s-turn").value = this.state.turn || 9;
+    $("#s-turn").value = this.state.turn ?? 9;
+    $("#s-turn").disabled = setup;                 // turn 0: before the first turn
+    $("#s-round-label").hidden = !setup;
+    $("#s-round").value = this.state.round || 1;
     for (const input of $$(".turns-taken")) input.value = this.player(input.dataset.player).turns_taken ?? "";
     this.renderTurn();
     this.renderPiles();
@@ -37,7 +41,27 @@ const QueueAndPiles = {
 
   renderTurn() {
     const who = this.state.turn_player || "A";
-    document.title = `Desk: turn ${this.state.turn || 9}, ${who}'s ${PHASE_WORDS[this.state.phase || "preparation"]} · Codex Judge`;
+    document.title = this.state.phase === "setup"
+      ? `Desk: setup, ${who}'s recruiting round ${this.state.round || 1} · Codex Judge`
+      : `Desk: turn ${this.state.turn ?? 9}, ${who}'s ${PHASE_WORDS[this.state.phase || "preparation"]} · Codex Judge`;
+  },
+
+  // The setup (contract §2): phase setup goes with turn 0 and a recruiting round; leaving it, turn 1.
+  setPhase(phase) {
+    const state = this.state;
+    const leavingSetup = state.phase === "setup" && phase !== "setup";
+    if (phase === "setup") {
+      state.turn = 0;
+      state.round = state.round || 1;
+      for (const p of ["A", "B"]) delete this.player(p).turns_taken;   // nobody has taken a turn yet
+    } else if (leavingSetup || !state.turn) {
+      delete state.round;
+      state.turn = 1;                                                  // the first turn
+      for (const p of ["A", "B"]) this.player(p).turns_taken = p === (state.turn_player || "A") ? 1 : 0;
+    }
+    state.phase = phase;
+    this.fillSettings();
+    this.changed();
   },
 
   renderPiles() {

@@ -279,7 +279,8 @@ class Desk {
     $("#s-title").addEventListener("change", (e) => this.setText("title", e.target.value));
     $("#s-question").addEventListener("change", (e) => this.setText("question", e.target.value));
     $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.changed(); });
-    $("#s-phase").addEventListener("change", (e) => { this.state.phase = e.target.value; this.changed(); });
+    $("#s-phase").addEventListener("change", (e) => this.setPhase(e.target.value));
+    $("#s-round").addEventListener("change", (e) => { this.state.round = Math.max(1, Number(e.target.value) || 1); this.changed(); });
     $("#s-turn").addEventListener("change", (e) => { this.state.turn = Number(e.target.value) || 1; this.changed(); });
     for (const input of $$(".turns-taken")) {
       input.addEventListener("change", () => { this.player(input.dataset.player).turns_taken = Math.max(0, Number(input.value) || 0); this.changed(); });

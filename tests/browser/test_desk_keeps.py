@@ -382,3 +382,30 @@ def test_what_could_happen_before_a_queued_action_is_offered_and_goes_in_there(p
     page.click("#offer-end")
     page.locator("#next-title", has_text="What can happen next").wait_for()
     assert page.locator("#queue li.insert-before").count() == 0
+
+
+def test_the_turn_bar_poses_a_setup_position_with_its_recruiting_round(page, live_server):
+    """Contract §2: phase setup goes with turn 0 and a round; the engine then offers only recruits."""
+    page.goto(f"{live_server}/desk")
+    ready(page)
+    assert page.locator("#s-round").is_hidden()
+    assert any(" attacks " in words for words in offers(page))   # a new desk opens where attacks are legal
+    with redrawn(page):
+        page.select_option("#s-phase", "setup")
+    assert page.locator("#s-round").is_visible() and page.locator("#s-turn").is_disabled()
+    with redrawn(page):
+        page.fill("#s-round", "2")
+        page.locator("#s-round").dispatch_event("change")
+    page.wait_for_function("document.querySelector('#yaml-text').value.includes('round: 2')")
+    import yaml
+    state = yaml.safe_load(page.input_value("#yaml-text"))["state"]
+    assert (state["phase"], state["turn"], state["round"]) == ("setup", 0, 2)
+    offered = offers(page)   # the new desk's A holds no Soul in hand: only the end of the round
+    assert offered == ["A ends their recruiting round"], offered
+    assert page.title().startswith("Desk: setup, A's recruiting round 2")
+    with redrawn(page):
+        page.select_option("#s-phase", "combat")
+    page.wait_for_function("!document.querySelector('#yaml-text').value.includes('round:')")
+    state = yaml.safe_load(page.input_value("#yaml-text"))["state"]
+    assert (state["phase"], state["turn"]) == ("combat", 1) and "round" not in state
+    assert page.locator("#s-round").is_hidden() and page.problems == []
