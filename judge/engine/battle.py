@@ -47,23 +47,7 @@ def declare(g: Game, action: Action) -> None:
     holder = _target(g, target)
     b = Battle(ref, soul.uid, target, holder.uid, counts_as_attack=True)
     board = g.board()
-    extra: list[str] = []
-    rules: tuple[str, ...] = ()
-    if not target.is_realm:
-        extra.append(f"{holder.name} stands in the Front Line")
-        rules += ("glossary/front-line",)
-        for taunter, ks in legality.taunts_protecting(board, target):
-            if board.unyielding_against(ref, ks.source_rank, ks.controller):
-                extra.append(f"{soul.name} is Unyielding against the Taunt of {g.name_at(taunter)} (rank "
-                             f"{ks.source_rank}) and ignores it")
-                rules += ("13.6.1", "13.6.3")
-    if board.line(ref) == 2:
-        extra.append(f"{soul.name} attacks from the Second Line with Range")
-        rules += ("glossary/range", "9.1.1")
-    # Taunt is checked at the declaration only (glossary Attack Target); say so where a Taunt is in force
-    if any(board.has_keyword(r, "taunt") for r in g.state.soul_refs(target.player)):
-        extra.append("Taunt is checked now, at the declaration, and only now")
-        rules += ("glossary/taunt",)
+    extra, rules = _declaration_notes(g, board, ref, target)
     notes = "".join(f" {e[0].upper()}{e[1:]}." for e in extra)
     instances = len(board.souls[ref].instances("dual_wielding"))
     dual = (", allowed by Dual Wielding" + ("; two instances still allow two" if instances > 1 else "")
@@ -87,16 +71,7 @@ def declare(g: Game, action: Action) -> None:
             return
         problem = check(g, b)
         if problem:
-            soul_now = _attacker_soul(g, b)
-            if soul_now is not None and soul_now.attacks_made > 0:
-                soul_now.attacks_made -= 1
-            text, why = problem
-            # "A cancelled attack does not count (9.5.3)": of the texts we have, only the glossary's Dual
-            # Wielding entry says it (9.5.3 is absent), so that entry is cited for it, for every attacker
-            g.trace.add("battle", f"The attack of {soul.name} is cancelled before the fight: {text}. A "
-                                  "cancelled attack does not count (the glossary says so under Dual "
-                                  "Wielding).",
-                        (*R_CHECK, *why, "glossary/dual-wielding"))
+            _cancel(g, b, soul.name, problem)
             return
         g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.",
                     R_CHECK)
@@ -104,6 +79,45 @@ def declare(g: Game, action: Action) -> None:
     finally:
         g.battle = None
     aftermath(g, b)
+
+
+def _declaration_notes(g: Game, board: stats.Board, ref: SlotRef,
+                       target: SlotRef) -> tuple[list[str], tuple[str, ...]]:
+    """What the declaration step says beside the attack, and the rules for it: the Front Line, an
+    Unyielding attacker ignoring a Taunt, Range from the Second Line, Taunt checked now and only now."""
+    soul = g.state.soul(ref)
+    extra: list[str] = []
+    rules: tuple[str, ...] = ()
+    if not target.is_realm:
+        extra.append(f"{_target(g, target).name} stands in the Front Line")
+        rules += ("glossary/front-line",)
+        for taunter, ks in legality.taunts_protecting(board, target):
+            if board.unyielding_against(ref, ks.source_rank, ks.controller):
+                extra.append(f"{soul.name} is Unyielding against the Taunt of {g.name_at(taunter)} (rank "
+                             f"{ks.source_rank}) and ignores it")
+                rules += ("13.6.1", "13.6.3")
+    if board.line(ref) == 2:
+        extra.append(f"{soul.name} attacks from the Second Line with Range")
+        rules += ("glossary/range", "9.1.1")
+    # Taunt is checked at the declaration only (glossary Attack Target); say so where a Taunt is in force
+    if any(board.has_keyword(r, "taunt") for r in g.state.soul_refs(target.player)):
+        extra.append("Taunt is checked now, at the declaration, and only now")
+        rules += ("glossary/taunt",)
+    return extra, rules
+
+
+def _cancel(g: Game, b: Battle, name: str, problem: tuple[str, tuple[str, ...]]) -> None:
+    """9.5.3: the attack is cancelled before the fight and does not count."""
+    soul_now = _attacker_soul(g, b)
+    if soul_now is not None and soul_now.attacks_made > 0:
+        soul_now.attacks_made -= 1
+    text, why = problem
+    # "A cancelled attack does not count (9.5.3)": of the texts we have, only the glossary's Dual
+    # Wielding entry says it (9.5.3 is absent), so that entry is cited for it, for every attacker
+    g.trace.add("battle", f"The attack of {name} is cancelled before the fight: {text}. A "
+                          "cancelled attack does not count (the glossary says so under Dual "
+                          "Wielding).",
+                (*R_CHECK, *why, "glossary/dual-wielding"))
 
 
 def _attacker_soul(g: Game, b: Battle) -> Soul | None:
