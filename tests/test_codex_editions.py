@@ -383,3 +383,21 @@ def test_a_player_whose_recruiting_rounds_run_out_is_skipped(root, tmp_path):
     assert texts[0] == ("Setup: Player B ends recruiting round 2 of 3; "
                         "Player B's recruiting round 3 of 3 begins.")
     assert texts[1].startswith("Setup: Player B ends recruiting round 3 of 3, the last before the first turn")
+
+
+def test_judge_check_takes_an_edition_and_fails_only_rulings_the_change_touches(fixture_edition, capsys,
+                                                                                tmp_path):
+    """`judge check DIR --edition V` judges the library under V: under the current 0.4.1 (the Spiral's
+    turns 4 -> 2) some expectations fail, each one a ruling `judge changes` says is not the same;
+    `--edition 0.4.0` passes them all; an edition we don't hold is a usage error."""
+    report = changes_json(capsys, "--db", str(tmp_path / "none.sqlite3"))
+    touched = {r["id"] for r in report["rulings"] if r["status"] != "same"}
+    folder = str(ROOT / "scenarios")
+    assert main(["check", folder, "--edition", "0.4.0"]) == 0
+    capsys.readouterr()
+    assert main(["check", folder, "--edition", "0.4.1"]) == 1
+    failed = {line.split()[1].removesuffix(".yaml") for line in capsys.readouterr().out.splitlines()
+              if line.startswith("FAIL")}
+    assert failed and failed <= touched
+    assert main(["check", folder, "--edition", "9.9"]) == 2
+    assert "no Codex edition '9.9'" in capsys.readouterr().err

@@ -24,7 +24,19 @@ NOT_SCENARIOS = {"untestable.yaml", "coverage-baseline.yaml"}
 
 
 def _parser(prog: str, what: str) -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(prog=f"judge {prog}", description=what)
+    parser = argparse.ArgumentParser(prog=f"judge {prog}", description=what)
+    parser.add_argument("--edition", help="judge under this Codex edition (default: the scenario's codex:, "
+                                          "else the current edition)")
+    return parser
+
+
+def _unknown_edition(prog: str, version: str | None) -> bool:
+    """Say so (exit 2) when `--edition` names an edition we don't hold."""
+    if version and not edition.known(version):
+        print(f"judge {prog}: --edition: no Codex edition {version!r}; we hold {', '.join(edition.held())}",
+              file=sys.stderr)
+        return True
+    return False
 
 
 def resolve(argv: list[str]) -> int:
@@ -35,16 +47,11 @@ def resolve(argv: list[str]) -> int:
     parser.add_argument("--budget", type=float, metavar="SECONDS", default=None,
                         help="stop the resolution after this many seconds (a ruling that says where it "
                              "stopped)")
-    parser.add_argument("--edition", help="judge under this Codex edition (default: the scenario's codex:, "
-                                          "else the current edition)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
-    if args.edition and not edition.known(args.edition):
-        print(f"judge resolve: --edition: no Codex edition {args.edition!r}; "
-              f"we hold {', '.join(edition.held())}",
-              file=sys.stderr)
+    if _unknown_edition("resolve", args.edition):
         return 2
     try:
         scenario = load_scenario_file(args.file)
@@ -106,6 +113,8 @@ def check(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
+    if _unknown_edition("check", args.edition):
+        return 2
     root = Path(args.dir)
     if not root.is_dir():
         print(f"judge check: {args.dir} is not a folder", file=sys.stderr)
@@ -118,7 +127,7 @@ def check(argv: list[str]) -> int:
         if not is_scenario_file(path):
             print(f"SKIP  {name}  (not a scenario: no state: or actions:)")
             continue
-        ok, line, bad_file = check_file(path)
+        ok, line, bad_file = check_file(path, args.edition)
         print(f"{'PASS' if ok else 'FAIL'}  {name}{line}")
         if ok:
             passed += 1
@@ -149,8 +158,9 @@ def is_scenario_file(path: Path) -> bool:
     return not isinstance(data, dict) or any(k in data for k in SCENARIO_KEYS) or not data
 
 
-def check_file(path: Path) -> tuple[bool, str, bool]:
-    """(passed, the rest of the report line, whether the file itself is invalid)."""
+def check_file(path: Path, version: str | None = None) -> tuple[bool, str, bool]:
+    """(passed, the rest of the report line, whether the file itself is invalid), judged under the
+    edition `version` (None: the scenario's own)."""
     try:
         scenario = load_scenario_file(path)
     except ScenarioError as exc:
@@ -159,7 +169,7 @@ def check_file(path: Path) -> tuple[bool, str, bool]:
         return False, f"  invalid: {first.get('path') or '(top)'}: {first['message']}{more}", True
     except OSError as exc:
         return False, f"  unreadable: {exc.strerror}", True
-    ruling = resolve_scenario(scenario)
+    ruling = resolve_scenario(scenario, edition=version)
     exp = ruling.get("expect")
     if ruling.get("loop"):
         return False, "  stopped: the resolution does not end (step cap)", False
