@@ -8,6 +8,7 @@ the §5 `derived` values keyed by slot reference ("A:C3"). Every piece of user t
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -146,8 +147,12 @@ class BoardPainter:
 
     # -- drawing --------------------------------------------------------------------------
     def render(self, state: Mapping[str, Any], derived: Mapping[str, Any] | None = None,
-               highlight: Iterable[str] = (), title: str = "The board") -> Markup:
+               highlight: Iterable[str] = (), title: str = "The board",
+               rows: list[SlotRow] | None = None) -> Markup:
+        """The board as SVG; `rows` (when given) receives one SlotRow per slot holding a card or
+        touched by the step, in drawing order (B's first), for the compact board of a phone."""
         state, derived = _mapping(state), derived or {}
+        rows = [] if rows is None else rows
         marked = set(highlight)
         players = _mapping(state.get("players"))
         parts: list[str] = [_el("title", {}, str(escape(title)))]
@@ -159,12 +164,12 @@ class BoardPainter:
             for spec in self.field.soul_defs:
                 ref = f"{player}:{spec.name}"
                 parts.append(self._soul_slot(player, spec.name, spec.rank, field.get(spec.name),
-                                             derived.get(ref), spec.name in proactive, ref in marked))
+                                             derived.get(ref), spec.name in proactive, ref in marked, rows))
             realms = self._normalized(_mapping(pstate.get("realms")))
             for index, spec in enumerate(self.field.realm_defs):
                 ref = f"{player}:{spec.name}"
                 parts.append(self._realm_slot(player, index, spec.name, spec.rank, realms.get(spec.name),
-                                              derived.get(ref), ref in marked))
+                                              derived.get(ref), ref in marked, rows))
         svg = _el("svg", {
             "xmlns": "http://www.w3.org/2000/svg",
             "viewBox": f"0 0 {self.width} {self.height}",
@@ -197,18 +202,18 @@ class BoardPainter:
         return "".join(out)
 
     def _soul_slot(self, player: str, slot: str, rank: int, entry: Any, values: Mapping[str, Any] | None,
-                   listed_proactive: bool, changed: bool) -> str:
-        if entry is None and not values:  # most slots are empty: draw each kind of empty slot once
-            key = (player, slot, rank, listed_proactive, changed)
+                   listed_proactive: bool, changed: bool, rows: list[SlotRow]) -> str:
+        if entry is None and not values and not changed:  # most slots are empty: draw each kind once
+            key = (player, slot, rank, listed_proactive)
             cached = self._empty.get(key)
             if cached is None:
                 cached = self._empty[key] = self._draw_soul_slot(player, slot, rank, None, None,
-                                                                 listed_proactive, changed)
+                                                                 listed_proactive, False, [])
             return cached
-        return self._draw_soul_slot(player, slot, rank, entry, values, listed_proactive, changed)
+        return self._draw_soul_slot(player, slot, rank, entry, values, listed_proactive, changed, rows)
 
     def _draw_soul_slot(self, player: str, slot: str, rank: int, entry: Any, values: Mapping[str, Any] | None,
-                        listed_proactive: bool, changed: bool) -> str:
+                        listed_proactive: bool, changed: bool, rows: list[SlotRow]) -> str:
         x, y = self.slot_xy(player, slot)
         data = _entry(entry)
         name = card_name(entry)
@@ -254,10 +259,13 @@ class BoardPainter:
                                      "class": "ambush-card"}))
             body.append(_text(BOX_W - 14, 99, len(ambushes), "ambush-count", text_anchor="middle"))
             lines.append("Ambushes set here (face down): " + ", ".join(ambushes))
+        if name or changed:
+            rows.append(SlotRow(ref, player, slot, _row_words(name, "captured" if captured else "", values,
+                                                              len(ambushes)), changed))
         return _slot_group(x, y, ref, "soul", classes, lines, body)
 
     def _realm_slot(self, player: str, index: int, slot: str, rank: int, entry: Any,
-                    values: Mapping[str, Any] | None, changed: bool) -> str:
+                    values: Mapping[str, Any] | None, changed: bool, rows: list[SlotRow]) -> str:
         x, y = self.realm_xy(player, index)
         data = _entry(entry)
         name = card_name(entry)
@@ -292,7 +300,37 @@ class BoardPainter:
                 body.append(_text(6, 47, f"damage {damage}", "stats"))
         else:
             body.append(_text(BOX_W / 2, 60, "realm slot", "empty-label", text_anchor="middle"))
+        if name or changed:
+            rows.append(SlotRow(ref, player, slot, _row_words(name, "shattered" if shattered else "", values),
+                                changed))
         return _slot_group(x, y, ref, "realm", classes, lines, body)
+
+
+@dataclass(frozen=True)
+class SlotRow:
+    """One line of the compact board: a slot that holds a card (or that the step touched), in words."""
+
+    ref: str
+    player: str
+    slot: str
+    words: tuple[str, ...]   # the slot's hover text after its name: card, values, keywords, marks
+    changed: bool
+
+
+def _row_words(name: str | None, out: str, values: Mapping[str, Any], ambushes: int = 0) -> tuple[str, ...]:
+    """A compact board row: the card, its values and keywords in force (or why it has none: `out`)."""
+    if not name:
+        return ("empty",)
+    if out:
+        return (f"{name} ({out})",)
+    words = [name]
+    if values:
+        words.append(f"ATK {values.get('atk', '?')} DEF {values.get('def', '?')} "
+                     f"HP {values.get('hp', '?')}/{values.get('max_hp', '?')}")
+        words += keywords_in_force(values)
+    if ambushes:
+        words.append(f"{ambushes} Ambush{'es' if ambushes > 1 else ''} set")
+    return tuple(words)
 
 
 def _slot_group(x: float, y: float, ref: str, kind: str, classes: list[str], lines: list[str],

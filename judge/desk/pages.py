@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from judge.codex.editions import editions
 from judge.desk import hints, runner, words
-from judge.desk.board_svg import BoardPainter, zones
+from judge.desk.board_svg import BoardPainter, SlotRow, zones
 from judge.desk.changes import outcome_differences
 from judge.desk.layout import load_field
 from judge.engine.budget import CURRENT as CURRENT_BUDGET
@@ -62,19 +62,23 @@ def board_figure(state: Mapping[str, Any] | None, cards: list[Any] | None = None
     state = state or {}
     running = CURRENT_BUDGET.get()
     if running is not None and running.expired():
-        return {"svg": OUT_OF_TIME_BOARD, "zones": zones(state)}
+        return {"svg": OUT_OF_TIME_BOARD, "zones": zones(state), "slots": ()}
     if derived is None:
         derived = runner.derive(state, cards)
     refs = [c.get("slot") for c in highlight if isinstance(c, Mapping)] if highlight else []
     key = runner.canonical_json([state, derived, [r for r in refs if isinstance(r, str)], title])
-    return {"svg": Markup(_svg_cached(key)), "zones": zones(state)}
+    svg, slots = _svg_cached(key)
+    return {"svg": Markup(svg), "zones": zones(state), "slots": slots}
 
 
 @lru_cache(maxsize=512)
-def _svg_cached(key: str) -> str:
-    """Steps that leave the board as it was (windows, passes) draw the same picture: draw it once."""
+def _svg_cached(key: str) -> tuple[str, tuple[SlotRow, ...]]:
+    """Steps that leave the board as it was (windows, passes) draw the same picture: draw it once.
+    With it, the compact board's rows (a phone shows those instead of the picture)."""
     state, derived, refs, title = json.loads(key)
-    return str(painter().render(state, derived, highlight=refs, title=title))
+    rows: list[SlotRow] = []
+    svg = str(painter().render(state, derived, highlight=refs, title=title, rows=rows))
+    return svg, tuple(rows)
 
 
 SLOT_REF = re.compile(r"\b([AB]:[A-Za-z0-9·]+)")

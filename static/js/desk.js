@@ -276,6 +276,11 @@ class Desk {
     });
     document.addEventListener("keydown", (e) => this.pageKey(e));
     $("#offer-end").addEventListener("click", () => this.offerAt(null));
+    $("#board-picture").addEventListener("click", (e) => {
+      const on = this.root.classList.toggle("picture");
+      e.target.setAttribute("aria-pressed", on ? "true" : "false");
+      e.target.textContent = on ? "In words" : "Picture";
+    });
     $("#s-title").addEventListener("change", (e) => this.setText("title", e.target.value));
     $("#s-question").addEventListener("change", (e) => this.setText("question", e.target.value));
     $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.changed(); });

@@ -303,6 +303,37 @@ def test_on_a_phone_the_board_and_the_current_step_stay_on_screen_together(brows
         context.close()
 
 
+def test_on_a_phone_the_board_reads_in_words_with_the_touched_slot_marked(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        effect_and_answer(page, live_server)
+        page.locator("#ruling-out .step", has_text="Harold (B:C3) takes 10 damage").click()
+        page.locator("#step-text", has_text="Harold (B:C3) takes 10 damage").wait_for()
+        rows = page.locator("#board .board-compact li")
+        assert rows.count() >= 4 and page.locator("#board .board-scroll").is_hidden()
+        touched = page.locator("#board .board-compact li.changed")
+        assert touched.count() == 1 and touched.get_attribute("data-slot") == "B:C3"
+        assert "Harold" in touched.text_content() and "HP 20/30" in touched.text_content()
+        size = float(touched.evaluate("li => getComputedStyle(li).fontSize").removesuffix("px"))
+        assert size >= 12   # readable without zoom (the picture's slot text is about 6 px here)
+        page.click("#board-picture")
+        assert page.locator("#board .board-scroll").is_visible() and rows.first.is_hidden()
+        page.click("#board-picture")
+        assert page.locator("#board .board-scroll").is_hidden() and rows.first.is_visible()
+    finally:
+        context.close()
+    desktop = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        effect_and_answer(desktop, live_server)
+        assert desktop.locator("#board .board-scroll").is_visible()
+        assert desktop.locator("#board .board-compact").is_hidden()
+        assert desktop.locator("#board-picture").is_hidden()
+    finally:
+        desktop.close()
+
+
 def test_the_picker_offers_only_what_fits_and_clicks_an_armament_onto_a_soul(page, live_server):
     page.goto(f"{live_server}/desk")
     ready(page)
