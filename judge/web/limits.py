@@ -9,7 +9,8 @@ Configured from the app config (each has an environment variable of the same nam
     RATELIMIT_ENABLED      rate limits on (True) — tests turn them off through create_app(config)
     RATELIMIT_STORAGE_URI  where the counts live: "memory://" (one process), or e.g.
                            "redis://host:6379" to share them between several instances
-    JUDGE_LIMIT_API / JUDGE_LIMIT_DESK / JUDGE_LIMIT_SHARE / JUDGE_LIMIT_SEARCH   per client, e.g. "60/minute"
+    JUDGE_LIMIT_API / JUDGE_LIMIT_DESK / JUDGE_LIMIT_SHARE / JUDGE_LIMIT_SEARCH   per client and group
+                           (every endpoint of the group counts together), e.g. "60/minute"
 
 Every request runs under one `Budget`; the engine stops a resolution that passes it (a ruling that
 says where and why) and a 422 answers where no partial answer makes sense (the legal actions).
@@ -20,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, request
-from flask_limiter import Limiter
+from flask_limiter import Limit, Limiter
 from flask_limiter.util import get_remote_address
 
 from judge.engine import budget as engine_budget
@@ -67,8 +68,11 @@ def web_budget() -> engine_budget.Budget:
 def register(app: Flask) -> None:
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
-    # One Limiter per app (tests build many apps); each limited endpoint counts per client.
-    Limiter(get_remote_address, app=app, default_limits=[_limit_for_request],
+    # One Limiter per app (tests build many apps). A client's requests count per group, not per
+    # endpoint: all of /api/* share one count (scope = the group's name), so spreading requests over
+    # the endpoints of a group does not multiply the limit.
+    group_limit = Limit(_limit_for_request, scope=lambda _endpoint: f"group:{_group()}", shared=True)
+    Limiter(get_remote_address, app=app, default_limits=[group_limit],
             default_limits_exempt_when=lambda: _group() is None)
 
     @app.before_request
