@@ -493,16 +493,15 @@ class StateLoader:
                                           "choice (glossary/escalation-spiral)")
 
     def hp_check(self, state: State) -> None:
+        souls = stats.derive(state).souls   # one derivation for the whole board
         for ref in state.soul_refs():
-            view = stats.soul_view(state, ref)
+            view = souls[ref]
             if view.hp.total <= 0:
                 soul = state.soul(ref)
                 self.bad(f"state.players.{ref.player}.field.{ref.slot}.damage",
                          f"{soul.name} has {soul.damage} damage and a maximum HP of {view.max_hp.total}; at "
                          "0 HP it would have been captured (glossary/capture): add `captured: true` or lower "
                          "the damage")
-
-
 
 
 def _blank_state(library: Library) -> State:

@@ -446,11 +446,6 @@ def derive(state: State) -> Board:
     return Board(state)
 
 
-def soul_view(state: State, ref: SlotRef) -> SoulView:
-    budget.check_time()
-    return Board(state).souls[ref]
-
-
 def explain(value: Value, name: str) -> tuple[str, tuple[str, ...]]:
     """"DEF 15 (10 printed, +5 Armament Tower Shield)" and the rules behind each part (engine-core's
     contributions); two bonuses from effects or more stack (13.4.1)."""
