@@ -440,3 +440,29 @@ def test_the_turn_bar_poses_a_setup_position_with_its_recruiting_round(page, liv
     state = yaml.safe_load(page.input_value("#yaml-text"))["state"]
     assert (state["phase"], state["turn"]) == ("combat", 1) and "round" not in state
     assert page.locator("#s-round").is_hidden() and page.problems == []
+
+
+def test_a_shared_ruling_on_a_phone_says_its_boards_in_words_above_the_picture(browser, live_server):
+    import json
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[2] / "scenarios/mechanics/zones-aura-ends-max-hp-captures.yaml"
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        scenario = json.dumps(yaml.safe_load(path.read_text(encoding="utf-8")))
+        saved = page.request.post(f"{live_server}/api/v1/rulings", data=scenario,
+                                  headers={"Content-Type": "application/json"})
+        page.goto(saved.json()["url"])
+        deciding = page.locator(".ruling-trace .step.deciding")
+        touched = deciding.locator(".board-compact li.changed")
+        assert touched.count() == 1 and touched.is_visible()
+        assert touched.get_attribute("data-slot") == "A:C3" and "(captured)" in touched.text_content()
+        words = deciding.locator(".board-compact").bounding_box()
+        picture = deciding.locator(".board-scroll").bounding_box()
+        assert words["y"] + words["height"] <= picture["y"] + 1      # the words first, then the picture
+    finally:
+        context.close()
