@@ -156,6 +156,12 @@ def test_search_takes_an_edition_and_its_hits_link_to_that_editions_pages(site):
     assert all(not r["url"].startswith("/editions/") for r in now["results"])
     refused = client.get("/search.json", query_string={"q": "edition:9.9.9 ambush"})
     assert refused.status_code == 400 and "9.9.9" in refused.get_json()["error"]
+    # as you type: 10.4.8 is suggested only under the edition that has it, linking to its page
+    suggested = client.get("/search/suggest", query_string={"q": "edition:0.4.0 10.4.8"}).get_json()
+    assert {"id": "10.4.8", "url": "/editions/0.4.0/rules/10.4.8"}.items() <= suggested[0].items()
+    current = client.get("/search/suggest", query_string={"q": "10.4.8"}).get_json()
+    assert "10.4.8" not in [e["id"] for e in current]
+    assert client.get("/search/suggest", query_string={"q": "edition:9.9 ambush"}).get_json() == []
 
 
 def test_a_saved_ruling_the_new_edition_flips_keeps_its_outcome_and_says_what_it_is_now(site):

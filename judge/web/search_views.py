@@ -161,7 +161,15 @@ def search_json() -> ResponseReturnValue:
 
 @bp.get("/search/suggest")
 def suggest() -> Response:
-    """At most 8 entries {id, title, url, kind} whose number, term or alias starts with `q`."""
-    found = _searcher().suggest(request.args.get("q", ""))
+    """At most 8 entries {id, title, url, kind} whose number, term or alias starts with `q`; with
+    `edition:<v>` in `q`, of that edition (and linking to its pages). Never an error: while a query
+    is being typed, one that can't run yet suggests nothing."""
+    q = request.args.get("q", "")
+    try:
+        searcher = _searcher_for(q) if "edition:" in q.lower() else _searcher()
+    except (QueryError, BadInput):
+        return jsonify([])
+    typed = " ".join(w for w in q.split() if not w.lower().startswith("edition:"))
+    found = searcher.suggest(typed)
     return jsonify([{"id": e["id"], "title": e["title"], "url": doc_url(e["kind"], e["id"], e["parent"]),
                      "kind": e["kind"]} for e in found])
