@@ -5,9 +5,12 @@ did-you-mean, and no page logs a console error."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
+import yaml
 
 pytestmark = pytest.mark.browser
 
@@ -48,14 +51,19 @@ def snapshot(page):
     }
 
 
-def effect_and_answer(page, live_server):
-    """A cast of Firebolt at Harold, answered by B's Hidden Snare; resolved, then one step back."""
+def cast_at_harold(page, live_server):
+    """A new desk from the "effect" quick start, with A's cast of Firebolt at Harold queued."""
     page.goto(f"{live_server}/desk")
     ready(page)
     with redrawn(page):
         page.click(".start-button[data-start=effect]")
     with redrawn(page):
         page.locator(".next-action", has_text="A casts Firebolt with Noah (C3) at B's Harold (C3)").click()
+
+
+def effect_and_answer(page, live_server):
+    """A cast of Firebolt at Harold, answered by B's Hidden Snare; resolved, then one step back."""
+    cast_at_harold(page, live_server)
     answer = page.locator(".next-group.player-B .next-action", has_text="B springs Hidden Snare")
     with redrawn(page):
         answer.first.click()
@@ -283,55 +291,44 @@ def test_what_can_happen_next_is_five_keystrokes_from_the_top(page, live_server)
     assert "next-action" in page.evaluate("document.activeElement.className")
 
 
-def test_on_a_phone_the_board_and_the_current_step_stay_on_screen_together(browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.set_default_timeout(10_000)
-    try:
-        page = context.new_page()
-        effect_and_answer(page, live_server)
-        for _ in range(4):
-            before = page.evaluate("scrollY")
-            label = page.locator("#step-label").text_content()
-            page.click("#step-prev")
-            page.wait_for_function("t => document.querySelector('#step-label').textContent !== t", arg=label)
-            assert abs(page.evaluate("scrollY") - before) < 400  # a tap no longer jumps away from the board
-            board = page.locator(".desk-board").bounding_box()
-            step = page.locator("#ruling-out .step.current").bounding_box()
-            assert board["y"] <= 0 + 1 and board["height"] < 844 * 0.7
-            assert board["y"] + board["height"] <= step["y"] + 1 and step["y"] < 844
-    finally:
-        context.close()
+def test_on_a_phone_the_board_and_the_current_step_stay_on_screen_together(phone, live_server):
+    page = phone
+    effect_and_answer(page, live_server)
+    for _ in range(4):
+        before = page.evaluate("scrollY")
+        label = page.locator("#step-label").text_content()
+        page.click("#step-prev")
+        page.wait_for_function("t => document.querySelector('#step-label').textContent !== t", arg=label)
+        assert abs(page.evaluate("scrollY") - before) < 400  # a tap no longer jumps away from the board
+        board = page.locator(".desk-board").bounding_box()
+        step = page.locator("#ruling-out .step.current").bounding_box()
+        assert board["y"] <= 0 + 1 and board["height"] < 844 * 0.7
+        assert board["y"] + board["height"] <= step["y"] + 1 and step["y"] < 844
 
 
-def test_on_a_phone_the_board_reads_in_words_with_the_touched_slot_marked(browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.set_default_timeout(10_000)
-    try:
-        page = context.new_page()
-        effect_and_answer(page, live_server)
-        page.locator("#ruling-out .step", has_text="Harold (B:C3) takes 10 damage").click()
-        page.locator("#step-text", has_text="Harold (B:C3) takes 10 damage").wait_for()
-        rows = page.locator("#board .board-compact li")
-        assert rows.count() >= 4 and page.locator("#board .board-scroll").is_hidden()
-        touched = page.locator("#board .board-compact li.changed")
-        assert touched.count() == 1 and touched.get_attribute("data-slot") == "B:C3"
-        assert "Harold" in touched.text_content() and "HP 20/30" in touched.text_content()
-        size = float(touched.evaluate("li => getComputedStyle(li).fontSize").removesuffix("px"))
-        assert size >= 12   # readable without zoom (the picture's slot text is about 6 px here)
-        page.click("#board-picture")
-        assert page.locator("#board .board-scroll").is_visible() and rows.first.is_hidden()
-        page.click("#board-picture")
-        assert page.locator("#board .board-scroll").is_hidden() and rows.first.is_visible()
-    finally:
-        context.close()
-    desktop = browser.new_page(viewport={"width": 1280, "height": 800})
-    try:
-        effect_and_answer(desktop, live_server)
-        assert desktop.locator("#board .board-scroll").is_visible()
-        assert desktop.locator("#board .board-compact").is_hidden()
-        assert desktop.locator("#board-picture").is_hidden()
-    finally:
-        desktop.close()
+def test_on_a_phone_the_board_reads_in_words_with_the_touched_slot_marked(phone, live_server):
+    page = phone
+    effect_and_answer(page, live_server)
+    page.locator("#ruling-out .step", has_text="Harold (B:C3) takes 10 damage").click()
+    page.locator("#step-text", has_text="Harold (B:C3) takes 10 damage").wait_for()
+    rows = page.locator("#board .board-compact li")
+    assert rows.count() >= 4 and page.locator("#board .board-scroll").is_hidden()
+    touched = page.locator("#board .board-compact li.changed")
+    assert touched.count() == 1 and touched.get_attribute("data-slot") == "B:C3"
+    assert "Harold" in touched.text_content() and "HP 20/30" in touched.text_content()
+    size = float(touched.evaluate("li => getComputedStyle(li).fontSize").removesuffix("px"))
+    assert size >= 12   # readable without zoom (the picture's slot text is about 6 px here)
+    page.click("#board-picture")
+    assert page.locator("#board .board-scroll").is_visible() and rows.first.is_hidden()
+    page.click("#board-picture")
+    assert page.locator("#board .board-scroll").is_hidden() and rows.first.is_visible()
+
+
+def test_on_a_wide_screen_the_stepping_board_stays_a_picture(page, live_server):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    effect_and_answer(page, live_server)
+    assert page.locator("#board .board-scroll").is_visible()
+    assert page.locator("#board .board-compact").is_hidden() and page.locator("#board-picture").is_hidden()
 
 
 def test_the_picker_offers_only_what_fits_and_clicks_an_armament_onto_a_soul(page, live_server):
@@ -376,18 +373,22 @@ def test_a_card_dragged_from_the_picker_lands_on_a_slot_or_a_pile(page, live_ser
     page.locator(".player-B .pile-elysium .chip", has_text="Harold").wait_for()
 
 
+@pytest.fixture()
+def phone(browser):
+    """A page 390 px wide, as on a phone."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
 def offers(page):
     page.locator("#next-actions:not([aria-busy]) .next-action").first.wait_for()
     return page.locator("#next-actions .next-action").all_text_contents()
 
 
 def test_what_could_happen_before_a_queued_action_is_offered_and_goes_in_there(page, live_server):
-    page.goto(f"{live_server}/desk")
-    ready(page)
-    with redrawn(page):
-        page.click(".start-button[data-start=effect]")
-    with redrawn(page):
-        page.locator(".next-action", has_text="A casts Firebolt with Noah (C3) at B's Harold (C3)").click()
+    cast_at_harold(page, live_server)
     after_the_cast = offers(page)
     with redrawn(page):
         page.locator(".next-group.player-B .next-action", has_text="B springs Hidden Snare").first.click()
@@ -428,7 +429,6 @@ def test_the_turn_bar_poses_a_setup_position_with_its_recruiting_round(page, liv
         page.fill("#s-round", "2")
         page.locator("#s-round").dispatch_event("change")
     page.wait_for_function("document.querySelector('#yaml-text').value.includes('round: 2')")
-    import yaml
     state = yaml.safe_load(page.input_value("#yaml-text"))["state"]
     assert (state["phase"], state["turn"], state["round"]) == ("setup", 0, 2)
     offered = offers(page)   # the new desk's A holds no Soul in hand: only the end of the round
@@ -442,27 +442,17 @@ def test_the_turn_bar_poses_a_setup_position_with_its_recruiting_round(page, liv
     assert page.locator("#s-round").is_hidden() and page.problems == []
 
 
-def test_a_shared_ruling_on_a_phone_says_its_boards_in_words_above_the_picture(browser, live_server):
-    import json
-    from pathlib import Path
-
-    import yaml
-
+def test_a_shared_ruling_on_a_phone_says_its_boards_in_words_above_the_picture(phone, live_server):
+    page = phone
     path = Path(__file__).resolve().parents[2] / "scenarios/mechanics/zones-aura-ends-max-hp-captures.yaml"
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.set_default_timeout(10_000)
-    try:
-        page = context.new_page()
-        scenario = json.dumps(yaml.safe_load(path.read_text(encoding="utf-8")))
-        saved = page.request.post(f"{live_server}/api/v1/rulings", data=scenario,
-                                  headers={"Content-Type": "application/json"})
-        page.goto(saved.json()["url"])
-        deciding = page.locator(".ruling-trace .step.deciding")
-        touched = deciding.locator(".board-compact li.changed")
-        assert touched.count() == 1 and touched.is_visible()
-        assert touched.get_attribute("data-slot") == "A:C3" and "(captured)" in touched.text_content()
-        words = deciding.locator(".board-compact").bounding_box()
-        picture = deciding.locator(".board-scroll").bounding_box()
-        assert words["y"] + words["height"] <= picture["y"] + 1      # the words first, then the picture
-    finally:
-        context.close()
+    scenario = json.dumps(yaml.safe_load(path.read_text(encoding="utf-8")))
+    saved = page.request.post(f"{live_server}/api/v1/rulings", data=scenario,
+                              headers={"Content-Type": "application/json"})
+    page.goto(saved.json()["url"])
+    deciding = page.locator(".ruling-trace .step.deciding")
+    touched = deciding.locator(".board-compact li.changed")
+    assert touched.count() == 1 and touched.is_visible()
+    assert touched.get_attribute("data-slot") == "A:C3" and "(captured)" in touched.text_content()
+    words = deciding.locator(".board-compact").bounding_box()
+    picture = deciding.locator(".board-scroll").bounding_box()
+    assert words["y"] + words["height"] <= picture["y"] + 1      # the words first, then the picture
