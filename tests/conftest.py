@@ -5,11 +5,10 @@ allows a single running instance per thread, so every browser test shares these)
 from __future__ import annotations
 
 import os
-import threading
 
 import pytest
+from live import serving
 from pg import pg_cluster, pg_url  # noqa: F401  (fixtures: a throwaway PostgreSQL cluster)
-from werkzeug.serving import make_server
 
 from judge.web import create_app
 
@@ -43,12 +42,8 @@ def live_server(tmp_path_factory):
     app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "JUDGE_BUDGET_SECONDS": 60,
                       "DATABASE": str(instance / "rulings.sqlite3"),
                       "INDEX_DIR": str(instance / "index")})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+    with serving(app, "live-server") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

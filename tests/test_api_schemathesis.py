@@ -5,20 +5,19 @@ the document says (status code, content type, body schema)."""
 from __future__ import annotations
 
 import json
-import threading
 import urllib.request
 from collections import Counter
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from live import serving
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
-from werkzeug.serving import make_server
 
 from judge.web import create_app, openapi
 
@@ -32,13 +31,8 @@ def api_server(tmp_path_factory):
     instance = tmp_path_factory.mktemp("schemathesis-instance")
     app = create_app({"TESTING": True, "DATABASE": str(instance / "rulings.sqlite3"),
                       "INDEX_DIR": str(instance / "index"), "RATELIMIT_ENABLED": False})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="schemathesis-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
-    server.server_close()
+    with serving(app, "schemathesis-server") as url:
+        yield url
     by_operation, by_status = Counter(), Counter()
     for (operation, status), count in CALLS.items():
         by_operation[operation] += count
