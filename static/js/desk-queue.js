@@ -168,12 +168,15 @@ const QueueAndPiles = {
     if (to < 0 || to >= this.actions.length) return;
     const [item] = this.actions.splice(index, 1);
     this.actions.splice(to, 0, item);
+    const [words] = this.words.splice(index, 1);   // the words go with their action until the redraw
+    this.words.splice(to, 0, words);
     this.insertAt = null;
     this.changed();
   },
 
   deleteAction(index) {
     this.actions.splice(index, 1);
+    this.words.splice(index, 1);
     this.insertAt = null;
     this.changed();
   },
@@ -182,6 +185,7 @@ const QueueAndPiles = {
     const queued = clone(item.queue || [item.action]);
     const at = this.insertAt ?? this.actions.length;
     this.actions.splice(at, 0, ...queued);
+    this.words.splice(at, 0, ...queued.map((_, i) => (i === queued.length - 1 ? item.words : "")));
     if (this.insertAt !== null && this.insertAt !== undefined) this.insertAt += queued.length;  // the next one goes after it
     $("#queue-msg").textContent = `Queued: ${item.words}${at < this.actions.length - queued.length ? `, as action ${at + 1}` : ""}.`;
     this.changed();

@@ -393,7 +393,7 @@ def test_what_could_happen_before_a_queued_action_is_offered_and_goes_in_there(p
     with redrawn(page):
         page.locator(".next-group.player-B .next-action", has_text="B springs Hidden Snare").first.click()
     queue = page.locator("#queue li .action-text")
-    queue.nth(1).wait_for()
+    queue.filter(has_text="B springs Hidden Snare").wait_for()   # in words once the redraw has answered
     answer = queue.nth(1).text_content()
     assert answer not in offers(page) or after_the_cast != offers(page)  # the end of the queue has moved on
 
@@ -405,7 +405,7 @@ def test_what_could_happen_before_a_queued_action_is_offered_and_goes_in_there(p
     other = next(w for w in before_the_answer if w != answer)
     with redrawn(page):
         page.locator("#next-actions .next-action", has_text=other).first.click()
-    page.locator("#queue li").nth(2).wait_for()
+    page.locator("#next-actions:not([aria-busy])").wait_for()   # the redraw, words included, is done
 
     def gist(words):  # "B springs X (set on C3) in answer to Y": what is done, not what it answers
         return words.split(" in answer")[0]
@@ -428,7 +428,7 @@ def test_the_turn_bar_poses_a_setup_position_with_its_recruiting_round(page, liv
     with redrawn(page):
         page.fill("#s-round", "2")
         page.locator("#s-round").dispatch_event("change")
-    page.wait_for_function("document.querySelector('#yaml-text').value.includes('round: 2')")
+    page.wait_for_function("() => document.querySelector('#yaml-text').value.includes('round: 2')")
     state = yaml.safe_load(page.input_value("#yaml-text"))["state"]
     assert (state["phase"], state["turn"], state["round"]) == ("setup", 0, 2)
     offered = offers(page)   # the new desk's A holds no Soul in hand: only the end of the round
@@ -436,7 +436,7 @@ def test_the_turn_bar_poses_a_setup_position_with_its_recruiting_round(page, liv
     assert page.title().startswith("Desk: setup, A's recruiting round 2")
     with redrawn(page):
         page.select_option("#s-phase", "combat")
-    page.wait_for_function("!document.querySelector('#yaml-text').value.includes('round:')")
+    page.wait_for_function("() => !document.querySelector('#yaml-text').value.includes('round:')")
     state = yaml.safe_load(page.input_value("#yaml-text"))["state"]
     assert (state["phase"], state["turn"]) == ("combat", 1) and "round" not in state
     assert page.locator("#s-round").is_hidden() and page.problems == []
