@@ -8,34 +8,28 @@ written into the project's codex/.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
+from editions_copy import FIXTURE, copy_editions, import_fixture
 
 from judge import CODEX_DIR, ROOT
 from judge.cli import main
 from judge.codex import load_edition
 from judge.codex.diff import word_diff
-from judge.codex.editions import ENV, editions
+from judge.codex.editions import editions
 from judge.engine import api
 from judge.engine.errors import ScenarioError
 from judge.library import LIBRARY
 
-FIXTURE = ROOT / "tests" / "fixtures" / "codex-0.4.1"
 SOURCES = sorted((CODEX_DIR / "sources").glob("*.txt"))
 
 
 @pytest.fixture()
 def root(tmp_path, monkeypatch):
     """A copy of the project's editions in a temporary folder, made the codex root."""
-    copy = tmp_path / "codex"
-    copy.mkdir()
-    shutil.copy2(CODEX_DIR / "editions.yaml", copy / "editions.yaml")
-    shutil.copytree(CODEX_DIR / "editions", copy / "editions")
-    monkeypatch.setenv(ENV, str(copy))
-    return copy
+    return copy_editions(tmp_path, monkeypatch)
 
 
 def data_files(folder: Path) -> dict[str, object]:
@@ -174,8 +168,7 @@ def test_import_of_an_unreadable_page_writes_nothing(root, tmp_path, capsys):
 @pytest.fixture()
 def fixture_edition(root):
     """The test-only edition 0.4.1 of tests/fixtures/codex-0.4.1, imported and made current."""
-    pages = sorted(str(p) for p in FIXTURE.iterdir() if p.suffix in {".txt", ".yaml"})
-    assert main(["import-codex", "--edition", "0.4.1", "--current", *pages]) == 0
+    import_fixture()
     return root
 
 

@@ -7,35 +7,17 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
+from editions_copy import FIXTURE, copy_editions, import_fixture
 
-from judge import CODEX_DIR, ROOT
 from judge.cli import main
 from judge.codex import load_edition
-from judge.codex.editions import ENV
 from judge.desk import runner
 from judge.desk.store import RulingStore
 from judge.library import LIBRARY
 from judge.search import ensure_index, is_stale
 from judge.web import create_app
-
-FIXTURE = ROOT / "tests" / "fixtures" / "codex-0.4.1"
-
-
-def copy_editions(tmp_path, monkeypatch):
-    root = tmp_path / "codex"
-    root.mkdir()
-    shutil.copy2(CODEX_DIR / "editions.yaml", root / "editions.yaml")
-    shutil.copytree(CODEX_DIR / "editions", root / "editions")
-    monkeypatch.setenv(ENV, str(root))
-    return root
-
-
-def import_fixture(current: bool = True) -> None:
-    pages = sorted(str(p) for p in FIXTURE.iterdir() if p.suffix in {".txt", ".yaml"})
-    assert main(["import-codex", "--edition", "0.4.1", *(["--current"] if current else []), *pages]) == 0
 
 
 @pytest.fixture()
