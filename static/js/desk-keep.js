@@ -51,7 +51,4 @@ const Keep = {
     const hash = `#s=${await encodeView(inAddress)}`;
     if (window.location.hash !== hash) window.history.replaceState(window.history.state, "", hash);
   },
-  forget() {
-    try { window.localStorage.removeItem(DRAFT_KEY); } catch (err) { /* nothing to forget */ }
-  },
 };

@@ -193,8 +193,10 @@ const QueueAndPiles = {
 
   async loadLegal(seq) {
     const box = $("#next-actions");
+    const ticket = (this.legalSeq = (this.legalSeq || 0) + 1);
     const data = await postJSON(this.urls.legal, { scenario: this.scenario, after: this.insertAt ?? this.actions.length });
-    if (seq !== undefined && seq !== this.refreshSeq) return;
+    // answers may arrive out of order: only the last asked is drawn, and none for a board being redrawn
+    if (ticket !== this.legalSeq || (seq !== undefined && seq !== this.refreshSeq)) return;
     box.replaceChildren();
     box.removeAttribute("aria-busy");
     if (!data.ok) {

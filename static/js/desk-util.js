@@ -48,7 +48,9 @@ function renderProblems(list, problems, message, onFix) {
 
 function debounce(fn, ms) {
   let timer = null;
-  return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  const wrapped = (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  wrapped.cancel = () => clearTimeout(timer);   // a call made now makes the pending one needless
+  return wrapped;
 }
 
 function el(tag, props = {}, ...children) {

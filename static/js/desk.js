@@ -143,6 +143,7 @@ class Desk {
   }
 
   async refresh() {
+    this.refreshSoon.cancel();   // this redraw covers every edit made so far
     const seq = (this.refreshSeq = (this.refreshSeq || 0) + 1);
     $("#next-actions").setAttribute("aria-busy", "true");  // what it offers is for the board before this change
     const data = await postJSON(this.urls.board, { scenario: this.scenario });
@@ -518,7 +519,6 @@ class Desk {
     this.closeEditor();
     const steps = $$("#ruling-out .step");
     const deciding = steps.findIndex((li) => li.id === `step-${data.deciding}`);
-    this.deciding = deciding;
     for (const [i, li] of steps.entries()) li.classList.toggle("deciding", i === deciding);
     this.goStep(this.boards.length - 1, false);
     if (deciding >= 0 && !options.keepStep) steps[deciding].scrollIntoView({ block: "center" });
@@ -565,7 +565,6 @@ class Desk {
     const x1 = Math.max(...boxes.map((b) => b[0] + b[2])) + pad;
     const y1 = Math.max(...boxes.map((b) => b[1] + b[3])) + pad;
     svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
-    svg.classList.add("compact");
   }
 
   leaveSteps() {
