@@ -12,7 +12,7 @@ from judge.engine.action import Action
 from judge.engine.cards import CardDef, EffectDef
 from judge.engine.derived import RealmView, SoulView
 from judge.engine.game import Entry, Game
-from judge.engine.state import Realm, SlotRef, Soul
+from judge.engine.state import SlotRef, Soul
 
 R_CHECK = ("9.5.3", "glossary/attack-target")
 R_FIGHT = ("glossary/battle", "glossary/atk", "glossary/def")
@@ -28,15 +28,6 @@ class Battle:
     by_effect: bool = False
 
 
-def _holder(g: Game, ref: SlotRef) -> Soul | Realm | None:
-    return g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
-
-
-def _target(g: Game, ref: SlotRef) -> Soul | Realm:
-    """The Soul or Realm attacked on `ref`, which verify made sure of."""
-    return g.state.realm(ref) if ref.is_realm else g.state.soul(ref)
-
-
 def declare(g: Game, action: Action) -> None:
     """The attack is declared (Taunt was checked by legality, only now); the attack counts from
     here unless it is cancelled (9.5.3). A response window opens (12.2)."""
@@ -44,7 +35,7 @@ def declare(g: Game, action: Action) -> None:
     target = action.slot("target", g.state)
     soul = g.state.soul(ref)
     soul.attacks_made += 1
-    holder = _target(g, target)
+    holder = g.state.holder(target)
     b = Battle(ref, soul.uid, target, holder.uid, counts_as_attack=True)
     board = g.board()
     extra, rules = _declaration_notes(g, board, ref, target)
@@ -89,7 +80,7 @@ def _declaration_notes(g: Game, board: stats.Board, ref: SlotRef,
     extra: list[str] = []
     rules: tuple[str, ...] = ()
     if not target.is_realm:
-        extra.append(f"{_target(g, target).name} stands in the Front Line")
+        extra.append(f"{g.state.holder(target).name} stands in the Front Line")
         rules += ("glossary/front-line",)
         for taunter, ks in legality.taunts_protecting(board, target):
             if board.unyielding_against(ref, ks.source_rank, ks.controller):
@@ -144,7 +135,7 @@ def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
         return ((f"{view.card.name} now stands in line {line}, beyond its reach "
                 f"({'the Second Line with Range' if reach == 2 else 'the Front Line'})"),
                 ("glossary/range",) if reach == 2 else ("glossary/front-line",))
-    holder = _holder(g, b.target)
+    holder = g.state.holder_at(b.target)
     if holder is None or holder.uid != b.target_uid:
         return f"the Attack Target is no longer the same card on {b.target}", ("15.5.1",)
     if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
@@ -406,7 +397,7 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
     """A battle started by an effect begins at the fight; it uses up no attack; it counts as an
     attack only if the effect says so (interpretation/battle-by-effect)."""
     att = g.state.active_soul_at(attacker) if not attacker.is_realm else None
-    holder = _holder(g, target)
+    holder = g.state.holder_at(target)
     board = g.board()
     if att is None or holder is None:
         g.trace.add("battle", f"{entry.label}: only an active Soul can battle, so there is no battle.",

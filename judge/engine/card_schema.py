@@ -38,8 +38,6 @@ from judge.engine.errors import Problems
 from judge.engine.field import load_field
 from judge.engine.parts import PARTS, STATIC_PARTS, Part
 
-_show = show  # the name the other readers of user input use (cardmod._show)
-
 
 class _Checker(Checker):
     """The card schema's checks, on top of the shared ones (checker.Checker)."""
@@ -87,7 +85,7 @@ class _Checker(Checker):
                                        or (groups and value in GROUP_REFS)):
             return value
         options = "target, target1, target2, …, " + ", ".join(SINGLE_REFS + (GROUP_REFS if groups else ()))
-        self.bad(path, f"expected a reference ({options}), got {_show(value)}")
+        self.bad(path, f"expected a reference ({options}), got {show(value)}")
         return None
 
     def keyword(self, value: Any, path: str) -> Keyword | None:
@@ -137,7 +135,7 @@ class _Checker(Checker):
 
     def limit(self, value: Any, path: str) -> Limit | None:
         if not isinstance(value, str):
-            self.bad(path, f'expected "1/Turn", "2/Game" or "2/Game, 1/Turn", got {_show(value)}')
+            self.bad(path, f'expected "1/Turn", "2/Game" or "2/Game, 1/Turn", got {show(value)}')
             return None
         per_turn = per_game = None
         for part in value.split(","):
@@ -400,7 +398,7 @@ def _v_slot(c: _Checker, v: Any, p: str) -> Any:
         return v  # a Soul Spot chosen as a target when the effect is used (Portal Mage's Blink)
     slot = load_field().normalize(v)
     if slot is None and v != "any":
-        c.bad(p, f"no such slot {_show(v)}; slots are {load_field().describe()}")
+        c.bad(p, f"no such slot {show(v)}; slots are {load_field().describe()}")
     return slot or v
 
 

@@ -81,7 +81,7 @@ class Checker:
             return None
         return value
 
-    def in_steps(self, value: Any, path: str, positive: bool = False, signed: bool = False) -> int | None:
+    def in_steps(self, value: Any, path: str) -> int | None:
         # 14.x / glossary/damage: damage, healing and values come in steps of 5 (the edition's damage_step)
         step = numbers().damage_step
         if isinstance(value, bool) or not isinstance(value, int):
@@ -90,10 +90,7 @@ class Checker:
         if value % step:
             self.bad(path, f"expected a multiple of {step}, got {value}")
             return None
-        if positive and value <= 0:
-            self.bad(path, f"expected a positive multiple of {step}, got {value}")
-            return None
-        if not signed and value < 0:
+        if value < 0:
             self.bad(path, f"expected 0 or more, got {value}")
             return None
         return value

@@ -61,7 +61,7 @@ def facts(board: Board) -> dict[int, Facts]:
     for view in views:
         if getattr(view, "captured", False) or getattr(view, "shattered", False):
             continue
-        card = board.state.soul_at(view.ref) if not view.ref.is_realm else board.state.realm_at(view.ref)
+        card = board.state.holder_at(view.ref)
         if card is None:
             continue
         parts = Counter((key, c) for key, _ in VALUES for c in getattr(view, key).contributions
@@ -183,7 +183,7 @@ def _source_status(source: str | None, board: Board, now: dict[int, Facts]) -> s
     ref = SlotRef.parse(source, None, board.state.field) if source and ":" in source else None
     if ref is None:
         return "here"
-    card = board.state.soul_at(ref) if not ref.is_realm else board.state.realm_at(ref)
+    card = board.state.holder_at(ref)
     if card is None or card.uid not in now:
         return "gone"
     return "negated" if now[card.uid].negated else "here"
@@ -269,7 +269,7 @@ def _reach(new: Facts, source: str | None, board: Board, why: list[str], rules: 
     ref = SlotRef.parse(source, None, board.state.field)
     card = None
     if ref is not None:
-        card = board.state.soul_at(ref) if not ref.is_realm else board.state.realm_at(ref)
+        card = board.state.holder_at(ref)
     if ref is None or card is None or ref.player == new.ref.player:
         return
     rank = board.state.known_card(card.name).rank
@@ -340,5 +340,5 @@ def _name(uid: int, board: Board) -> str:
     ref = board.state.find_uid(uid)
     if ref is None:
         return "an effect"
-    card = board.state.soul_at(ref) if not ref.is_realm else board.state.realm_at(ref)
+    card = board.state.holder_at(ref)
     return f"{card.name} ({ref})" if card is not None else "an effect"

@@ -259,9 +259,8 @@ def _if(part: parts.If, g: Game, entry: Entry) -> None:
 def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
     """A slot effect is laid on the slot itself, whatever stands there (13.3.3, 11.4.4)."""
     if name.startswith("target"):
-        index = int(name[6:] or 1) - 1
-        if index < len(entry.targets):
-            t = entry.targets[index]
+        t = references.target_named(entry, name)
+        if t is not None:
             if t.names_soul and g.state.soul_at(t.ref) is not None \
                     and references.protected(g, entry, t.ref, True):
                 references.protected_note(g, entry, t.ref, True)

@@ -7,12 +7,18 @@ Targets are remembered by slot (11.4.8).
 from __future__ import annotations
 
 from judge.engine import tree
-from judge.engine.game import Entry, Game
+from judge.engine.game import Entry, Game, Target
 from judge.engine.state import SlotRef
 
 
 def uid_ref(g: Game, uid: int | None) -> SlotRef | None:
     return g.where(uid) if uid is not None and g.is_active_uid(uid) else None
+
+
+def target_named(entry: Entry, name: str) -> Target | None:
+    """The effect's target a `do` reference names ("target", "target2", …), or None past the last."""
+    index = int(name[6:] or 1) - 1
+    return entry.targets[index] if index < len(entry.targets) else None
 
 
 def resolve_ref(g: Game, entry: Entry, name: str, *,
@@ -21,10 +27,9 @@ def resolve_ref(g: Game, entry: Entry, name: str, *,
     Unyielding protects it, 13.6.2). Targets are remembered by slot (11.4.8)."""
     state = g.state
     if name.startswith("target"):
-        index = int(name[6:] or 1) - 1
-        if index >= len(entry.targets):
+        t = target_named(entry, name)
+        if t is None:
             return []
-        t = entry.targets[index]
         if t.ref.is_realm:
             realm = state.realm_at(t.ref)
             return [(t.ref, True)] if realm is not None and not realm.shattered else []
@@ -79,9 +84,9 @@ def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
 def teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
     """`to:` is a slot name, or a Soul Spot target chosen when the effect was used ("target2")."""
     if to.startswith("target"):
-        index = int(to[6:] or 1) - 1
-        if index < len(entry.targets):
-            return entry.targets[index].ref
+        t = target_named(entry, to)
+        if t is not None:
+            return t.ref
     return SlotRef(ref.player, to)
 
 

@@ -21,6 +21,7 @@ from judge.engine import edition, yamlio
 from judge.engine import expect as expect_mod
 from judge.engine.action import Action, Place
 from judge.engine.cards import CardDef, Library, load_library
+from judge.engine.checker import show
 from judge.engine.errors import Problems, ScenarioError
 from judge.engine.state import PLAYERS, State
 from judge.engine.state_loader import StateLoader, _blank_state
@@ -242,7 +243,7 @@ class _Loader(StateLoader):
     def slot_text(self, value: Any, path: str, realm: bool = False) -> None:
         if Place.parse(value) is None:
             hint = self.slot_hint(str(value).split(":")[-1]) if isinstance(value, str) else ""
-            self.bad(path, f"expected a slot like C3 or B:L1, got {cardmod._show(value)}{hint}; slots are "
+            self.bad(path, f"expected a slot like C3 or B:L1, got {show(value)}{hint}; slots are "
                            f"{self.field.describe()}"
                            + (f", {', '.join(self.field.realm_slots)}" if realm else ""))
 

@@ -232,6 +232,14 @@ class State:
             raise KeyError(f"no Realm stands on {ref}")
         return realm
 
+    def holder_at(self, ref: SlotRef) -> Soul | Realm | None:
+        """The card on `ref`: its Soul, or its Realm for a realm slot."""
+        return self.realm_at(ref) if ref.is_realm else self.soul_at(ref)
+
+    def holder(self, ref: SlotRef) -> Soul | Realm:
+        """The card on `ref`, where the rules have made sure one stands."""
+        return self.realm(ref) if ref.is_realm else self.soul(ref)
+
     def slot(self, ref: SlotRef) -> Slot:
         return self.players[ref.player].slots[ref.slot]
 

@@ -11,6 +11,7 @@ from typing import Any
 from judge.engine import card_schema as cardmod
 from judge.engine import stats, suggest
 from judge.engine.cards import DURATIONS, CardDef, Library
+from judge.engine.checker import show
 from judge.engine.edition import active, numbers
 from judge.engine.errors import Problems
 from judge.engine.field import load_field
@@ -56,7 +57,7 @@ class StateLoader:
     # --- cards and names
     def known(self, name: Any, path: str, ctype: str | None = None) -> CardDef | None:
         if not isinstance(name, str) or not name.strip():
-            self.bad(path, f"expected a card name, got {cardmod._show(name)}")
+            self.bad(path, f"expected a card name, got {show(name)}")
             return None
         card = self.library.get(name)
         if card is None:
@@ -372,7 +373,7 @@ class StateLoader:
         ref = SlotRef.parse(target_text, state.turn_player)
         to_uid = None
         if ref is None:
-            self.bad(target_path, f"expected a slot like B:C3, got {cardmod._show(target_text)}")
+            self.bad(target_path, f"expected a slot like B:C3, got {show(target_text)}")
             return
         if kind != "lay":
             holder = state.soul_at(ref) if not ref.is_realm else state.realm_at(ref)
@@ -427,7 +428,7 @@ class StateLoader:
         self.c.keys(data, ("card", "effect", "this_turn", "this_game"), path)
         ref = SlotRef.parse(data.get("card"), state.turn_player)
         if ref is None:
-            self.bad(f"{path}.card", f"expected a slot like A:altar, got {cardmod._show(data.get('card'))}")
+            self.bad(f"{path}.card", f"expected a slot like A:altar, got {show(data.get('card'))}")
             return
         holder = state.soul_at(ref) if not ref.is_realm else state.realm_at(ref)
         if holder is None:
