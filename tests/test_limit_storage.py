@@ -3,6 +3,7 @@ the `limits` library's own rate limiters, on a throwaway cluster (tests/pg.py)."
 
 from __future__ import annotations
 
+import psycopg
 import pytest
 from limits import parse
 from limits.storage import storage_from_string
@@ -75,3 +76,17 @@ def test_expired_rows_of_every_key_are_swept_now_and_then(two_instances, monkeyp
                                              "SELECT key FROM rate_limit_events")}
     assert "gone-counter" not in keys and "gone-events" not in keys
     assert any("still-here" in key for key in keys)
+
+
+def test_a_table_made_before_events_expired_gets_the_column(pg_url):
+    """An instance upgraded from a version whose event rows had no `expires` keeps counting."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS rate_limit_events")
+        conn.execute("CREATE TABLE rate_limit_events (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)")
+    storage = storage_from_string(pg_url)
+    try:
+        limiter = MovingWindowRateLimiter(storage)
+        limit = parse("2/minute")
+        assert [limiter.hit(limit, "upgraded") for _ in range(3)] == [True, True, False]
+    finally:
+        storage.close()

@@ -237,11 +237,12 @@ def nearest_rule(rule_id: str, known: Mapping[str, Any]) -> str | None:
     return None
 
 
-def directness(rule_id: str, pid: str) -> tuple[int, int]:
+def directness(rule_id: str, pid: str, entries: Mapping[str, Any] | None = None) -> tuple[int, int]:
     """How directly a library ruling shows `rule_id`, smaller first: its expectation names the rule
     (the ruling was written to decide on it), its `rules:` name it, either names a rule under it, or its
-    trace merely passes through it; then the fewer rules it is about, the more it is about this one."""
-    entry = LIBRARY.get(pid)
+    trace merely passes through it; then the fewer rules it is about, the more it is about this one.
+    `entries` (pid -> library entry), when given, saves a look at the scenario folder per ruling."""
+    entry = entries.get(pid) if entries is not None else LIBRARY.get(pid)
     data = entry.data if entry is not None else {}
     expected = [str(r) for r in entry.expected_cites] if entry is not None else []
     about = [str(r) for r in data.get("rules") or []] if isinstance(data.get("rules"), list) else []
@@ -257,7 +258,8 @@ def directness(rule_id: str, pid: str) -> tuple[int, int]:
 
 
 def rulings_by_directness(rule_id: str, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(rulings, key=lambda r: (*directness(rule_id, r["id"]), r["title"]))
+    entries = {e.pid: e for e in LIBRARY.entries()}   # one look at the folder for the whole list
+    return sorted(rulings, key=lambda r: (*directness(rule_id, r["id"], entries), r["title"]))
 
 
 def library_groups(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -155,8 +155,10 @@ def previous_actor(action: Mapping[str, Any], board: Board) -> str:
     return str(action.get("by") or board.turn_player)
 
 
-def legal_groups(data: Mapping[str, Any], after: int) -> list[dict[str, Any]]:
-    """The legal actions at queue position `after`, grouped by player, in words.
+def legal_groups(data: Mapping[str, Any], after: int,
+                 first: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The legal actions at queue position `after`, grouped by player, in words (`first`: those legal
+    actions, when the caller has them already).
 
     Each group: {player, when, actions: [{action, words}]}. The first is the player who may act; when that
     player's only way on is to pass, the next group is what the other player may then do, and so on."""
@@ -167,7 +169,8 @@ def legal_groups(data: Mapping[str, Any], after: int) -> list[dict[str, Any]]:
     groups: list[dict[str, Any]] = []
     passes: list[dict[str, Any]] = []
     for _ in range(MAX_PASSES):
-        legal = runner.legal_actions(dict(prefix, actions=actions + passes), after + len(passes))
+        legal = first if first is not None and not passes else \
+            runner.legal_actions(dict(prefix, actions=actions + passes), after + len(passes))
         if not legal:
             break
         actor = str(legal[0].get("by") or board.turn_player)

@@ -21,7 +21,7 @@ from flask import Flask, Response, current_app, request
 from judge import ROOT
 from judge.codex import editions
 
-CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/")
+CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/", "/editions/")
 MAX_AGE = 300  # seconds a browser or proxy may reuse a page before asking again (with its ETag)
 MAX_BODY = 8 * 1024 * 1024    # a body larger than this is not kept in memory
 MAX_BYTES = 96 * 1024 * 1024  # all kept bodies of one worker together

@@ -211,7 +211,7 @@ def legal_json() -> Response:
     if after is not None and (not isinstance(after, int) or after < 0):
         raise BadInput("`after` is the number of queued actions to play first (0 or more).")
     actions = runner.legal_actions(data, after)
-    groups = words.legal_groups(data, len(data.get("actions") or []) if after is None else after)
+    groups = words.legal_groups(data, len(data.get("actions") or []) if after is None else after, actions)
     return jsonify(ok=True, after=after, actions=actions, groups=groups)
 
 

@@ -29,6 +29,8 @@ SCHEMA = (
      "expires DOUBLE PRECISION NOT NULL)"),
     ("CREATE TABLE IF NOT EXISTS rate_limit_events (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, "
      "expires DOUBLE PRECISION NOT NULL)"),
+    # a table made before events expired gets the column (its old rows count as expired: swept)
+    "ALTER TABLE rate_limit_events ADD COLUMN IF NOT EXISTS expires DOUBLE PRECISION NOT NULL DEFAULT 0",
     "CREATE INDEX IF NOT EXISTS rate_limit_events_key_at ON rate_limit_events (key, at)",
 )
 NOW = "extract(epoch from clock_timestamp())"

@@ -60,6 +60,9 @@ def _searcher() -> searching.Searcher:
         return searching.searcher(index_dir)
 
 
+_VERIFIED: set[Path] = set()   # the edition indexes this process has checked against their data
+
+
 def _searcher_for(q: str) -> searching.Searcher:
     """The current edition's searcher, or with `edition:<v>` in the query that edition's own index
     (built on first use beside the main one); its hits then link to that edition's pages."""
@@ -73,7 +76,9 @@ def _searcher_for(q: str) -> searching.Searcher:
                        f"editions are {', '.join(held.versions)}.")
     g.edition = version
     index_dir = Path(current_app.config["INDEX_DIR"] + "-editions") / version
-    searching.ensure_index(index_dir, sources=searching.edition_sources(version))
+    if index_dir not in _VERIFIED:   # built or verified once per process, as the main index is at start
+        searching.ensure_index(index_dir, sources=searching.edition_sources(version))
+        _VERIFIED.add(index_dir)
     return searching.searcher(index_dir)
 
 
