@@ -394,3 +394,20 @@ def test_judge_check_takes_an_edition_and_fails_only_rulings_the_change_touches(
     assert failed and failed <= touched
     assert main(["check", folder, "--edition", "9.9"]) == 2
     assert "no Codex edition '9.9'" in capsys.readouterr().err
+
+
+def test_judge_changes_reads_saved_rulings_from_postgresql_when_database_url_is_set(
+    fixture_edition, pg_url, tmp_path, monkeypatch, capsys
+):
+    """A deployment on PostgreSQL: `judge changes` re-judges the rulings saved there, as the site does."""
+    from judge.web import create_app
+
+    site = create_app({"TESTING": True, "DATABASE_URL": pg_url, "DATABASE": str(tmp_path / "unused.sqlite3"),
+                       "INDEX_DIR": str(tmp_path / "index"), "RATELIMIT_ENABLED": False})
+    scenario = yaml.safe_load((ROOT / "scenarios/10-card-types/one-set-ambush-per-soul.yaml").read_text())
+    saved = site.test_client().post("/api/v1/rulings", json=scenario).get_json()
+    site.extensions["rulings"].close()
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("JUDGE_INSTANCE", str(tmp_path / "no-instance"))
+    report = changes_json(capsys)
+    assert [r["url"] for r in report["rulings"] if r["url"].startswith("/r/")] == [f"/r/{saved['id']}"]

@@ -1,6 +1,9 @@
 """`judge changes FROM TO [--json]`: what changed from one Codex edition to another, and what that
 does to every library ruling and every saved ruling (judge.desk.changes). Exit 0, or 2 when an
-edition is not one we hold."""
+edition is not one we hold.
+
+The saved rulings are read where the web app keeps them: PostgreSQL when DATABASE_URL is set, else
+the SQLite file of the instance folder (or `--db FILE`)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from judge import ROOT
 from judge.codex.diff import Change, word_diff
 from judge.codex.model import CodexError
 from judge.desk.changes import EditionChanges, changes, outcome_differences
-from judge.desk.store import RulingStore
+from judge.rulings import open_store
 
 
 def default_db() -> Path:
@@ -34,13 +37,19 @@ def run(argv: list[str]) -> int:
     parser.add_argument("old", metavar="FROM", help="the older edition, e.g. 0.4.0")
     parser.add_argument("new", metavar="TO", help="the newer edition, e.g. 0.4.1")
     parser.add_argument("--json", action="store_true", help="print the JSON of /changes/FROM...TO.json")
-    parser.add_argument("--db", type=Path, help="the saved rulings (default: the web app's database)")
+    parser.add_argument("--db", type=Path, help="a SQLite file of saved rulings (default: the web app's "
+                                               "database, PostgreSQL when DATABASE_URL is set)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
     try:
-        report = changes(args.old, args.new, RulingStore(args.db or default_db()))
+        url = "" if args.db else os.environ.get("DATABASE_URL", "")
+        store = open_store({"DATABASE": str(args.db or default_db()), "DATABASE_URL": url})
+        try:
+            report = changes(args.old, args.new, store)
+        finally:
+            store.close()
     except CodexError as exc:
         print(f"judge changes: {exc}", file=sys.stderr)
         return 2
