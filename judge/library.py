@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import stat
 import threading
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,16 @@ class Entry:
         expect = self.data.get("expect") or {}
         cites = expect.get("cites") if isinstance(expect, dict) else None
         return tuple(str(c) for c in cites or [])
+
+
+def cited_rules(ruling: Mapping[str, Any], expected: Iterable[str] = ()) -> tuple[str, ...]:
+    """The rule ids a ruling rests on, each once: the `expected` cites, then every step's, then the
+    rejection's."""
+    rules = [str(r) for r in expected]
+    for step in ruling.get("steps", []):
+        rules.extend(step.get("rules", []))
+    rules.extend((ruling.get("rejected") or {}).get("rules", []))
+    return tuple(dict.fromkeys(rules))
 
 
 class Library:
@@ -128,7 +139,6 @@ class Library:
         cached = self._cites.get(entry.pid)
         if cached is not None:
             return cached
-        rules: list[str] = list(entry.expected_cites)
         try:
             ruling = resolve_entry(entry)
         except ScenarioError:
@@ -136,11 +146,7 @@ class Library:
         except Exception:  # one scenario the engine trips on must not break every rule page
             log.exception("resolving library scenario %s failed", entry.pid)
             ruling = {}
-        for step in ruling.get("steps", []):
-            rules.extend(step.get("rules", []))
-        rejected = ruling.get("rejected") or {}
-        rules.extend(rejected.get("rules", []))
-        result = tuple(dict.fromkeys(rules))
+        result = cited_rules(ruling, entry.expected_cites)
         self._cites[entry.pid] = result
         return result
 

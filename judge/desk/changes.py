@@ -23,7 +23,7 @@ from judge.codex.diff import Change, compare, compare_data
 from judge.codex.editions import editions
 from judge.desk import runner
 from judge.desk.store import RulingStorage
-from judge.library import LIBRARY, cites_rule
+from judge.library import LIBRARY, cited_rules, cites_rule
 
 STATUSES = ("outcome-changed", "cites-changed-rule", "same")
 KINDS = ("library", "saved")
@@ -106,12 +106,9 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
         ruling = runner.resolve(data, source="changes", snapshots=False, edition=edition)
     except runner.DeskInputError as exc:
         return {"problems": exc.problems}, []
-    cited = [r for step in ruling.get("steps", []) for r in step.get("rules", [])]
-    cited += (ruling.get("rejected") or {}).get("rules", [])
     expect = data.get("expect")
-    if isinstance(expect, dict):
-        cited += [str(c) for c in expect.get("cites") or []]
-    return runner.outcome(ruling), list(dict.fromkeys(cited))
+    expected = expect.get("cites") or [] if isinstance(expect, dict) else []
+    return runner.outcome(ruling), list(cited_rules(ruling, expected))
 
 
 def outcome_differences(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:

@@ -226,11 +226,9 @@ def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, 
         return list(api.legal_actions(scenario, after=after))
     except ValueError as exc:  # `after` out of range
         raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
-    except (RecursionError, MemoryError):
+    except (StepLimit, RecursionError, MemoryError):  # StepLimit: the budget ran out, a 422, not a bug
         raise
     except Exception as exc:
-        if isinstance(exc, StepLimit):  # the request's budget ran out: a 422, not a bug
-            raise
         raise EngineFailure(data, f"{type(exc).__name__}: {exc}") from exc
 
 

@@ -22,10 +22,10 @@ bp = Blueprint("editions", __name__)
 def editions_page() -> tuple[str, dict[str, Any]]:
     held = editions()
     listed = []
-    for i, edition in enumerate(held.editions):
+    for edition in held.editions:
         codex = load_edition(edition.version)
         kinds = [r.kind for r in codex.rules.values()]
-        previous = held.editions[i - 1].version if i else None
+        previous = held.previous(edition.version)
         listed.append(
             {
                 "version": edition.version,
