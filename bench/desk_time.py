@@ -19,18 +19,17 @@ import logging
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-from werkzeug.serving import make_server
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from live import CHROMIUM, CHROMIUM_ARGS, serving  # the tests' live server and Chromium flags
 
 from judge import SCENARIOS_DIR
 from judge.web import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SIZES = {"desktop 1280×800": (1280, 800), "phone 390×844": (390, 844)}
 PASTED = SCENARIOS_DIR / "11-effects" / "soul-effect-fizzles-when-soul-captured.yaml"
 
@@ -56,7 +55,8 @@ class User:
         self.page.wait_for_selector("#desk[data-ready='1']")
 
     def offered(self, text: str) -> None:
-        self.page.locator("#next-actions .next-action", has_text=text).first.wait_for()
+        """Wait until what can happen next, for the board as it is now, offers `text`."""
+        self.page.locator("#next-actions:not([aria-busy]) .next-action", has_text=text).first.wait_for()
 
     def ruled(self) -> None:
         self.page.wait_for_selector(".desk.stepping #ruling-out .step")
@@ -72,7 +72,6 @@ def an_attack(user: User, base: str) -> None:
     user.click('#card-results button[data-card="Iron Sentinel"]')
     user.page.locator('#board [data-ref="B:L2"]', has_text="Iron Sentinel").wait_for()
     user.click("#slot-close")
-    user.page.wait_for_timeout(300)  # the list of what can happen next follows the board
     user.offered("attacks B's")
     user.click("#next-actions .next-action", has_text="A's Noah (C3) attacks B's")
     user.page.locator("#queue li").first.wait_for()
@@ -88,7 +87,6 @@ def an_effect_and_a_response(user: User, base: str) -> None:
     user.click('#card-results button[data-card="Hidden Snare"]')
     user.page.locator("#ambush-list li", has_text="Hidden Snare").wait_for()
     user.click("#slot-close")
-    user.page.wait_for_timeout(300)
     user.offered("A casts Firebolt with Noah (C3) at B's Harold (C3)")
     user.click("#next-actions .next-action", has_text="A casts Firebolt with Noah (C3) at B's Harold (C3)")
     user.offered("B springs Hidden Snare")
@@ -110,13 +108,10 @@ DISPUTES = {"an attack": an_attack, "an effect and a response": an_effect_and_a_
             "a YAML paste": a_yaml_paste}
 
 
-def serve() -> tuple[str, object]:
+def desk_app():
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     instance = Path(tempfile.mkdtemp(prefix="desk-bench-"))
-    app = create_app({"DATABASE": str(instance / "rulings.sqlite3"), "INDEX_DIR": str(instance / "index")})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}", server
+    return create_app({"DATABASE": str(instance / "rulings.sqlite3"), "INDEX_DIR": str(instance / "index")})
 
 
 def p95(values: list[float]) -> float:
@@ -130,9 +125,8 @@ def main(runs: int = 3) -> int:
         return 0
     from playwright.sync_api import sync_playwright
 
-    base, server = serve()
-    print(f"Desk disputes, {runs} runs each, real server at {base}, Chromium {CHROMIUM}")
-    with sync_playwright() as playwright:
+    with serving(desk_app(), "desk-bench") as base, sync_playwright() as playwright:
+        print(f"Desk disputes, {runs} runs each, real server at {base}, Chromium {CHROMIUM}")
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for size, (width, height) in SIZES.items():
             for name, dispute in DISPUTES.items():
@@ -150,7 +144,6 @@ def main(runs: int = 3) -> int:
                 print(f"  {size:17} {name:26} {clicks:2} clicks, {keys} keystrokes; "
                       f"median {statistics.median(times) / 1000:.2f} s, p95 {p95(times) / 1000:.2f} s")
         browser.close()
-    server.shutdown()
     return 0
 
 

@@ -7,14 +7,10 @@ from __future__ import annotations
 import os
 
 import pytest
-from live import serving
+from live import CHROMIUM, CHROMIUM_ARGS, serving
 from pg import pg_cluster, pg_url  # noqa: F401  (fixtures: a throwaway PostgreSQL cluster)
 
 from judge.web import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,10 @@ from typing import Any
 
 from werkzeug.serving import make_server
 
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
 
 def answered_whole(wsgi_app: Any) -> Any:
     def app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:

@@ -135,6 +135,7 @@ class Desk {
 
   changed() {
     if (this.insertAt >= this.actions.length) this.insertAt = null;
+    $("#next-actions").setAttribute("aria-busy", "true");  // offers for the board before this change
     this.leaveSteps();
     this.renderPiles();
     this.renderQueue();
