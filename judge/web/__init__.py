@@ -16,7 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
 from judge.rulings import open_store
-from judge.web import caching, errors, limits, security
+from judge.web import caching, errors, limits, previews, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -85,6 +85,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     security.register(app)
+    previews.register(app)
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
         importlib.import_module("judge.web.limit_storage")  # registers postgresql:// with `limits`
     # A shared limit store (PostgreSQL, Redis) that fails must not fail requests: count per process
