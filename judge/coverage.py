@@ -30,7 +30,7 @@ import yaml
 from judge import ROOT, SCENARIOS_DIR
 from judge.codex import load_codex
 from judge.codex.refs import chapter_of, is_rule_id
-from judge.engine import api as engine
+from judge.engine.driver import api as engine
 from judge.library import BASELINE_FILE, UNTESTABLE_FILE, ruling_files
 
 CHAPTERS = (10, 11, 13)

@@ -23,10 +23,10 @@ import yaml
 
 from judge import SCENARIOS_DIR
 from judge.codex.importer import slugify
-from judge.engine import api
-from judge.engine.budget import unlimited
-from judge.engine.errors import ScenarioError
-from judge.engine.yamlio import load_project_file
+from judge.engine.data.budget import unlimited
+from judge.engine.data.errors import ScenarioError
+from judge.engine.data.yamlio import load_project_file
+from judge.engine.driver import api
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from engine_helpers import base
 
 from judge import SCENARIOS_DIR
 from judge.desk import runner
-from judge.engine import api
-from judge.engine.errors import ScenarioError
+from judge.engine.data.errors import ScenarioError
+from judge.engine.driver import api
 
 LONG = SCENARIOS_DIR / "13-static-and-unyielding" / "until-opponents-next-turn-ends.yaml"  # 12 actions
 

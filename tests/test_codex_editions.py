@@ -19,8 +19,8 @@ from judge.cli import main
 from judge.codex import load_edition
 from judge.codex.diff import word_diff
 from judge.codex.editions import editions
-from judge.engine import api
-from judge.engine.errors import ScenarioError
+from judge.engine.data.errors import ScenarioError
+from judge.engine.driver import api
 from judge.library import LIBRARY
 
 SOURCES = sorted((CODEX_DIR / "sources").glob("*.txt"))

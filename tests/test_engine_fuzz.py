@@ -9,8 +9,8 @@ from engine_helpers import base
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.engine import api
-from judge.engine.errors import ScenarioError
+from judge.engine.data.errors import ScenarioError
+from judge.engine.driver import api
 
 JUNK = st.recursive(
     st.none() | st.booleans() | st.integers(-20, 60) | st.sampled_from(

@@ -11,10 +11,10 @@ import yaml
 from engine_helpers import base
 
 from judge.cli import main
-from judge.engine import api
-from judge.engine.errors import ScenarioError
-from judge.engine.resolve import resolve
-from judge.engine.scenario import load_scenario
+from judge.engine.data.errors import ScenarioError
+from judge.engine.driver import api
+from judge.engine.driver.resolve import resolve
+from judge.engine.driver.scenario import load_scenario
 
 ODD = [
     {"name": "Odd Knight", "type": "soul", "rank": 2, "attribute": "light", "atk": 27, "def": 3, "hp": 41},

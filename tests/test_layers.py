@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("saved rulings",
      ("judge.rulings",)),      # the storage of saved rulings: SQLite (desk.store) or PostgreSQL
     ("web", ("judge.web",)),
-    ("commands", ("judge.cli", "judge.coverage")),
+    ("commands", ("judge.cli", "judge.coverage", "judge.commands")),
 )
 
 # Import cycles tolerated for now: none. An actual cycle must lie within one of these; an entry that no

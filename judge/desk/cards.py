@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine.cards import CardDef, load_library
+from judge.engine.data.cards import CardDef, load_library
 
 
 def card_summary(card: CardDef) -> dict[str, Any]:

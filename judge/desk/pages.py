@@ -19,8 +19,8 @@ from judge.desk import hints, runner, words
 from judge.desk.board_svg import BoardPainter, SlotRow, zones
 from judge.desk.changes import outcome_differences
 from judge.desk.layout import load_field
-from judge.engine.budget import CURRENT as CURRENT_BUDGET
-from judge.engine.budget import OutOfTime
+from judge.engine.data.budget import CURRENT as CURRENT_BUDGET
+from judge.engine.data.budget import OutOfTime
 from judge.library import LIBRARY, cites_rule
 
 log = logging.getLogger(__name__)

@@ -17,9 +17,10 @@ from typing import Any
 
 import yaml
 
-from judge.engine import api, budget, yamlio
-from judge.engine.budget import OutOfTime
-from judge.engine.errors import ScenarioError, StepLimit
+from judge.engine.data import budget, yamlio
+from judge.engine.data.budget import OutOfTime
+from judge.engine.data.errors import ScenarioError, StepLimit
+from judge.engine.driver import api
 
 log = logging.getLogger("judge.engine")
 

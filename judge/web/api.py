@@ -16,10 +16,11 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from judge.desk import runner
-from judge.engine import api, yamlio
-from judge.engine import scenario as scenario_mod
-from judge.engine.errors import ScenarioError, StepLimit
-from judge.engine.scenario import Scenario
+from judge.engine.data import yamlio
+from judge.engine.data.errors import ScenarioError, StepLimit
+from judge.engine.driver import api
+from judge.engine.driver import scenario as scenario_mod
+from judge.engine.driver.scenario import Scenario
 from judge.web.errors import BadInput
 
 bp = Blueprint("api", __name__)

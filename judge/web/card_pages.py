@@ -18,9 +18,9 @@ import yaml
 from flask import Blueprint, abort, redirect, request, url_for
 from markupsafe import Markup, escape
 
-from judge.engine import yamlio
-from judge.engine.card_records import TRIGGER_WORDS
-from judge.engine.cards import CARD_TYPES, CARDS_DIR, CardDef, EffectDef, TargetSpec, load_library
+from judge.engine.data import yamlio
+from judge.engine.data.card_records import TRIGGER_WORDS
+from judge.engine.data.cards import CARD_TYPES, CARDS_DIR, CardDef, EffectDef, TargetSpec, load_library
 from judge.library import LIBRARY, Entry, card_slug
 from judge.web.links import rulings
 from judge.web.twin import twin
