@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from judge import ROOT
+from judge.engine import load_field
 from judge.engine.data import card_records, parts
-from judge.engine.data.field import load_field
 from judge.engine.driver import verbs
 
 ENGINE_DIR = Path(inspect.getsourcefile(verbs) or "").parent
