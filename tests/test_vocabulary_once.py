@@ -24,8 +24,9 @@ from pathlib import Path
 import pytest
 
 from judge import ROOT
-from judge.engine import card_records, parts, verbs
-from judge.engine.field import load_field
+from judge.engine import load_field
+from judge.engine.data import card_records, parts
+from judge.engine.driver import verbs
 
 ENGINE_DIR = Path(inspect.getsourcefile(verbs) or "").parent
 FIELD = load_field()

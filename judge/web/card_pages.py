@@ -18,9 +18,16 @@ import yaml
 from flask import Blueprint, abort, redirect, request, url_for
 from markupsafe import Markup, escape
 
-from judge.engine import yamlio
-from judge.engine.card_records import TRIGGER_WORDS
-from judge.engine.cards import CARD_TYPES, CARDS_DIR, CardDef, EffectDef, TargetSpec, load_library
+from judge.engine import (
+    CARD_TYPES,
+    CARDS_DIR,
+    TRIGGER_WORDS,
+    CardDef,
+    EffectDef,
+    TargetSpec,
+    load_library,
+    safe_load,
+)
 from judge.library import LIBRARY, Entry, card_slug
 from judge.web.links import rulings
 from judge.web.twin import twin
@@ -43,7 +50,7 @@ def _raw_yaml() -> dict[str, str]:
     found: dict[str, str] = {}
     for path in sorted(CARDS_DIR.glob("**/*.yaml")):
         try:
-            data = yamlio.safe_load(path.read_text(encoding="utf-8"))
+            data = safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue
         items = data.get("cards", [data]) if isinstance(data, Mapping) else data
