@@ -26,6 +26,7 @@ BLUEPRINTS = [
     "judge.web.api_v1:bp",        # /api/v1/…                                  (the API for bots)
     "judge.web.api_docs:bp",      # /api, /api/openapi.json                     (its documentation)
     "judge.web.desk:bp",          # /desk, /r/<id>, /scenarios                 (ruling desk)
+    "judge.web.desk_ask:bp",      # /desk/questions.json                       (the desk's questions)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
     "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)

@@ -121,8 +121,10 @@ def resolve_entry(g: Game, entry: Entry) -> None:
                       ("11.6.1d", "11.5.2", "11.2.1"))
     if reason is not None:
         text, rules = reason
-        g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
+        fizzled = g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
+        g.ledger.fizzled(entry.id, fizzled.n, text, fizzled.rules)
     else:
+        g.ledger.resolved(entry.id, len(g.trace.steps))   # the last check made: what let it resolve
         if entry.effect.cost:
             pay_costs(g, entry)
         run_do(g, entry, entry.effect.do)
@@ -359,8 +361,9 @@ def negate(g: Game, entry: Entry, name: str) -> None:
                 return
         victim.negated = True
         victim.negated_by = f" by {entry.label}"
-        g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs nothing.",
-                    ("13.5.1", "11.5.3"))
+        said = g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs "
+                                     "nothing.", ("13.5.1", "11.5.3"))
+        g.ledger.negated(victim.id, said.n, entry.label, said.rules)
         return
     for ref in references.refs_for(g, entry, name, "negate"):
         add_lasting(g, entry, "negate", None, ref, "permanently")
