@@ -334,3 +334,40 @@ def test_the_questions_a_position_allows_are_offered_likeliest_first(client):
     assert all(q["question"].endswith("?") for q in offered)
     for q in offered:   # every offered question can be asked
         rule({**scenario, "ask": [q["ask"]]})
+
+
+# --- the library: every ruling states its question, and its answers are checked --------------------------
+
+def _library():
+    from judge.library import LIBRARY
+    return LIBRARY.entries()
+
+
+def test_every_library_ruling_with_a_question_asks_it_and_expects_its_answers():
+    missing = [e.pid for e in _library() if e.question and not e.data.get("ask")]
+    assert missing == []
+    unchecked = [e.pid for e in _library() if e.data.get("ask")
+                 and len((e.data.get("expect") or {}).get("answers") or []) != len(e.data["ask"])]
+    assert unchecked == []
+
+
+def _verdict_word(verdict) -> str:
+    if isinstance(verdict, bool):
+        return "yes" if verdict else "no"
+    if isinstance(verdict, list):
+        return str(verdict[0]).lower() if verdict else "none"
+    return "none" if verdict is None else str(verdict).lower()
+
+
+def test_every_library_answer_opens_with_its_verdict_and_rests_on_a_step_of_its_ruling():
+    from judge.library import resolve_entry
+    for entry in _library():
+        ruling = resolve_entry(entry)
+        assert ruling["answers"], entry.pid
+        steps = {s["n"]: s for s in ruling["steps"]}
+        for answer in ruling["answers"]:
+            assert first_word(answer["text"]).replace(",", "") == _verdict_word(answer["verdict"]), \
+                (entry.pid, answer["text"])
+            if answer["step"] is not None:
+                assert answer["step"] in steps, entry.pid
+                assert set(answer["rules"]) <= set(steps[answer["step"]]["rules"]), entry.pid

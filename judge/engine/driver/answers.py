@@ -149,13 +149,14 @@ def _by_name(value: Any, where: str, actions: Sequence[Action], state: State,
     if card is None:
         bad(where, f"expected the number of a queued action or a card's name; no card named {show(value)}")
         return None
-    used = [a for a in actions if a.verb in ("cast", "spring") and str(a.value).lower() == card.name.lower()]
+    used = [a for a in actions if a.verb in ("cast", "spring", "recruit")
+            and str(a.value).lower() == card.name.lower()]
     on_field = any(h.name.lower() == card.name.lower()
                    for ref in state.soul_refs(active=False) + state.realm_refs()
                    if (h := state.holder_at(ref)) is not None)
     if not used and not on_field:
-        bad(where, f"{card.name} is neither cast nor sprung by a queued action nor on the field, so no "
-                   "effect of it can resolve here")
+        bad(where, f"{card.name} is neither cast, sprung nor recruited by a queued action nor on the field, "
+                   "so no effect of it can resolve here")
         return None
     return Ask("resolves", card=card.name)
 
@@ -359,7 +360,7 @@ class _Reader:
         refused = self.g.ledger.rejected.get(index)
         if refused is not None:
             return "no", f"No: {_sentence(self.g.ledger.reasons[index])}", refused, self.rules(refused)
-        taken = self.step(self.g.ledger.taken.get(index))
+        taken = self._taking_step(self.g.ledger.taken.get(index))
         if taken is None:
             stop = min(self.g.ledger.rejected.items(), default=None)
             why = (f"play stopped at action {stop[0]}, which is not legal (step {stop[1]})" if stop
@@ -371,6 +372,12 @@ class _Reader:
         if deciding is not taken:
             text += f" {_sentence(deciding.text)}"
         return "yes", text, deciding.n, deciding.rules
+
+    def _taking_step(self, n: int | None) -> Step | None:
+        """The step that takes an action: an answer in a window is taken after the passes noted first."""
+        if n is None:
+            return None
+        return next((s for s in self.steps[n - 1:] if s.kind != "window"), self.step(n))
 
     def _attached_nonevent(self, first: Step) -> Step | None:
         """A non-event said right after the step that took an action, before anything else happens."""
@@ -390,7 +397,11 @@ class _Reader:
             if refused is not None and ask.action is not None:
                 why = _sentence(self.g.ledger.reasons[ask.action])
                 return "no", f"No: {label} is never used: {why}", refused, self.rules(refused)
-            return "no", f"No: {label} is never used: play does not reach it.", None, ()
+            missed = self._missed(label)
+            if missed is not None:   # a trigger that did not trigger, or was lost
+                return "no", f"No: {_sentence(missed.text)}", missed.n, missed.rules
+            return "no", (f"No: nothing of {label} is used: no effect of it goes on the Cascade or "
+                          "resolves."), None, ()
         outcome = self.g.ledger.outcomes.get(used.entry)
         if outcome is None:
             return "no", (f"No: {used.label} goes on the Cascade (step {used.pushed}) but never resolves: "
@@ -409,6 +420,11 @@ class _Reader:
         if did is not None:
             text += f" {_sentence(did.text)}"
         return "yes", text, outcome.step, self.rules(outcome.step)
+
+    def _missed(self, card: str) -> Step | None:
+        """A non-event about one of `card`'s effects (it does not trigger, or is lost): its text opens
+        with the card's name, as every non-event about a card's effect does."""
+        return next((s for s in self.steps if s.kind == "nonevent" and s.text.startswith(f"{card}'s ")), None)
 
     def _used(self, ask: Ask) -> Used | None:
         used = self.g.ledger.used
@@ -480,18 +496,30 @@ class _Reader:
         pairs = zip(history, history[1:], strict=False)
         changes = [(n, _value_of(old, ask.of)) for (_, old), (n, new) in pairs
                    if _value_of(old, ask.of) != _value_of(new, ask.of)]
+        what = (f"{card} ({ask.slot}) is {'' if value else 'not '}{label} after the queue"
+                if isinstance(value, bool) else f"the {label} of {card} ({ask.slot}) after the queue")
         if not changes:
             parts, rules = self._made_of(ask)
-            return value, (f"{_shown(value)}: the {label} of {card} ({ask.slot}) after the queue; no step "
-                           f"changes it{parts}."), None, rules
+            said = self._why_unchanged(ask)
+            if said is not None:   # 0 damage dealt, a heal with nothing to heal: the step that says so
+                return value, f"{_shown(value)}: {what}. {_sentence(said.text)}", said.n, said.rules
+            return value, f"{_shown(value)}: {what}; no step changes it{parts}.", None, rules
         n, before = changes[-1]
         deciding = self._explained_by(n, [(0, Seen(str(ask.slot)))]) or n
-        text = (f"{_shown(value)}: the {label} of {card} ({ask.slot}) after the queue; it was "
-                f"{_shown(before)} before step {deciding}.")
+        was = ("the slot was empty" if before is None else "it had none" if before == []
+               else f"it was {_shown(before)}")
+        text = f"{_shown(value)}: {what}; {was} before step {deciding}."
         step = self.step(deciding)
         if step is not None:
             text += f" {_sentence(step.text)}"
         return value, text, deciding, self.rules(deciding)
+
+    def _why_unchanged(self, ask: Ask) -> Step | None:
+        """For damage or HP that no step changed: the last damage or heal step on the slot (0 damage)."""
+        if ask.of not in ("damage", "hp"):
+            return None
+        return next((s for s in reversed(self.steps) if s.kind in ("damage", "heal")
+                     and any(c.get("slot") == str(ask.slot) for c in s.changes)), None)
 
     def _made_of(self, ask: Ask) -> tuple[str, tuple[str, ...]]:
         """What an unchanged ATK, DEF or maximum HP is made of (printed, Armament, auras…), and its rules."""
@@ -552,7 +580,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if isinstance(value, list):
-        return ", ".join(map(str, value)) or "None"
+        return (", ".join(map(str, value)) or "none").capitalize()
     return "None" if value is None else str(value)
 
 

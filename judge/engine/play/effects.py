@@ -405,8 +405,11 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
     It counts towards its limit when it begins to resolve (11.7.3)."""
     zones.check_captures(g)
     if entry.source_uid is not None and not g.is_active_uid(entry.source_uid):
-        g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {entry.card} is no longer "
-                               "active, so it does nothing.", ("glossary/instant-effect", "11.1.5"))
+        why = f"{entry.card} is no longer active, so it does nothing"
+        gone = g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {why}.",
+                           ("glossary/instant-effect", "11.1.5"))
+        g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, gone.n)
+        g.ledger.fizzled(entry.id, gone.n, why, gone.rules)
         return
     if g.instant_depth >= MAX_INSTANT_DEPTH:
         # Instant Effects that trigger each other without end never come back to the step cap's loop
@@ -415,9 +418,12 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
                         f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering "
                         "each other")
     count_use(g, entry.source_uid, entry.effect)
-    g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it can't "
-                           "be answered.",
-                ("glossary/instant-effect", "12.5.1", "11.1.5", *(("11.7.3",) if entry.effect.limit else ())))
+    said = g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it "
+                                  "can't be answered.",
+                       ("glossary/instant-effect", "12.5.1", "11.1.5",
+                        *(("11.7.3",) if entry.effect.limit else ())))
+    g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, said.n)
+    g.ledger.resolved(entry.id, said.n)
     g.instant_depth += 1
     try:
         run_do(g, entry, entry.effect.do)
