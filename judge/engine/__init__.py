@@ -20,11 +20,20 @@ importing only the ones above it in this list (docs/ENGINE.md):
 
 from judge.engine.data import budget
 from judge.engine.data.budget import Budget, OutOfTime
-from judge.engine.data.card_records import CARD_TYPES, TRIGGER_WORDS, CardDef, EffectDef, Library, TargetSpec
+from judge.engine.data.card_records import (
+    CARD_TYPES,
+    TRIGGER_WORDS,
+    CardDef,
+    EffectDef,
+    Keyword,
+    Library,
+    TargetSpec,
+)
 from judge.engine.data.cards import CARDS_DIR, load_library, load_library_dir, parse_card, parse_cards
 from judge.engine.data.edition import current_version, held, known
 from judge.engine.data.errors import Problems, ScenarioError, StepLimit, Violation
 from judge.engine.data.field import Field, load_field, parse_field
+from judge.engine.data.keywords import KEYWORDS, KeywordDef
 from judge.engine.data.suggest import matches
 from judge.engine.data.yamlio import (
     expanded_size_problem,
@@ -51,7 +60,10 @@ __all__ = [
     # the vocabulary and the tables it is read from
     "vocabulary", "VERBS", "Verb", "CARD_TYPES", "TRIGGER_WORDS", "PLAYERS", "SlotRef",
     # cards and the field
-    "CardDef", "EffectDef", "TargetSpec", "Library", "CARDS_DIR", "load_library", "load_library_dir",
+    "CardDef", "EffectDef", "TargetSpec", "Keyword",
+    # the keyword table
+    "KEYWORDS", "KeywordDef",
+    "Library", "CARDS_DIR", "load_library", "load_library_dir",
     "parse_card", "parse_cards", "Field", "load_field", "parse_field",
     # editions
     "current_version", "held", "known",
