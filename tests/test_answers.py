@@ -371,3 +371,32 @@ def test_every_library_answer_opens_with_its_verdict_and_rests_on_a_step_of_its_
             if answer["step"] is not None:
                 assert answer["step"] in steps, entry.pid
                 assert set(answer["rules"]) <= set(steps[answer["step"]]["rules"]), entry.pid
+
+
+# --- the OpenAPI document ----------------------------------------------------------------------------
+
+def test_the_openapi_document_describes_ask_and_answers_and_a_ruling_with_them_conforms(client):
+    import jsonschema
+    from openapi_spec_validator import validate
+
+    document = client.get("/api/openapi.json").get_json()
+    validate(document)
+    schemas = document["components"]["schemas"]
+    assert schemas["Scenario"]["properties"]["ask"]["items"] == {"$ref": "#/components/schemas/Ask"}
+    assert "answers" in schemas["Ruling"]["required"]
+    assert set(schemas["Answer"]["required"]) == {"ask", "verdict", "text", "step", "rules"}
+
+    def conforms(body, name):
+        jsonschema.Draft202012Validator({**document, "$ref": f"#/components/schemas/{name}"}).validate(body)
+
+    scenario = copy.deepcopy(DISPUTES[4][1])
+    scenario["ask"] = [{"happens_to": "B:L2"}, {"legal": 0}, {"resolves": "Harold"},
+                       {"value": {"slot": "A:C3", "of": "keywords"}}, {"winner": True}]
+    conforms(scenario, "Scenario")
+    ruling = client.post("/api/v1/resolve", json=scenario).get_json()
+    conforms(ruling, "Ruling")
+    assert [a["ask"] for a in ruling["answers"]] == scenario["ask"]
+    with pytest.raises(jsonschema.ValidationError):   # the schema refuses what the engine refuses
+        conforms({"winner": "A"}, "Ask")
+    with pytest.raises(jsonschema.ValidationError):
+        conforms({"value": {"slot": "A:C3", "of": "speed"}}, "Ask")
