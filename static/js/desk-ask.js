@@ -2,7 +2,8 @@
 // engine's words, one click each. The likeliest is chosen until the judge clicks another; the choice is the
 // scenario's `ask:` (so the ruling answers it first, and the shared link keeps it), and the share dialog's
 // question starts from it. Hooks into the desk: it listens for "desk:refreshed" on the desk's root and calls
-// desk.changed() after a choice; the desk asks `askControl.words()` for the share dialog.
+// desk.changed() after a choice; the desk asks `askControl.words()` for the share dialog. The answer's link
+// to its deciding step steps the desk there.
 "use strict";
 
 class AskControl {
@@ -14,6 +15,15 @@ class AskControl {
     this.offered = [];
     this.seq = 0;
     desk.root.addEventListener("desk:refreshed", () => this.update());
+    // The answer's link goes to its deciding step: the desk steps there (its address holds the desk).
+    $("#ruling-out").addEventListener("click", (e) => {
+      const link = e.target.closest("a.to-deciding");
+      const li = link && $(link.getAttribute("href"), $("#ruling-out"));
+      if (!li) return;
+      e.preventDefault();
+      desk.goStep(Number(li.dataset.step));
+      li.scrollIntoView({ block: "center" });
+    });
   }
 
   asked() {

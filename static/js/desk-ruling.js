@@ -42,7 +42,10 @@ function initRulingPage(page) {
   // The page stays at its top (the question and the verdict); the deciding step is one click away: the
   // answer links to it, and going there shows its board (beside the trace, or its own on a phone).
   const deciding = $(".ruling-trace .step.deciding", page);
-  if (deciding) label.textContent = `The deciding step: ${deciding.querySelector(".step-n").textContent} of ${steps.length}`;
+  if (deciding) {
+    if (!wide.matches) go(steps.indexOf(deciding), false);   // on a phone its own board is open, out of view
+    label.textContent = `The deciding step: ${deciding.querySelector(".step-n").textContent} of ${steps.length}`;
+  }
   const follow = () => {
     const target = window.location.hash && steps.find((li) => `#${li.id}` === window.location.hash);
     if (target) go(steps.indexOf(target));
