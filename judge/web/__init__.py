@@ -86,7 +86,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
     security.register(app)
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
-        importlib.import_module("judge.web.limit_storage")  # registers postgresql:// with `limits`
+        importlib.import_module("judge.rulings.limit_storage")  # registers postgresql:// with `limits`
     # A shared limit store (PostgreSQL, Redis) that fails must not fail requests: count per process
     # meanwhile, and go back to it once it answers again.
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
