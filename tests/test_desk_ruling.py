@@ -151,8 +151,10 @@ def test_library_rulings_open_as_pages_and_are_found_by_the_rules_they_cite(clie
     (tmp_path / "battle" / "knight.yaml").write_text(yaml.safe_dump(SCENARIO))
     monkeypatch.setattr(library, "LIBRARY", library.Library(tmp_path))
     import judge.web.desk as desk_views
+    import judge.web.library_pages as library_views
 
     monkeypatch.setattr(desk_views, "LIBRARY", library.LIBRARY)
+    monkeypatch.setattr(library_views, "LIBRARY", library.LIBRARY)
     page = client.get("/scenarios/battle/knight")
     assert page.status_code == 200 and "battle damage" in page.get_data(as_text=True)
     assert client.get("/scenarios/battle/knight.json").get_json()["id"] == "battle/knight"

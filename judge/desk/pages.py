@@ -17,8 +17,8 @@ from markupsafe import Markup
 from judge.codex.editions import editions
 from judge.desk import hints, runner, words
 from judge.desk.board_svg import BoardPainter, SlotRow, zones
-from judge.desk.changes import outcome_differences
 from judge.desk.layout import load_field
+from judge.desk.outcomes import outcome_differences
 from judge.engine import OutOfTime, budget
 from judge.library import LIBRARY, cites_rule
 

@@ -16,7 +16,7 @@ from judge.library import rulings_citing as library_rulings_citing
 
 
 def scenario_url(pid: str) -> str:
-    return url_for("desk.scenario", pid=pid)
+    return url_for("library.scenario", pid=pid)
 
 
 def answer(entry: Entry) -> dict[str, Any] | None:
