@@ -541,7 +541,7 @@ class _Reader:
 
     # --- winner: the step that ended the duel
     def _winner(self, ask: Ask) -> Said:
-        won = next((s for s in reversed(self.steps) if s.kind == "win"), None)
+        won = self.step(self.g.ledger.ended)
         winner = self.g.state.winner
         if winner and won is not None:
             return winner, f"{winner} wins: {_sentence(won.text)}", won.n, won.rules
