@@ -28,6 +28,7 @@ from judge.desk.runner import canonical_json, content_id
 SCHEMA = migrations.SQLITE_SCHEMA
 
 MAX_ROW = 512 * 1024   # bytes of one compressed ruling; a longer one is not saved
+MAX_VIEW = 3 * 1024 * 1024  # bytes of a kept view's JSON (snapshots included): a larger page is refused
 BUSY_SECONDS = 2.0     # how long a writer waits for another's lock before giving up (503)
 
 
@@ -78,6 +79,36 @@ def valid_id(rid: str) -> bool:
 
 def pack(data: Any) -> bytes:
     return zlib.compress(canonical_json(data).encode("utf-8"), 6)
+
+
+def pack_view(view: Mapping[str, Any]) -> bytes:
+    """A view (the ruling as its page shows it, snapshots included) packed to keep, or RulingTooLarge
+    naming what is too large: a view that can't be kept would be made again on every visit. Every step
+    carries a board about as large as the last, so one board × the steps says at once (without writing
+    tens of megabytes first) when a view is far too large."""
+    steps = view.get("steps")
+    states = [step["state"] for step in steps if isinstance(step, Mapping) and step.get("state")] \
+        if isinstance(steps, list) else []
+    if states and len(canonical_json(states[-1])) * len(states) > 2 * MAX_VIEW:
+        estimate = len(canonical_json(states[-1])) * len(states)
+        raise RulingTooLarge(f"its page (every step's board) would be built from about {estimate // 1024} KB "
+                             f"of ruling, more than the {MAX_VIEW // 1024} KB a shared page may take; use "
+                             "fewer actions, shorter names or fewer cards")
+    text = canonical_json(view).encode("utf-8")
+    if len(text) > MAX_VIEW:
+        raise RulingTooLarge(f"its page (every step's board) would be built from {len(text) // 1024} KB of "
+                             f"ruling, more than the {MAX_VIEW // 1024} KB a shared page may take; use "
+                             "fewer actions, shorter names or fewer cards")
+    packed = zlib.compress(text, 6)
+    if len(packed) > MAX_ROW:
+        raise RulingTooLarge(f"its page's ruling is {len(packed) // 1024} KB compressed; a shared ruling "
+                             f"may take at most {MAX_ROW // 1024} KB")
+    return packed
+
+
+def too_large_view(exc: RulingTooLarge) -> bytes:
+    """What is kept instead of a view too large to keep: the reason, so the page refuses at once."""
+    return pack({"too_large": str(exc)})
 
 
 def unpack(value: str | bytes) -> Any:
@@ -170,11 +201,11 @@ class RulingStore:
         if len(packed) + len(text) > MAX_ROW:
             raise RulingTooLarge(f"the ruling is {(len(packed) + len(text)) // 1024} KB compressed; "
                                  f"a shared ruling may take at most {MAX_ROW // 1024} KB")
+        shown = packed if view is None else pack_view(view)  # refused here, never on each visit
         try:
             with closing(self._connect()) as db, db:
                 rid = self._insert(db, scenario, text, codex, outcome, packed)
-                shown = packed if view is None else pack(view)
-                if versions and len(shown) <= MAX_ROW:
+                if versions:
                     db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
                                (rid, versions, shown))
                 return rid
@@ -243,10 +274,12 @@ class RulingStore:
 
     def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None:
         """Keep `ruling` as rid's view for `versions` (replacing one made by older versions). A store
-        that can't write now is no reason to fail a page: the view is made again next time."""
-        packed = pack(ruling)
-        if len(packed) > MAX_ROW:
-            return
+        that can't write now is no reason to fail a page: the view is made again next time. A view too
+        large to keep is kept as its reason (`{"too_large": …}`), so it is never made again per visit."""
+        try:
+            packed = pack_view(ruling)
+        except RulingTooLarge as exc:
+            packed = too_large_view(exc)
         try:
             with closing(self._connect()) as db, db:
                 db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from judge.engine import battle, cascade, checks, legality, moves, placing, turns
+from judge.engine import battle, budget, cascade, checks, legality, moves, placing, turns
 from judge.engine.action import Action
 from judge.engine.checks import Check, Window
 from judge.engine.errors import Violation
@@ -153,6 +153,7 @@ def legal_actions(state: State, window: Window | None = None) -> list[Action]:
     seen: set[str] = set()
     for verb in TABLE:
         for data in verb.candidates(moment):
+            budget.check_time()  # candidates grow with hand × souls × target lists: bounded by the clock
             data = {**data, "by": player}
             key = repr(sorted(data.items(), key=lambda kv: kv[0]))
             if key in seen:

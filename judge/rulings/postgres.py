@@ -20,7 +20,17 @@ from psycopg import conninfo
 
 from judge.desk import migrations
 from judge.desk.runner import canonical_json, content_id
-from judge.desk.store import MAX_ROW, RulingTooLarge, Saved, StoreUnavailable, pack, unpack, valid_id
+from judge.desk.store import (
+    MAX_ROW,
+    RulingTooLarge,
+    Saved,
+    StoreUnavailable,
+    pack,
+    pack_view,
+    too_large_view,
+    unpack,
+    valid_id,
+)
 
 MIGRATION_LOCK = 0x436F646578  # pg_advisory_xact_lock key: one migrating instance at a time
 ID_LENGTHS = (12, 16, 24, 64)  # a longer id only on a (vanishingly rare) clash of the short one
@@ -114,12 +124,12 @@ class PostgresStore:
                                  f"a shared ruling may take at most {MAX_ROW // 1024} KB")
         row = (text, _text(codex), _text(canonical_json(outcome)), packed,
                datetime.now(UTC).isoformat(timespec="seconds"))
-        shown = packed if view is None else pack(view)
+        shown = packed if view is None else pack_view(view)  # refused here, never on each visit
 
         def work(db: psycopg.Connection) -> str:
             with db.transaction():
                 rid = self._insert(db, scenario, text, row)
-                if versions and len(shown) <= MAX_ROW:
+                if versions:
                     self._upsert_view(db, rid, versions, shown)
             return rid
         return self._run(work)
@@ -164,10 +174,12 @@ class PostgresStore:
         return None if row is None else unpack(bytes(row[0]))
 
     def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None:
-        """Keep `ruling` as rid's view for `versions`; a database that can't write now fails no page."""
-        packed = pack(ruling)
-        if len(packed) > MAX_ROW:
-            return
+        """Keep `ruling` as rid's view for `versions`; a database that can't write now fails no page. One
+        too large to keep is kept as its reason, so it is never made again per visit."""
+        try:
+            packed = pack_view(ruling)
+        except RulingTooLarge as exc:
+            packed = too_large_view(exc)
         try:
             self._run(lambda db: self._upsert_view(db, rid, versions, packed))
         except (StoreUnavailable, psycopg.Error):

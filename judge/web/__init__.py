@@ -36,7 +36,8 @@ ENV_SETTINGS: dict[str, Callable[[str], object]] = {
     "JUDGE_BUDGET_SECONDS": float, "JUDGE_BUDGET_STEPS": int, "JUDGE_MAX_RESPONSE": int,
     "RATELIMIT_ENABLED": lambda v: v.lower() not in ("0", "false", "no", "off"),
     "RATELIMIT_STORAGE_URI": str, "JUDGE_LIMIT_API": str, "JUDGE_LIMIT_DESK": str,
-    "JUDGE_LIMIT_SHARE": str, "JUDGE_LIMIT_SEARCH": str,
+    "JUDGE_LIMIT_SHARE": str, "JUDGE_LIMIT_SEARCH": str, "JUDGE_LIMIT_ENGINE": str, "JUDGE_LIMIT_SAVE": str,
+    "JUDGE_LIMIT_CHANGES": str, "JUDGE_COST_LIMIT": str, "JUDGE_ENGINE_SLOTS": int,
     "JUDGE_HTTPS": lambda v: v.lower() in ("1", "true", "yes", "on"), "JUDGE_PROXIES": int,
 }
 
