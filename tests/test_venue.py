@@ -65,8 +65,8 @@ def huge_view(events: int = 34, name_length: int = 3500) -> dict:
     board carries the hand: the page is tens of megabytes)."""
     data = loop_scenario()
     names = [f"Event {i} " + "x" * name_length for i in range(events)]
-    data["cards"] = [*data["cards"], *({"name": n, "type": "event", "rank": 0,
-                                        "effects": [{"kind": "activated", "do": [{"draw": 1}]}]} for n in names)]
+    effects = [{"kind": "activated", "do": [{"draw": 1}]}]
+    data["cards"] = [*data["cards"], *({"name": n, "type": "event", "rank": 0, "effects": effects} for n in names)]
     data["state"]["players"]["A"]["hand"] = names
     return data
 
@@ -246,9 +246,9 @@ def test_a_deeply_nested_body_is_a_400_not_a_500(tmp_path, index_dir):
     assert response.status_code == 400
 
 
-@pytest.mark.parametrize("state", [{"players": None}, {"players": {"A": None}}, {"players": {"A": {"field": None}}},
-                                   {"players": {"A": {"field": 7}}}, {"players": {"A": {"field": [1]}}},
-                                   {"players": "x"}])
+@pytest.mark.parametrize("state", [{"players": None}, {"players": {"A": None}},
+                                   {"players": {"A": {"field": None}}}, {"players": {"A": {"field": 7}}},
+                                   {"players": {"A": {"field": [1]}}}, {"players": "x"}])
 def test_a_board_being_typed_with_a_queued_recruit_is_redrawn_not_a_500(tmp_path, index_dir, state):
     """Defect 4: the desk's redraw with a null or mistyped players/field and a queued recruit."""
     client = served_app(tmp_path, index_dir).test_client()
@@ -264,11 +264,12 @@ def test_cards_of_the_wrong_type_with_an_unknown_card_is_a_400(tmp_path, index_d
     client = served_app(tmp_path, index_dir).test_client()
     scenario = {"cards": cards, "state": {"players": {"A": {"hand": ["Nope Card"]}}},
                 "actions": [{"cast": "Nope Card"}]}
-    response = client.post("/desk/legal.json", json={"scenario": scenario}, headers={"X-CSRF-Token": csrf(client)})
+    headers = {"X-CSRF-Token": csrf(client)}
+    response = client.post("/desk/legal.json", json={"scenario": scenario}, headers=headers)
     assert response.status_code == 400
-    parsed = client.post("/desk/parse.json", json={"scenario": scenario}, headers={"X-CSRF-Token": csrf(client)})
+    parsed = client.post("/desk/parse.json", json={"scenario": scenario}, headers=headers)
     assert parsed.status_code == 200 and parsed.get_json()["problems"]  # a scenario being built: listed
-    redraw = client.post("/desk/board.json", json={"scenario": scenario}, headers={"X-CSRF-Token": csrf(client)})
+    redraw = client.post("/desk/board.json", json={"scenario": scenario}, headers=headers)
     assert redraw.status_code == 200 and redraw.get_json()["ok"] is False  # the board shows its problems
     assert any("Nope Card" in p["message"] for p in redraw.get_json()["problems"])
     assert client.post("/api/v1/resolve", json=scenario).status_code == 400
