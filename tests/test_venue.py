@@ -66,7 +66,7 @@ def huge_view(events: int = 34, name_length: int = 3500) -> dict:
     data = loop_scenario()
     names = [f"Event {i} " + "x" * name_length for i in range(events)]
     effects = [{"kind": "activated", "do": [{"draw": 1}]}]
-    data["cards"] = [*data["cards"], *({"name": n, "type": "event", "rank": 0, "effects": effects} for n in names)]
+    data["cards"] += [{"name": n, "type": "event", "rank": 0, "effects": effects} for n in names]
     data["state"]["players"]["A"]["hand"] = names
     return data
 
