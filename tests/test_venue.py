@@ -281,3 +281,118 @@ def test_actions_not_a_list_is_a_400(tmp_path, index_dir):
         response = client.post("/desk/board.json", json={"scenario": {"state": {}, "actions": actions}},
                                headers={"X-CSRF-Token": csrf(client)})
         assert response.status_code in (200, 400)
+
+
+# -- 5. the smaller ones ---------------------------------------------------------------------------------
+def chunked_post(app, path: str, body: bytes):
+    """POST `body` as gunicorn hands a chunked upload to the app: no Content-Length, the input ended."""
+    from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+    environ = EnvironBuilder(path=path, method="POST", data=body,
+                             content_type="application/json").get_environ()
+    del environ["CONTENT_LENGTH"]
+    environ.update({"HTTP_TRANSFER_ENCODING": "chunked", "wsgi.input_terminated": True})
+    chunks, status, headers = run_wsgi_app(app, environ)
+    return int(status.split()[0]), b"".join(chunks)
+
+
+def test_a_chunked_upload_past_256_kb_is_a_413_and_a_small_one_is_read_whole(tmp_path, index_dir):
+    app = served_app(tmp_path, index_dir)
+    status, body = chunked_post(app, "/api/v1/resolve", b'{"notes": "' + b"x" * 300_000 + b'"}')
+    assert status == 413 and json.loads(body)["status"] == 413
+    status, body = chunked_post(app, "/api/v1/position", json.dumps(SIMPLE).encode())
+    assert status == 200 and "derived" in json.loads(body)
+
+
+def test_a_405_says_which_methods_are_allowed(tmp_path, index_dir):
+    client = served_app(tmp_path, index_dir).test_client()
+    refused = client.get("/api/v1/position")
+    assert refused.status_code == 405 and "POST" in refused.headers["Allow"].split(", ")
+    refused = client.delete("/rules/13.6")
+    assert refused.status_code == 405 and "GET" in refused.headers["Allow"].split(", ")
+
+
+def test_healthz_says_503_when_the_disk_is_full(tmp_path, index_dir, monkeypatch):
+    """Defect 5: /healthz said 200 while a full disk made every save 503."""
+    import os
+
+    app = served_app(tmp_path, index_dir)
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    real = os.statvfs
+
+    def full(path):
+        found = real(path)
+        return os.statvfs_result((found.f_bsize, found.f_frsize, found.f_blocks, 0, 0, *tuple(found)[5:]))
+
+    monkeypatch.setattr(os, "statvfs", full)
+    health = client.get("/healthz")
+    assert health.status_code == 503 and "full" in health.get_json()["database"]["error"]
+
+
+def test_healthz_says_503_after_a_save_failed(tmp_path, index_dir, monkeypatch):
+    import sqlite3
+
+    app = served_app(tmp_path, index_dir)
+    store = app.extensions["rulings"]
+    client = app.test_client()
+
+    def no_space(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "_insert", no_space)
+    assert client.post("/api/v1/rulings", json=SIMPLE).status_code == 503
+    health = client.get("/healthz")
+    assert health.status_code == 503 and "full" in health.get_json()["database"]["error"]
+    monkeypatch.undo()
+    assert client.post("/api/v1/rulings", json=SIMPLE).status_code == 201  # a save that works clears it
+    assert client.get("/healthz").status_code == 200
+
+
+def test_a_deleted_database_is_noticed_not_made_again_empty(tmp_path, index_dir):
+    """Defect 5: deleting the SQLite file made a new empty one (every saved link a 404) while /healthz
+    said schema: null. Now every page that needs it says 503, and the file is not made again."""
+    app = served_app(tmp_path, index_dir)
+    client = app.test_client()
+    rid = client.post("/api/v1/rulings", json=SIMPLE).get_json()["id"]
+    database = tmp_path / "r.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"r.sqlite3{suffix}").unlink(missing_ok=True)
+    page = client.get(f"/r/{rid}")
+    assert page.status_code == 503 and "gone" in page.get_data(as_text=True)
+    assert str(tmp_path) not in page.get_data(as_text=True)  # no path in a public body
+    health = client.get("/healthz")
+    assert health.status_code == 503 and "gone" in health.get_json()["database"]["error"]
+    assert not database.exists()
+
+
+def test_a_missing_schema_is_a_503_on_healthz(tmp_path, index_dir):
+    import sqlite3
+
+    app = served_app(tmp_path, index_dir)
+    with sqlite3.connect(tmp_path / "r.sqlite3") as db:
+        db.execute("DELETE FROM schema_migrations")
+    health = app.test_client().get("/healthz")
+    assert health.status_code == 503 and "schema" in health.get_json()["database"]["error"]
+
+
+def test_changes_judges_a_saved_ruling_once_and_is_limited_as_costly(tmp_path, index_dir, monkeypatch):
+    """Defect 5: /changes re-judged the library and every saved ruling in the request after each save."""
+    from judge.desk import changes
+
+    app = served_app(tmp_path, index_dir, JUDGE_LIMIT_CHANGES="4/minute")
+    client = app.test_client()
+    calls = []
+    real = changes.judge_twice
+    monkeypatch.setattr(changes, "judge_twice",
+                        lambda kind, rid, *a: calls.append((kind, rid)) or real(kind, rid, *a))
+    assert client.get("/changes/0.4.0...0.4.0").status_code == 200
+    client.post("/api/v1/rulings", json=SIMPLE)
+    assert client.get("/changes/0.4.0...0.4.0.json").status_code == 200
+    saved_calls = [c for c in calls if c[0] == "saved"]
+    client.post("/api/v1/rulings", json={**SIMPLE, "title": "another"})
+    assert client.get("/changes/0.4.0...0.4.0.json").status_code == 200
+    again = [c for c in calls if c[0] == "saved"]
+    assert len(again) == len(saved_calls) + 1  # only the new ruling was judged
+    assert client.get("/changes/0.4.0...0.4.0").status_code == 200  # the fourth in a minute
+    assert client.get("/changes/0.4.0...0.4.0").status_code == 429  # the fifth

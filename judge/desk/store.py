@@ -13,7 +13,9 @@ corrupt raises `StoreUnavailable` naming the cause (the web answers 503 with Ret
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import time
 import zlib
 from collections.abc import Mapping
 from contextlib import closing
@@ -33,12 +35,14 @@ BUSY_SECONDS = 2.0     # how long a writer waits for another's lock before givin
 
 
 class StoreUnavailable(RuntimeError):
-    """The database can't be used right now; `.cause` says why in a few words."""
+    """The database can't be used right now; `.cause` says why in a few words, for anyone to read;
+    `.detail` (the driver's own line, a host or a path) is for the log only, never a public body."""
 
-    def __init__(self, cause: str, retry_after: int = 5):
+    def __init__(self, cause: str, retry_after: int = 5, detail: str = ""):
         super().__init__(cause)
         self.cause = cause
         self.retry_after = retry_after
+        self.detail = detail
 
 
 class RulingTooLarge(ValueError):
@@ -128,7 +132,11 @@ def _cause(exc: sqlite3.Error) -> StoreUnavailable:
                                 ("disk i/o", "the disk holding the database failed (I/O error)", 30)):
         if needle in text:
             return StoreUnavailable(cause, wait)
-    return StoreUnavailable(f"the database failed ({exc})", 10)
+    return StoreUnavailable("the database failed", 10, detail=str(exc))
+
+
+MIN_FREE = 1024 * 1024  # bytes free on the database's disk below which /healthz says saves would fail
+WRITE_FAILURE_MEMORY = 60.0  # seconds /healthz reports a failed save (unless one succeeds since)
 
 
 class RulingStore:
@@ -138,6 +146,8 @@ class RulingStore:
         self.path = Path(path)
         self.busy_seconds = busy_seconds
         self._migrated = False   # set once the migrations have run
+        self._identity: tuple[int, int] | None = None  # the file migrated (device, inode)
+        self._write_failed: tuple[float, str] | None = None  # (when, cause) of the last failed save
 
     def migrate(self) -> list[int]:
         """Apply the schema migrations this database lacks (judge/desk/migrations.py); the versions
@@ -159,7 +169,29 @@ class RulingStore:
         db.execute("COMMIT")
         db.isolation_level = "DEFERRED"  # back to implicit transactions for the callers ("" is its alias)
         self._migrated = True
+        try:
+            found = self.path.stat()
+            self._identity = (found.st_dev, found.st_ino)
+        except OSError:
+            self._identity = None
         return applied
+
+    def _check_identity(self) -> None:
+        """The file migrated is still the one here: a database deleted (or replaced) while the site runs
+        is reported, never silently made again empty (every saved link would then be a 404)."""
+        if self._identity is None:
+            return
+        try:
+            found = self.path.stat()
+        except FileNotFoundError:
+            raise StoreUnavailable("the database file is gone (deleted or moved while the site ran); restore "
+                                   "it, or restart the site to start an empty one", 60,
+                                   detail=str(self.path)) from None
+        except OSError as exc:
+            raise StoreUnavailable("the database file can't be read", 60, detail=str(exc)) from None
+        if (found.st_dev, found.st_ino) != self._identity:
+            raise StoreUnavailable("the database file was replaced while the site ran; restart the site to "
+                                   "use the new one", 60, detail=str(self.path))
 
     def count(self) -> int:
         try:
@@ -172,10 +204,12 @@ class RulingStore:
         """Nothing to close: every operation opens and closes its own connection."""
 
     def _connect(self, migrating: bool = False) -> sqlite3.Connection:
+        if not migrating:
+            self._check_identity()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreUnavailable(f"the database folder can't be made ({exc.strerror})", 60) from None
+            raise StoreUnavailable("the database folder can't be made", 60, detail=str(exc)) from None
         try:
             connection = sqlite3.connect(self.path, timeout=self.busy_seconds)
         except sqlite3.Error as exc:
@@ -208,9 +242,15 @@ class RulingStore:
                 if versions:
                     db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
                                (rid, versions, shown))
-                return rid
         except sqlite3.Error as exc:
-            raise _cause(exc) from None
+            failure = _cause(exc)
+            self._write_failed = (time.monotonic(), failure.cause)
+            raise failure from None
+        except StoreUnavailable as exc:
+            self._write_failed = (time.monotonic(), exc.cause)
+            raise
+        self._write_failed = None
+        return rid
 
     def _insert(self, db: sqlite3.Connection, scenario: Mapping[str, Any], text: str, codex: str,
                 outcome: Mapping[str, Any], packed: bytes) -> str:
@@ -298,5 +338,24 @@ class RulingStore:
             return {"ok": False, "backend": self.backend, "error": exc.cause}
         except sqlite3.Error as exc:
             return {"ok": False, "backend": self.backend, "error": _cause(exc).cause}
-        return {"ok": schema == migrations.latest(), "backend": self.backend, "schema": schema,
-                "rulings": count}
+        body: dict[str, Any] = {"ok": schema == migrations.latest(), "backend": self.backend,
+                                "schema": schema, "rulings": count}
+        if schema != migrations.latest():
+            body["error"] = "the database's schema is missing or not the latest (its migrations did not run)"
+        problem = self._save_problem()
+        if problem:
+            body.update(ok=False, error=problem)
+        return body
+
+    def _save_problem(self) -> str | None:
+        """Why a save would fail now, though the database reads: its disk is full, or a save just failed."""
+        try:
+            disk = os.statvfs(self.path.parent)
+        except OSError:
+            disk = None
+        if disk is not None and disk.f_bavail * disk.f_frsize < MIN_FREE:
+            return "the disk holding the database is full: saves would fail"
+        failed = self._write_failed
+        if failed is not None and time.monotonic() - failed[0] < WRITE_FAILURE_MEMORY:
+            return f"the last save failed: {failed[1]}"
+        return None
