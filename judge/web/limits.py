@@ -20,8 +20,9 @@ until the window has room again).
     JUDGE_BUDGET_SECONDS   wall clock for the engine in one request (2.0; 0 turns the deadline off)
     JUDGE_BUDGET_STEPS     steps of one resolution (2000)
     JUDGE_MAX_RESPONSE     bytes in one answer (8 MB); a larger one is a 422 in the error shape
-    JUDGE_ENGINE_SLOTS     costly requests one worker runs at once (3 of gthread's 4 threads, so one is
-                           always free for reading); a request waits 0.25 s for a slot, then 503
+    JUDGE_ENGINE_SLOTS     costly requests one worker runs at once (3 of gunicorn.conf.py's 8 threads, so
+                           reading always finds a thread, even with costly requests waiting); a request
+                           waits 1 s for a slot, then 503 with Retry-After
     RATELIMIT_ENABLED      limits on (True) — most tests turn them off through create_app(config)
     RATELIMIT_STORAGE_URI  where the counts live: "memory://" (one process), or a postgresql:// or
                            redis:// URI to share them between workers and instances
@@ -64,7 +65,7 @@ DEFAULTS: dict[str, Any] = {
 # Older names, still read: the API's and the desk's limits were two groups, sharing was "SHARE".
 ALIASES = {"JUDGE_LIMIT_API": "JUDGE_LIMIT_ENGINE", "JUDGE_LIMIT_DESK": "JUDGE_LIMIT_ENGINE",
            "JUDGE_LIMIT_SHARE": "JUDGE_LIMIT_SAVE"}
-SLOT_WAIT = 0.25  # seconds a costly request waits for an engine slot before a 503
+SLOT_WAIT = 1.0  # seconds a costly request waits for an engine slot before a 503
 COST_UNIT = 0.1  # seconds of work in one unit of the cost budget
 
 READING_API = ("/api/v1/rules/", "/api/v1/glossary/", "/api/v1/cards/", "/api/v1/rulings/", "/api/openapi")
@@ -147,8 +148,8 @@ def register(app: Flask) -> None:
             return
         if limiter.enabled:
             _check_cost(limiter)
-        # a costly request takes one of the worker's engine slots (waiting SLOT_WAIT at most), so a
-        # thread is always left for reading
+        # a costly request takes one of the worker's engine slots (waiting SLOT_WAIT at most), so
+        # threads are always left for reading
         if not slots.acquire(timeout=SLOT_WAIT):
             raise Unavailable("Every engine of this server is busy; try again in a moment.", retry_after=2)
         g.judge_slot = slots
