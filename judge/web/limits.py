@@ -12,9 +12,9 @@ client address, in four groups (see GROUPS):
 
 Each group has a request count (JUDGE_LIMIT_<GROUP>, e.g. "600/minute;30/second"), and all four share
 one budget of *seconds of work* per client (JUDGE_COST_LIMIT, e.g. "60/minute"): a request is charged
-the wall-clock time it took, in tenths of a second (at least one). Thirty judges behind one NAT asking
-cheap questions (20–50 ms each) spend a few seconds a minute; one client looping the engine (2 s a
-request) is refused after 30 such requests a minute. A refusal is a 429 with `Retry-After` (seconds
+the wall-clock time it took, in hundredths of a second (at least one), counted per fixed window.
+Thirty judges behind one NAT asking cheap questions (20–50 ms each) spend a few seconds a minute;
+one client looping the engine (2 s a request) is refused after 30 such requests a minute. A refusal is a 429 with `Retry-After` (seconds
 until the window has room again).
 
     JUDGE_BUDGET_SECONDS   wall clock for the engine in one request (2.0; 0 turns the deadline off)
@@ -43,6 +43,7 @@ from flask_limiter import Limit, Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.limits import RateLimitItem
+from limits.strategies import FixedWindowRateLimiter
 
 from judge.engine import budget as engine_budget
 from judge.web.errors import Unavailable, error_response
@@ -66,7 +67,7 @@ DEFAULTS: dict[str, Any] = {
 ALIASES = {"JUDGE_LIMIT_API": "JUDGE_LIMIT_ENGINE", "JUDGE_LIMIT_DESK": "JUDGE_LIMIT_ENGINE",
            "JUDGE_LIMIT_SHARE": "JUDGE_LIMIT_SAVE"}
 SLOT_WAIT = 1.0  # seconds a costly request waits for an engine slot before a 503
-COST_UNIT = 0.1  # seconds of work in one unit of the cost budget
+COST_UNIT = 0.01  # seconds of work in one unit of the cost budget (a request costs at least one)
 
 READING_API = ("/api/v1/rules/", "/api/v1/glossary/", "/api/v1/cards/", "/api/v1/rulings/", "/api/openapi")
 
@@ -116,9 +117,9 @@ def web_budget() -> engine_budget.Budget:
     return engine_budget.Budget(seconds=seconds or None, steps=int(current_app.config["JUDGE_BUDGET_STEPS"]))
 
 
-def _retry_after(limiter: Limiter, item: RateLimitItem, *identifiers: str) -> int:
+def _retry_after(counter: FixedWindowRateLimiter, item: RateLimitItem, *identifiers: str) -> int:
     try:
-        reset = limiter.limiter.get_window_stats(item, *identifiers).reset_time
+        reset = counter.get_window_stats(item, *identifiers).reset_time
     except Exception:  # noqa: BLE001 - a storage that fails: a guess is better than none
         return int(item.get_expiry())
     return max(1, math.ceil(reset - time.time()))
@@ -195,27 +196,30 @@ def _bounded(limiter: Limiter, response: Response) -> Response:
     return response
 
 
+def _cost_counter(limiter: Limiter) -> FixedWindowRateLimiter:
+    """Seconds are counted in a fixed window (one counter per client, however long a request took),
+    on the storage Flask-Limiter uses now (its in-memory fallback while a shared store is down)."""
+    return FixedWindowRateLimiter(limiter.limiter.storage)
+
+
 def _check_cost(limiter: Limiter) -> None:
     item, who = _cost_item(), get_remote_address()
     try:
-        room = limiter.limiter.test(item, who)
+        room = _cost_counter(limiter).test(item, who)
     except Exception:
         current_app.logger.warning("the cost limit's storage failed; not counted", exc_info=True)
         return
     if not room:
         seconds = item.amount * COST_UNIT
         raise Limited(f"this address has used its {seconds:g} seconds of engine, search and saving work "
-                      f"per {item.get_expiry()} s", _retry_after(limiter, item, who))
+                      f"per {item.get_expiry()} s", _retry_after(_cost_counter(limiter), item, who))
 
 
 def _charge(limiter: Limiter, seconds: float) -> None:
-    """Charge this client the work its request took (tenths of a second, at least one)."""
+    """Charge this client the work its request took (hundredths of a second, at least one)."""
     item, who = _cost_item(), get_remote_address()
-    units = max(1, round(seconds / COST_UNIT))
     try:
-        if not limiter.limiter.hit(item, who, cost=units):
-            left = limiter.limiter.get_window_stats(item, who).remaining
-            if left > 0:
-                limiter.limiter.hit(item, who, cost=left)
+        # a fixed window counts past its limit: the request that went over is charged in full
+        _cost_counter(limiter).hit(item, who, cost=max(1, round(seconds / COST_UNIT)))
     except Exception:
         current_app.logger.warning("the cost limit's storage failed; not charged", exc_info=True)
