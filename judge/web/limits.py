@@ -14,8 +14,8 @@ Each group has a request count (JUDGE_LIMIT_<GROUP>, e.g. "600/minute;30/second"
 one budget of *seconds of work* per client (JUDGE_COST_LIMIT, e.g. "60/minute"): a request is charged
 the wall-clock time it took, in hundredths of a second (at least one), counted per fixed window.
 Thirty judges behind one NAT asking cheap questions (20–50 ms each) spend a few seconds a minute;
-one client looping the engine (2 s a request) is refused after 30 such requests a minute. A refusal is a 429 with `Retry-After` (seconds
-until the window has room again).
+one client looping the engine (2 s a request) is refused after 30 such requests a minute. A refusal
+is a 429 with `Retry-After` (seconds until the window has room again).
 
     JUDGE_BUDGET_SECONDS   wall clock for the engine in one request (2.0; 0 turns the deadline off)
     JUDGE_BUDGET_STEPS     steps of one resolution (2000)
