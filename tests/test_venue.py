@@ -396,3 +396,30 @@ def test_changes_judges_a_saved_ruling_once_and_is_limited_as_costly(tmp_path, i
     assert len(again) == len(saved_calls) + 1  # only the new ruling was judged
     assert client.get("/changes/0.4.0...0.4.0").status_code == 200  # the fourth in a minute
     assert client.get("/changes/0.4.0...0.4.0").status_code == 429  # the fifth
+
+
+def test_yaml_reading_is_bounded_and_its_refusal_accurate(tmp_path, index_dir):
+    """Defect 5: a 246 KB flow list took 2.6 s and was refused "once its YAML aliases are expanded",
+    though it has none; 3,000 levels of `[` took PyYAML's scanner 5.8 s. Now reading stops at 50,000
+    values or 100 levels, saying which, with the line."""
+    client = served_app(tmp_path, index_dir).test_client()
+    flow = ("notes: [" + ",".join(["1"] * 60_000) + "]\n").encode()
+    response = client.post("/api/v1/resolve", data=flow, content_type="application/yaml")
+    answer = response.get_json()
+    message = answer["error"] + " ".join(p["message"] for p in answer.get("problems", []))
+    assert "alias" not in message
+    if response.status_code == 422:  # a slow machine: the clock stopped the reading first
+        assert "time budget" in message
+    else:
+        assert response.status_code == 400 and "more than 50000 values" in message
+    bomb = b"a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + b"".join(
+        f"{c}: &{c} [{', '.join(['*' + chr(ord(c) - 1)] * 9)}]\n".encode() for c in "bcdefg")
+    response = client.post("/api/v1/resolve", data=bomb, content_type="application/yaml")
+    assert response.status_code == 400 and "aliases" in json.dumps(response.get_json())
+    deep = ("state: " + "[" * 3000 + "]" * 3000).encode()
+    for path, body in (("/api/v1/resolve", deep), ("/desk/parse.json", json.dumps({"yaml": deep.decode()}))):
+        response = client.post(path, data=body, content_type="application/yaml" if path.startswith("/api")
+                               else "application/json")
+        assert response.status_code == 400, path
+        problem = response.get_json()["problems"][0]
+        assert "nested more than 100 levels" in problem["message"] and problem["line"] == 1

@@ -61,8 +61,7 @@ def read_yaml(text: str) -> Any:
         data = engine.safe_load(text)
     except engine.YamlTooLarge as exc:
         line = exc.problem_mark.line + 1
-        raise DeskInputError("The scenario is too large.",
-                             [{"path": "", "message": exc.problem, "line": line}]) from None
+        raise DeskInputError(exc.headline, [{"path": "", "message": exc.problem, "line": line}]) from None
     except RecursionError:
         raise DeskInputError(
             "The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}]

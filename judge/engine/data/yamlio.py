@@ -16,16 +16,19 @@ import yaml
 from judge.engine.data import budget
 
 MAX_NODES = 50_000  # values in one scenario (as written, and with YAML aliases expanded)
-CHECK_EVERY = 256   # nodes composed between two looks at the request's clock
+MAX_NESTING = 100   # levels of [ { or indentation read (a scenario needs about ten; the desk takes 40)
+CHECK_EVERY = 256   # nodes composed (or tokens read) between two looks at the request's clock
 
 
 class TooLarge(yaml.YAMLError):
-    """The text holds more than MAX_NODES values: reading stopped there (`problem_mark` says where)."""
+    """The text holds more than MAX_NODES values, or nests past MAX_NESTING: reading stopped there
+    (`problem_mark` says where; `headline` is the one-line summary)."""
 
-    def __init__(self, problem: str, mark: Any) -> None:
+    def __init__(self, problem: str, mark: Any, headline: str = "The scenario is too large.") -> None:
         super().__init__(problem)
         self.problem = problem
         self.problem_mark = mark
+        self.headline = headline
 
 
 class Loader(yaml.SafeLoader):
@@ -36,6 +39,18 @@ class Loader(yaml.SafeLoader):
     def __init__(self, stream: Any) -> None:
         super().__init__(stream)
         self.nodes = 0
+        self.fetched = 0
+
+    def fetch_more_tokens(self) -> None:
+        """The scanner's step: PyYAML's work per token grows with the nesting (deep `[[[…` took 5.8 s
+        for 3,000 levels), so nesting is refused past MAX_NESTING and the clock looked at as it reads."""
+        self.fetched += 1
+        if self.flow_level > MAX_NESTING or len(self.indents) > MAX_NESTING:
+            raise TooLarge(f"the scenario is nested more than {MAX_NESTING} levels deep",
+                           self.get_mark(), "The scenario is nested too deeply.")
+        if self.fetched % CHECK_EVERY == 0:
+            budget.check_time()
+        super().fetch_more_tokens()
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         self.nodes += 1
