@@ -378,7 +378,7 @@ def test_a_missing_schema_is_a_503_on_healthz(tmp_path, index_dir):
 
 def test_changes_judges_a_saved_ruling_once_and_is_limited_as_costly(tmp_path, index_dir, monkeypatch):
     """Defect 5: /changes re-judged the library and every saved ruling in the request after each save."""
-    from judge.desk import changes
+    from judge.changes import rulings as changes
 
     app = served_app(tmp_path, index_dir, JUDGE_LIMIT_CHANGES="4/minute")
     client = app.test_client()

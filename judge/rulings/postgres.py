@@ -19,9 +19,9 @@ from typing import Any
 import psycopg
 from psycopg import conninfo
 
-from judge.desk import migrations
 from judge.desk.runner import canonical_json, content_id
-from judge.desk.store import (
+from judge.rulings import migrations
+from judge.rulings.sqlite import (
     MAX_ROW,
     RulingTooLarge,
     Saved,
@@ -105,7 +105,7 @@ class PostgresStore:
             self._idle, self._pid = [], os.getpid()
 
     def migrate(self) -> list[int]:
-        """Apply the migrations the database lacks (judge/desk/migrations.py); the versions applied."""
+        """Apply the migrations the database lacks (judge/rulings/migrations.py); the versions applied."""
         return self._run(self._apply_migrations, migrating=True)
 
     def _apply_migrations(self, db: psycopg.Connection) -> list[int]:
