@@ -16,6 +16,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -66,7 +67,8 @@ def main() -> None:
                                         {"Content-Type": "application/json"})
                 record("engine", status, took)
                 if asked % 2 == 0:
-                    status, took, _ = fetch(base + f"/search?q={SEARCHES[(n + asked) % len(SEARCHES)]}")
+                    words = quote(SEARCHES[(n + asked) % len(SEARCHES)])
+                    status, took, _ = fetch(base + f"/search?q={words}")
                     record("search", status, took)
                 asked += 1
                 time.sleep(30 * args.seconds / 60)

@@ -26,10 +26,11 @@ from flask.typing import ResponseReturnValue
 
 from judge.codex import load_codex
 from judge.desk import pages, runner
+from judge.engine import budget
 from judge.rulings import RulingTooLarge
 from judge.search.query import MAX_QUERY, clean
 from judge.web import api, card_pages, codex_pages, search_views
-from judge.web.desk import view_versions
+from judge.web.desk import SAVE_RESERVE, view_versions
 from judge.web.errors import BadInput
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
@@ -98,6 +99,7 @@ def card(slug: str) -> Response:
 def save_ruling() -> tuple[Response, int, dict[str, str]]:
     """As the desk's share: resolve, keep the ruling with the scenario, answer where it lives."""
     data = api.scenario_mapping()
+    budget.reserve(SAVE_RESERVE)  # as the desk's share: packing and writing fit in the deadline + grace
     view = pages.ruling_context(data, "api")
     if view["problems"]:
         count = len(view["problems"])

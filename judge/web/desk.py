@@ -42,6 +42,7 @@ from judge.web.twin import twin
 
 bp = Blueprint("desk", __name__)
 
+SAVE_RESERVE = 0.3  # seconds of a save's budget kept from the engine for packing and writing its view
 PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
 
 
@@ -294,6 +295,7 @@ def cards_json() -> Response:
 def share() -> ResponseReturnValue:
     check_csrf()
     data = posted_scenario()
+    budget.reserve(SAVE_RESERVE)  # packing and writing the kept view fit within the deadline + its grace
     view = pages.ruling_context(data, "share")
     if view["problems"]:
         raise BadInput("Only a scenario the engine can read can be shared.", view["problems"])
