@@ -52,11 +52,12 @@ def main() -> None:
             with lock:
                 results[kind].append((status, took))
 
-        def views() -> None:  # the page views, evenly over the run
-            for i in range(args.views):
-                status, took, _ = fetch(base + pages[i % len(pages)])
+        def views(k: int) -> None:  # one of 5 browsers: a fifth of the page views, evenly over the run
+            share = args.views // 5
+            for i in range(share):
+                status, took, _ = fetch(base + pages[(i * 5 + k) % len(pages)])
                 record("page", status, took)
-                time.sleep(max(0.0, args.seconds / args.views - took))
+                time.sleep(max(0.0, args.seconds / share - took))
 
         def judge(n: int) -> None:  # one of 30 judges: a cheap question every 30 s, a search every 60 s
             time.sleep(n * args.seconds / 60)
@@ -74,7 +75,7 @@ def main() -> None:
                 time.sleep(30 * args.seconds / 60)
 
         started = time.monotonic()
-        threads = [threading.Thread(target=views)]
+        threads = [threading.Thread(target=views, args=(k,)) for k in range(5)]
         threads += [threading.Thread(target=judge, args=(n,)) for n in range(30)]
         for thread in threads:
             thread.start()
