@@ -10,7 +10,7 @@ client address, in four groups (see GROUPS):
     SAVE     sharing a ruling: POST /desk/share, POST /api/v1/rulings
     CHANGES  /changes/<from>...<to> (every ruling judged twice)
 
-Each group has a request count (JUDGE_LIMIT_<GROUP>, e.g. "600/minute;30/second"), and all four share
+Each group has a request count (JUDGE_LIMIT_<GROUP>, e.g. "1200/minute;40/second"), and all four share
 one budget of *seconds of work* per client (JUDGE_COST_LIMIT, e.g. "60/minute"): a request is charged
 the wall-clock time it took, in hundredths of a second (at least one), counted per fixed window.
 Thirty judges behind one NAT asking cheap questions (20–50 ms each) spend a few seconds a minute;
@@ -57,7 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": False,  # its Retry-After would overwrite the storage's own (a 503's)
     "RATELIMIT_STRATEGY": "moving-window",
-    "JUDGE_LIMIT_ENGINE": "600/minute;30/second",
+    "JUDGE_LIMIT_ENGINE": "1200/minute;40/second",
     "JUDGE_LIMIT_SEARCH": "1200/minute;40/second",
     "JUDGE_LIMIT_SAVE": "60/minute",
     "JUDGE_LIMIT_CHANGES": "120/minute",
