@@ -16,7 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
 from judge.rulings import open_store
-from judge.web import caching, errors, limits, security
+from judge.web import caching, compress, errors, limits, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -29,6 +29,7 @@ BLUEPRINTS = [
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
     "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)
+    "judge.web.offline:bp",       # /manifest.webmanifest, /sw.js, /offline…   (the site offline)
 ]
 
 # Settings read from the environment when set (numbers and booleans parsed), below create_app's config.
@@ -84,6 +85,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
 
     errors.register(app)
+    compress.register(app)  # first registered, so it runs last: after the page cache kept the plain body
     security.register(app)
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
         importlib.import_module("judge.web.limit_storage")  # registers postgresql:// with `limits`

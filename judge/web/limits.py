@@ -71,7 +71,10 @@ def register(app: Flask) -> None:
     # One Limiter per app (tests build many apps). A client's requests count per group, not per
     # endpoint: all of /api/* share one count (scope = the group's name), so spreading requests over
     # the endpoints of a group does not multiply the limit.
-    group_limit = Limit(_limit_for_request, scope=lambda _endpoint: f"group:{_group()}", shared=True)
+    # `exempt_when` goes on the Limit itself: Flask-Limiter 4 ignores `default_limits_exempt_when` for a
+    # Limit object passed in (it is already "finalized"), which limited every page at the API's rate.
+    group_limit = Limit(_limit_for_request, scope=lambda _endpoint: f"group:{_group()}", shared=True,
+                        exempt_when=lambda: _group() is None)
     Limiter(get_remote_address, app=app, default_limits=[group_limit],
             default_limits_exempt_when=lambda: _group() is None)
 
