@@ -31,7 +31,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from judge import ROOT
 from judge.codex import load_codex
 from judge.codex.editions import codex_root, editions
-from judge.engine.cards import load_library
+from judge.engine import load_library
 from judge.library import LIBRARY, card_slug
 from judge.search import export
 from judge.search import store as index_store
