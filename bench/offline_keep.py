@@ -77,7 +77,8 @@ class WorkerThrottle:
         """Time one fetch of the offline search data (78 KB compressed) from inside the worker."""
         if self.session is None:
             return None
-        """Time one fetch of the offline search data (78 KB compressed) from the worker."""
+        params = {"expression": PROBE, "awaitPromise": True, "returnByValue": True}
+        self.message(3, "Runtime.evaluate", params)
         for _ in range(100):
             if 3 in self.replies:
                 return self.replies[3].get("result", {}).get("result", {}).get("value")
