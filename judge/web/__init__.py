@@ -39,6 +39,7 @@ ENV_SETTINGS: dict[str, Callable[[str], object]] = {
     "RATELIMIT_STORAGE_URI": str, "JUDGE_LIMIT_API": str, "JUDGE_LIMIT_DESK": str,
     "JUDGE_LIMIT_SHARE": str, "JUDGE_LIMIT_SEARCH": str,
     "JUDGE_HTTPS": lambda v: v.lower() in ("1", "true", "yes", "on"), "JUDGE_PROXIES": int,
+    "JUDGE_OFFLINE": lambda v: v.lower() not in ("0", "false", "no", "off"),
 }
 
 
