@@ -110,7 +110,10 @@ def test_a_closed_tab_comes_back_on_a_new_desk_with_a_notice(page, context, live
     again.goto(f"{live_server}/desk")  # no address to go by: this browser's draft
     ready(again)
     again.wait_for_selector(".desk.stepping #ruling-out .step")
-    assert again.locator("#restored").is_visible() and "is back" in again.locator("#restored").text_content()
+    banner = again.locator("#restored")  # the desk asks: continue (shown meanwhile), or start anew
+    assert banner.is_visible() and "your desk from" in banner.text_content()
+    for choice in ("Continue where you were", "Start with an empty board", "Start from the sample position"):
+        assert banner.get_by_role("button", name=choice).is_visible()
     assert snapshot(again) == before
 
 
