@@ -17,9 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.engine.resolve import extend_with_legal, resolve
-from judge.engine.resolve_cli import is_scenario_file
-from judge.engine.scenario import Scenario, load_scenario_file
+from judge.commands.resolve import is_scenario_file
+from judge.engine import Scenario, load_scenario_file
+from judge.engine.driver.resolve import extend_with_legal, resolve
 
 
 def bench_scenarios(runs: int) -> list[float]:

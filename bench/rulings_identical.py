@@ -20,10 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.engine.errors import ScenarioError
-from judge.engine.resolve import resolve
-from judge.engine.resolve_cli import NOT_SCENARIOS, is_scenario_file
-from judge.engine.scenario import load_scenario_file
+from judge.commands.resolve import NOT_SCENARIOS, is_scenario_file
+from judge.engine import ScenarioError, load_scenario_file
+from judge.engine.driver.resolve import resolve
 
 
 def library_files(root: Path) -> list[Path]:

@@ -14,10 +14,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "codex-check": ("judge.codex.cli:codex_check", "validate the Codex data and print counts per chapter"),
     "import-codex": ("judge.codex.cli:import_codex", "raw Codex pages into codex YAML, or a new edition"),
     "index": ("judge.search.cli:index", "build the search index into the instance folder"),
-    "position": ("judge.engine.cli:position", "derived values and legality checks for a scenario"),
-    "resolve": ("judge.engine.resolve_cli:resolve", "resolve a scenario into a ruling"),
+    "position": ("judge.commands.position:position", "derived values and legality checks for a scenario"),
+    "resolve": ("judge.commands.resolve:resolve", "resolve a scenario into a ruling"),
     "check": (
-        "judge.engine.resolve_cli:check",
+        "judge.commands.resolve:check",
         "resolve every scenario under a folder and check its expectations",
     ),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),

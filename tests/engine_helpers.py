@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from judge.engine import yamlio
-from judge.engine.scenario import Scenario, load_scenario
+from judge.engine.data import yamlio
+from judge.engine.driver.scenario import Scenario, load_scenario
 
 CARDS: list[dict[str, Any]] = yamlio.safe_load("""
 - {name: Test Queen, type: soul, rank: 3, attribute: light, leader: true, atk: 20, def: 10, hp: 50}
@@ -172,7 +172,7 @@ def position(phase: str = "preparation", turn_player: str = "A", lasting: list |
 
 def check(action: dict, window=None, **kwargs) -> list:
     """The violations of one action (a contract §4 dict) in the position built from kwargs."""
-    from judge.engine import verbs
+    from judge.engine.driver import verbs
 
     scenario = position(**kwargs)
     return verbs.verify(scenario.state, verbs.action_of(action), window)

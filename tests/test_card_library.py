@@ -123,7 +123,7 @@ def test_names_are_unique():
 
 
 def test_every_card_loads_through_the_engine_loader():
-    cards = pytest.importorskip("judge.engine.cards", reason="the engine's card loader is not merged")
+    cards = pytest.importorskip("judge.engine.data.cards", reason="the engine's card loader is not merged")
     library = cards.load_library_dir(CARDS_DIR)
     assert library.problems == []
     assert len(library) == len(CARDS)

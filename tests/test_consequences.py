@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from engine_helpers import CARDS, base
 
-from judge.engine.resolve import resolve
-from judge.engine.scenario import load_scenario
+from judge.engine.driver.resolve import resolve
+from judge.engine.driver.scenario import load_scenario
 
 PRINTED = {c["name"]: c for c in CARDS}
 

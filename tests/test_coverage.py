@@ -75,7 +75,7 @@ def test_claims_are_cited_by_the_trace(report):
     """A ruling's claims must be cited by its resolved trace, except the known gaps recorded in
     the baseline (`trace_gaps`, each reported to the engine's owners); a new gap fails here."""
     if not report.engine:
-        pytest.skip("judge.engine.api can't resolve yet: traces not checked")
+        pytest.skip("judge.engine.driver.api can't resolve yet: traces not checked")
     known = coverage.load_trace_gaps()
     errors = {r.path: r.error for r in report.rulings if r.error and Path(r.path).parent.name in LIBRARY_DIRS}
     assert not errors, json.dumps(errors, indent=1)

@@ -198,7 +198,7 @@ def no_js_form_posts():
 
 
 def test_the_no_js_form_shows_problems_with_key_paths(client, no_js_form_posts):
-    pytest.importorskip("judge.engine.api")
+    pytest.importorskip("judge.engine.driver.api")
     response = client.post("/desk", data=no_js_form_posts)
     assert response.status_code == 400
     assert "state.players.A.field.C9" in response.get_data(as_text=True)

@@ -10,7 +10,7 @@ import pytest
 
 from judge.desk import hints, pages, runner, words
 
-pytest.importorskip("judge.engine.api")
+pytest.importorskip("judge.engine.driver.api")
 
 # A casts Firebolt (an Event, Preparation Phase); B has Hidden Snare (Fast) set under Harold.
 POSITION = {

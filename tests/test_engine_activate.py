@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine_helpers import check, cited
 
-from judge.engine.checks import Offer, Window
-from judge.engine.state import SlotRef
+from judge.engine import SlotRef
+from judge.engine.rules.moment import Offer, Window
 
 MEDIC = {"field": {"C3": "Warlord", "Cm1": "Medic"}}
 
@@ -58,8 +58,8 @@ def test_glossary_activated_effect_a_soul_needs_a_proactive_slot():
 def test_10_5_2_a_realms_activated_effect_needs_no_proactive_slot():
     from engine_helpers import CARDS, base
 
-    from judge.engine import verbs
-    from judge.engine.scenario import load_scenario
+    from judge.engine.driver import verbs
+    from judge.engine.driver.scenario import load_scenario
 
     data = base(A={"turns_taken": 1, "realms": {"realm1": "Shrine"}})
     data["cards"] = CARDS + [{"name": "Shrine", "type": "realm", "rank": 1, "hp": 20, "effects": [

@@ -9,7 +9,7 @@ import yaml
 from engine_helpers import base
 
 from judge.cli import main
-from judge.engine import api, verbs
+from judge.engine.driver import api, verbs
 
 
 def _scenario_yaml(**players) -> str:
@@ -110,7 +110,7 @@ def test_api_resolve_answers_in_the_one_shape(client):
 
 def test_every_position_scenario_prints_and_has_title_question_expect(capsys):
     from judge import SCENARIOS_DIR
-    from judge.engine.scenario import load_scenario_file
+    from judge.engine.driver.scenario import load_scenario_file
 
     files = sorted((SCENARIOS_DIR / "positions").glob("*.yaml"))
     assert len(files) >= 5
@@ -124,7 +124,7 @@ def test_every_position_scenario_prints_and_has_title_question_expect(capsys):
 def test_10_1_1_legal_actions_after_a_recruit_offer_no_second_recruit():
     import pytest
 
-    pytest.importorskip("judge.engine.resolve", reason="part 2 resolves the queued actions")
+    pytest.importorskip("judge.engine.driver.resolve", reason="part 2 resolves the queued actions")
     data = base(A={"hand": ["Grunt", "Knight"], "field": {"C3": "Warlord"}})
     data["actions"] = [{"recruit": "Grunt", "to": "L2"}]
     scenario = api.load_scenario(data)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from engine_helpers import CARDS
 
-from judge.engine import parts
-from judge.engine.cards import Library, load_library, parse_card, parse_cards
-from judge.engine.errors import Problems
+from judge.engine import Library, Problems, load_library, parse_card, parse_cards
+from judge.engine.data import parts
 
 
 def _problems(card: dict) -> list[dict]:

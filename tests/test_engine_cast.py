@@ -59,8 +59,8 @@ def test_10_2_2_caster_requirement_names_which_souls_may_cast():
 def test_10_2_3_only_one_event_on_the_event_slot():
     from engine_helpers import base
 
-    from judge.engine import verbs
-    from judge.engine.scenario import load_scenario
+    from judge.engine.driver import verbs
+    from judge.engine.driver.scenario import load_scenario
 
     data = base(A={"hand": ["Chains"], "field": FIELD}, B={"field": {"C3": "Knight"}})
     data["state"]["event_slot"] = "Wormhole"
@@ -89,8 +89,8 @@ def test_13_6_2_unyielding_soul_cannot_be_targeted_by_an_opposing_event_of_its_r
 def test_13_6_3_a_higher_rank_source_reaches_an_unyielding_soul():
     from engine_helpers import CARDS, base
 
-    from judge.engine import verbs
-    from judge.engine.scenario import load_scenario
+    from judge.engine.driver import verbs
+    from judge.engine.driver.scenario import load_scenario
 
     data = base(A={"hand": ["Big Hole"], "field": {"C3": "Warlord"}}, B={"field": {"C3": "Test Noah"}})
     data["cards"] = CARDS + [{"name": "Big Hole", "type": "event", "rank": 3, "effects": [

@@ -7,10 +7,10 @@ from engine_helpers import CARDS, base
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.engine import checks, verbs
-from judge.engine.errors import ScenarioError
-from judge.engine.field import load_field
-from judge.engine.scenario import load_scenario
+from judge.engine import ScenarioError, load_field
+from judge.engine.driver import verbs
+from judge.engine.driver.scenario import load_scenario
+from judge.engine.rules import moment as checks
 
 FIELD = load_field()
 PLAIN = [c for c in CARDS if c["type"] == "soul" and not c.get("leader") and not c.get("keywords")

@@ -10,11 +10,15 @@ import string
 import pytest
 
 from judge import ROOT
-from judge.engine import battle, card_schema, effects, parts, verbs  # noqa: F401 (battle registers its part)
-from judge.engine.cards import load_library
-from judge.engine.errors import Problems
-from judge.engine.state import LASTING_KINDS
-from judge.engine.vocabulary import vocabulary
+from judge.engine import Problems, load_library, vocabulary
+from judge.engine.data import card_reader as card_schema
+from judge.engine.data import parts
+from judge.engine.driver import verbs
+from judge.engine.play import (
+    battle,  # noqa: F401 (battle registers its part)
+    effects,
+)
+from judge.engine.position.state import LASTING_KINDS
 
 CARD = {"name": "Tester", "type": "event", "rank": 0,
         "effects": [{"kind": "activated", "do": [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import check, cited
 
-from judge.engine.checks import Window
+from judge.engine.rules.moment import Window
 
 
 def test_glossary_priority_pass_only_in_a_response_window_while_holding_priority():

@@ -14,23 +14,20 @@ from judge.codex.editions import editions
 codex_mod = pytest.importorskip("judge.codex", reason="the Codex loader lands on branch codex")
 
 RULE_ID = re.compile(r"^(?:\d+(?:\.\d+)*[a-d]?|glossary/[a-z0-9-]+|interpretation/[a-z0-9-]+)$")
-MODULES = ["legality", "targets", "stats", "conditions", "tree", "scenario", "state_loader", "cards",
-           "card_schema", "field", "moves",
-           "verbs", "placing", "checks", "references"]
+ENGINE = ROOT / "judge" / "engine"
 
 
 def _cited_ids() -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for name in MODULES:
-        path = ROOT / "judge" / "engine" / f"{name}.py"
+    for path in sorted(ENGINE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and RULE_ID.match(node.value):
-                found.setdefault(node.value, []).append(f"{path.name}:{node.lineno}")
+                found.setdefault(node.value, []).append(f"{path.relative_to(ENGINE)}:{node.lineno}")
             # rule ids quoted inside messages, e.g. "(10.3.4)" or "(glossary/altar)"
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 for m in re.finditer(r"\((\d+\.\d+(?:\.\d+)?[a-d]?|glossary/[a-z0-9-]+)[,)]", node.value):
-                    found.setdefault(m.group(1), []).append(f"{path.name}:{node.lineno}")
+                    found.setdefault(m.group(1), []).append(f"{path.relative_to(ENGINE)}:{node.lineno}")
     return found
 
 

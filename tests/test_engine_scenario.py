@@ -9,9 +9,8 @@ import pytest
 import yaml
 from engine_helpers import CARDS, base, build
 
-from judge.engine.errors import ScenarioError
-from judge.engine.scenario import load_scenario
-from judge.engine.state import SlotRef
+from judge.engine import ScenarioError, SlotRef
+from judge.engine.driver.scenario import load_scenario
 
 
 def _problems(data) -> list[dict]:

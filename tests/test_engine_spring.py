@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine_helpers import check, cited
 
-from judge.engine.checks import Window
-from judge.engine.state import SlotRef
+from judge.engine import SlotRef
+from judge.engine.rules.moment import Window
 
 SET = {"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}}}
 

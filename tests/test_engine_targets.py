@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine_helpers import CARDS, base, cited
 
-from judge.engine import verbs
-from judge.engine.scenario import load_scenario
+from judge.engine.driver import verbs
+from judge.engine.driver.scenario import load_scenario
 
 EXTRA = [
     {"name": "Far Shot", "type": "event", "rank": 0, "effects": [

@@ -10,12 +10,13 @@ import pytest
 from engine_helpers import base, position
 
 from judge import ROOT
-from judge.engine import checks, legality, moves, verbs
-from judge.engine.action import Action, Place
-from judge.engine.errors import ScenarioError
-from judge.engine.scenario import load_scenario
-from judge.engine.state import SlotRef
-from judge.engine.stats import derive
+from judge.engine import ScenarioError, SlotRef
+from judge.engine.driver import verbs
+from judge.engine.driver.scenario import load_scenario
+from judge.engine.position.action import Action, Place
+from judge.engine.position.board import derive
+from judge.engine.rules import legality, moves
+from judge.engine.rules import moment as checks
 
 
 def test_every_verb_has_its_check_its_deed_and_its_candidates():

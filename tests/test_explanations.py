@@ -15,10 +15,10 @@ from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 
-from judge.engine import stats
-from judge.engine.resolve import resolve
-from judge.engine.resolve_cli import is_scenario_file
-from judge.engine.scenario import Scenario, load_scenario_file
+from judge.commands.resolve import is_scenario_file
+from judge.engine import Scenario, load_scenario_file
+from judge.engine.driver.resolve import resolve
+from judge.engine.position import board as stats
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted(p for p in (ROOT / "scenarios").rglob("*.yaml") if is_scenario_file(p))

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from judge import ROOT
-from judge.engine import cards, parts, scenario, verbs
+from judge.engine.data import cards, parts
+from judge.engine.driver import scenario, verbs
 
 DOC = ROOT / "docs" / "scenario-format.md"
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge import SCENARIOS_DIR
-from judge.engine import yamlio
+from judge.engine.data import yamlio
 from judge.web import create_app
 
 LIBRARY = sorted(p for p in Path(SCENARIOS_DIR).rglob("*.yaml")

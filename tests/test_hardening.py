@@ -168,7 +168,7 @@ def test_a_lone_surrogate_is_refused_with_its_key_path(client):
 
 
 def test_an_engine_failure_is_a_logged_500_never_a_ruling(client, monkeypatch, caplog):
-    from judge.engine import resolve
+    from judge.engine.driver import resolve
 
     def broken(g):
         raise AttributeError("an engine bug")
@@ -278,7 +278,7 @@ def test_a_permalink_is_resolved_once_and_answers_304(client, monkeypatch):
     response = client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
     assert response.status_code == 303
     url = response.headers["Location"]
-    from judge.engine import resolve
+    from judge.engine.driver import resolve
 
     calls = []
     real = resolve.resolve
@@ -428,7 +428,7 @@ def test_the_app_rebuilds_a_corrupt_index_and_search_works(tmp_path, index_dir):
 
 
 def test_the_cli_takes_a_budget(tmp_path, capsys):
-    from judge.engine.resolve_cli import resolve
+    from judge.commands.resolve import resolve
 
     path = tmp_path / "loop.yaml"
     path.write_text(LOOP)
@@ -448,7 +448,7 @@ def test_healthz_is_503_naming_the_database_problem(tmp_path, index_dir):
 
 def test_a_board_past_the_budget_is_a_note_not_a_picture(app):
     from judge.desk import pages
-    from judge.engine import budget
+    from judge.engine.data import budget
 
     with app.test_request_context("/"), budget.limit(budget.Budget(seconds=0.0001)) as running:
         while not running.expired():
@@ -460,7 +460,7 @@ def test_a_board_past_the_budget_is_a_note_not_a_picture(app):
 def test_the_desk_stops_the_engine_early_enough_to_draw_within_the_request(app, client, monkeypatch):
     """/desk/resolve.json keeps the drawing's share of the deadline: the engine runs under less."""
     from judge.desk import pages, runner
-    from judge.engine import budget
+    from judge.engine.data import budget
 
     seen = []
     real = pages.ruling_context

@@ -10,11 +10,11 @@ import pytest
 import yaml
 from engine_helpers import base
 
+from judge import engine
 from judge.cli import main
-from judge.engine import api
-from judge.engine.errors import ScenarioError
-from judge.engine.resolve import resolve
-from judge.engine.scenario import load_scenario
+from judge.engine import ScenarioError
+from judge.engine.driver.resolve import resolve
+from judge.engine.driver.scenario import load_scenario
 
 ODD = [
     {"name": "Odd Knight", "type": "soul", "rank": 2, "attribute": "light", "atk": 27, "def": 3, "hp": 41},
@@ -126,7 +126,7 @@ def test_rounds_alternate_from_a_and_only_recruiting_is_legal():
     data = _setup("A", 1, A={"hand": ["Grunt", "Chains"], "field": {"C3": "Knight"}},
                   B={"field": {"C3": "Grunt"}})
     scenario = load_scenario(data)
-    legal = api.legal_actions(scenario, after=0)
+    legal = engine.legal_actions(scenario, after=0)
     assert {next(iter(d)) for d in legal} == {"recruit", "end_phase"}
     data["actions"] = [{"end_phase": True}]
     final = resolve(load_scenario(data))["final"]

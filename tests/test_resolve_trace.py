@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.engine import api
-from judge.engine.resolve import resolve, state_after
-from judge.engine.resolve_cli import is_scenario_file
-from judge.engine.scenario import load_scenario, load_scenario_file
+from judge import engine
+from judge.commands.resolve import is_scenario_file
+from judge.engine.driver.resolve import resolve, state_after
+from judge.engine.driver.scenario import load_scenario, load_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 BASE_CARDS = [
@@ -158,7 +158,7 @@ def test_state_after_reports_the_open_window():
     assert state.event_slot == "Spark"
     state0, window0 = state_after(s, 0)
     assert window0 is None and state0.event_slot is None
-    assert {"pass": True, "by": "A"} in api.legal_actions(s, after=1)
+    assert {"pass": True, "by": "A"} in engine.legal_actions(s, after=1)
 
 
 def test_api_resolve_delegates_here(client):
@@ -170,7 +170,7 @@ def test_api_resolve_delegates_here(client):
 
 
 def test_an_engine_failure_is_reported_in_the_ruling_not_hidden(monkeypatch):
-    from judge.engine import effects
+    from judge.engine.play import effects
 
     def broken(*args, **kwargs):
         raise RuntimeError("simulated bug")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from judge.codex import load_codex
-from judge.engine.resolve_cli import shown
+from judge.commands.resolve import shown
 
 
 @pytest.mark.parametrize("rule_id, label", [

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from judge.codex import load_codex
-from judge.engine.resolve import resolve
-from judge.engine.resolve_cli import is_scenario_file
-from judge.engine.scenario import load_scenario_file
+from judge.commands.resolve import is_scenario_file
+from judge.engine import load_scenario_file
+from judge.engine.driver.resolve import resolve
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = sorted(p for p in ROOT.rglob("*.yaml") if is_scenario_file(p))

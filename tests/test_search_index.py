@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judge.codex import load_codex
-from judge.engine.cards import load_library
+from judge.engine import load_library
 from judge.library import LIBRARY
 from judge.search import search, searcher
 from judge.search.cli import index
@@ -140,7 +140,7 @@ def test_the_app_builds_a_missing_index_at_start_and_rebuilds_a_stale_one(tmp_pa
 
 def test_cards_and_scenarios_are_in_the_staleness_hash(tmp_path):
     from judge import SCENARIOS_DIR
-    from judge.engine.cards import CARDS_DIR
+    from judge.engine.data.cards import CARDS_DIR
     from judge.search.library_sources import CardSource, RulingSource
     from judge.search.sources import SOURCES
 

@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from judge.codex.editions import editions
-from judge.engine.resolve import resolve
-from judge.engine.resolve_cli import is_scenario_file
-from judge.engine.scenario import load_scenario_file
+from judge.commands.resolve import is_scenario_file
+from judge.engine import load_scenario_file
+from judge.engine.driver.resolve import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted(p for p in (ROOT / "scenarios").rglob("*.yaml") if is_scenario_file(p))
@@ -309,7 +309,7 @@ def test_an_ambush_sprung_in_answer_to_an_attack_cites_our_reading():
 
 
 def test_a_position_names_a_granted_keyword_as_the_granters_without_13_2_2():
-    from judge.engine.scenario import load_scenario
+    from judge.engine.driver.scenario import load_scenario
 
     ruling = resolve(load_scenario({"state": {"phase": "combat", "players": {
         "A": {"field": {"altar": "Queen Sol", "L2": "Harold", "C3": "Storm Titan"}},
@@ -385,7 +385,7 @@ def test_a_mandatory_timing_effect_is_worded_as_used_by_the_game_and_cites_11_8_
 def test_berserk_does_not_trigger_in_a_battle_that_is_not_an_attack_and_the_trace_says_why():
     """Berserk triggers when the Soul captures the Soul it *attacked* (glossary Berserk); a battle started
     by an effect is an attack only if the effect says so (glossary Attack): ours to connect the two."""
-    from judge.engine.scenario import load_scenario
+    from judge.engine.driver.scenario import load_scenario
 
     cards = [
         {"name": "Brawler", "type": "soul", "rank": 2, "attribute": "dark", "atk": 30, "def": 5, "hp": 40,

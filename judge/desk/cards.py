@@ -1,6 +1,6 @@
 """Search-as-you-type over the card library, for the desk's slot picker.
 
-The cards offered are the engine's library (`judge.engine.cards.load_library()`), so that every card
+The cards offered are the engine's library (`judge.engine.load_library()`), so that every card
 the desk offers is one the engine will accept.
 """
 
@@ -13,9 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from judge.desk.board_svg import CardNote, card_name
-from judge.engine import yamlio
-from judge.engine.cards import CARDS_DIR, CardDef, load_library
-from judge.engine.suggest import matches
+from judge.engine import CARDS_DIR, CardDef, fix_keys, load_library, load_project_file, matches
 
 
 def card_summary(card: CardDef) -> dict[str, Any]:
@@ -193,7 +191,7 @@ def library_records() -> dict[str, dict[str, Any]]:
     """Each library card as its file writes it (codex/cards/*.yaml), by name, for the desk's variants."""
     records: dict[str, dict[str, Any]] = {}
     for path in sorted(CARDS_DIR.glob("**/*.yaml")):
-        data = yamlio.fix_keys(yamlio.load_project_file(path.read_text(encoding="utf-8")))
+        data = fix_keys(load_project_file(path.read_text(encoding="utf-8")))
         items = data.get("cards", [data]) if isinstance(data, Mapping) else data
         for item in items or []:
             if isinstance(item, Mapping) and isinstance(item.get("name"), str):

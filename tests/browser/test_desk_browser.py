@@ -13,7 +13,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("judge.engine.api", reason="the rules engine (judge.engine.api) has not landed in this "
+pytest.importorskip("judge.engine.driver.api", reason="the rules engine has not landed in this "
                                                "branch")
 
 NASTY = "<script>alert(1)</script>"
@@ -287,8 +287,8 @@ def test_piles_take_cards_by_click_and_a_count_of_unnamed_ones(page, live_server
 def test_every_effect_part_the_form_offers_builds_a_card_the_schema_accepts(page, live_server):
     import yaml
 
-    from judge.engine.cards import parse_cards
-    from judge.engine.errors import Problems
+    from judge.engine.data.cards import parse_cards
+    from judge.engine.data.errors import Problems
 
     empty_desk(page, live_server)
     offered = page.eval_on_selector_all("select[name=e_do] option", "os => os.map(o => o.value)")

@@ -14,7 +14,7 @@ import yaml
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("judge.engine.api", reason="the rules engine (judge.engine.api) has not landed in this "
+pytest.importorskip("judge.engine.driver.api", reason="the rules engine has not landed in this "
                                                "branch")
 
 BROKEN = "title: Mine\nstate:\n  turn_player: A: B\n  phase: combat\nactions: []\n"  # line 3: a second colon

@@ -1,0 +1,1 @@
+"""The commands of the `judge` CLI that run the engine: `judge position`, `judge resolve`, `judge check`."""

@@ -1,0 +1,201 @@
+"""Checking a scenario's `expect:` against a ruling (contract §6).
+
+    check(expect, ruling) -> list[str]      # failures, each naming the key and both values
+
+`board` spot checks read `final` and `derived`. Our extensions (docs/scenario-format.md):
+`shattered`, `proactive` and `line` on a slot, `count` on `X.deck`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge.engine.position.state import SlotRef
+
+DERIVED_KEYS = ("atk", "def", "hp", "max_hp", "line", "proactive")
+ZONES = ("hand", "deck", "elysium", "exile")
+
+
+def _none(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null", ""))
+
+
+def check(expect: Mapping[str, Any] | None, ruling: Mapping[str, Any]) -> list[str]:
+    if not expect:
+        return []
+    failures: list[str] = []
+    if "rejected" in expect:
+        want = None if _none(expect["rejected"]) else expect["rejected"]
+        got = ruling["rejected"]["action"] if ruling.get("rejected") else None
+        if want != got:
+            why = f" ({ruling['rejected']['text']})" if ruling.get("rejected") else ""
+            failures.append(f"rejected: expected {_show(want)}, got {_show(got)}{why}")
+    if "winner" in expect:
+        want = None if _none(expect["winner"]) else str(expect["winner"]).upper()
+        if want != ruling.get("winner"):
+            failures.append(f"winner: expected {_show(want)}, got {_show(ruling.get('winner'))}")
+    if "cites" in expect:
+        cited = {r for step in ruling.get("steps", []) for r in step.get("rules", [])}
+        if ruling.get("rejected"):
+            cited |= set(ruling["rejected"].get("rules", []))
+        for rule in expect["cites"] or []:
+            if str(rule) not in cited:
+                failures.append(f"cites: {rule} is cited by no step")
+    for key, spec in (expect.get("board") or {}).items():
+        failures += _board(str(key), spec or {}, ruling)
+    return failures
+
+
+def _show(value: Any) -> str:
+    return "none" if value is None else str(value)
+
+
+def _board(key: str, spec: Mapping[str, Any], ruling: Mapping[str, Any]) -> list[str]:
+    final = ruling.get("final") or {}
+    if "." in key and ":" not in key:
+        player, _, zone = key.partition(".")
+        return _zone(key, player.upper(), zone, spec, final)
+    ref = SlotRef.parse(key)
+    if ref is None:
+        return [f"{key}: not a slot or zone (expected e.g. B:C3 or A.hand)"]
+    out: list[str] = []
+    entry = _slot_entry(ref, final)
+    derived = (ruling.get("derived") or {}).get(str(ref)) or {}
+    for what, want in spec.items():
+        if what == "empty":
+            is_empty = entry is None
+            if bool(want) != is_empty:
+                out.append(f"{key}.empty: expected {str(bool(want)).lower()}, got {str(is_empty).lower()}"
+                           + (f" ({entry.get('card')} is there)" if entry else ""))
+        elif entry is None:
+            out.append(f"{key}.{what}: expected {want}, but the slot is empty")
+        else:
+            out += _slot_check(key, what, want, entry, derived)
+    return out
+
+
+def _slot_entry(ref: SlotRef, final: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The card on `ref` in the final state (a slot with only Ambushes on it holds none)."""
+    pdata = (final.get("players") or {}).get(ref.player) or {}
+    if ref.is_realm:
+        entry: Mapping[str, Any] | None = (pdata.get("realms") or {}).get(ref.slot)
+    else:
+        entry = (pdata.get("field") or {}).get(ref.slot)
+        if entry is not None and "card" not in entry:
+            entry = None     # only Ambushes lie there
+    return entry
+
+
+def _slot_check(key: str, what: str, want: Any, entry: Mapping[str, Any],
+                derived: Mapping[str, Any]) -> list[str]:
+    """One expectation of a slot that holds a card."""
+    if what == "card":
+        got = entry.get("card")
+        return [] if str(got).lower() == str(want).lower() else [f"{key}.card: expected {want}, got {got}"]
+    if what == "damage":
+        got = entry.get("damage", 0)
+        return [] if got == want else [f"{key}.damage: expected {want}, got {got}"]
+    if what in ("captured", "shattered"):
+        flag = bool(entry.get(what, False))
+        return [] if flag == bool(want) else \
+            [f"{key}.{what}: expected {str(bool(want)).lower()}, got {str(flag).lower()}"]
+    if what in DERIVED_KEYS:
+        got = derived.get(what)
+        return [] if got == want else [f"{key}.{what}: expected {want}, got {got}"]
+    if what == "keywords_include":
+        have = set(derived.get("keywords") or [])
+        shown = ", ".join(sorted(have)) or "none"
+        return [f"{key}.keywords_include: {kw} is not in force (keywords: {shown})"
+                for kw in want or [] if str(kw).lower() not in have]
+    return [f"{key}.{what}: unknown check"]
+
+
+def _zone(key: str, player: str, zone: str, spec: Mapping[str, Any], final: Mapping[str, Any]) -> list[str]:
+    if player not in ("A", "B") or zone not in ZONES:
+        return [f"{key}: not a zone (expected A.hand, B.elysium, A.deck or B.exile)"]
+    raw = ((final.get("players") or {}).get(player) or {}).get(zone, [])
+    if isinstance(raw, int):
+        names, count = [], raw
+    elif isinstance(raw, Mapping):
+        names = list(raw.get("cards") or [])
+        count = len(names) + int(raw.get("unnamed") or 0)
+    else:
+        names, count = list(raw), len(raw)
+    out = []
+    for what, want in spec.items():
+        if what == "count":
+            if count != want:
+                out.append(f"{key}.count: expected {want}, got {count} "
+                           f"({', '.join(names) or 'no named cards'})")
+        elif what == "includes":
+            lower = [n.lower() for n in names]
+            for name in want or []:
+                if str(name).lower() not in lower:
+                    out.append(f"{key}.includes: {name} is not there ({', '.join(names) or 'empty'})")
+                else:
+                    lower.remove(str(name).lower())
+        else:
+            out.append(f"{key}.{what}: unknown check")
+    return out
+
+
+SLOT_CHECKS = ("empty", "card", "damage", "captured", "shattered", "keywords_include", *DERIVED_KEYS)
+ZONE_CHECKS = ("count", "includes")
+
+
+def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What is wrong with an `expect:` mapping, as (key path, message): checked when the scenario
+    loads, so `check` only ever meets the shapes it reads."""
+    out: list[tuple[str, str]] = []
+    for key in expect:
+        if key not in ("rejected", "winner", "cites", "board"):
+            out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites or board)"))
+    rejected = expect.get("rejected")
+    if rejected is not None and not _none(rejected) and (isinstance(rejected,
+                                                                    bool) or not isinstance(rejected, int)):
+        out.append(("expect.rejected", "expected an action number or none"))
+    winner = expect.get("winner")
+    if winner is not None and not _none(winner) and str(winner).upper() not in ("A", "B"):
+        out.append(("expect.winner", "expected A, B or none"))
+    cites = expect.get("cites")
+    if cites is not None and not (isinstance(cites, list) and all(_scalar(r) for r in cites)):
+        out.append(("expect.cites", "expected a list of rule ids"))
+    board = expect.get("board")
+    if board is not None and not isinstance(board, Mapping):
+        out.append(("expect.board", "expected a mapping of slots and zones (e.g. B:C3, A.hand)"))
+    for key, spec in (board.items() if isinstance(board, Mapping) else ()):
+        out += _spec_problems(f"expect.board.{key}", str(key), spec)
+    return out
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _spec_problems(path: str, key: str, spec: Any) -> list[tuple[str, str]]:
+    if spec is None:
+        return []
+    if not isinstance(spec, Mapping):
+        return [(path, "expected a mapping of checks")]
+    zone = "." in key and ":" not in key
+    if not zone and SlotRef.parse(key) is None:
+        return [(path, "not a slot or zone (expected e.g. B:C3 or A.hand)")]
+    out = []
+    for what, want in spec.items():
+        where = f"{path}.{what}"
+        if what not in (ZONE_CHECKS if zone else SLOT_CHECKS):
+            out.append((where, "unknown check"))
+        elif what in ("includes", "keywords_include"):
+            if not (isinstance(want, list) and all(_scalar(v) for v in want)):
+                out.append((where, "expected a list of names"))
+        elif what in ("empty", "captured", "shattered", "proactive"):
+            if not isinstance(want, bool):
+                out.append((where, "expected true or false"))
+        elif what == "card":
+            if not _scalar(want):
+                out.append((where, "expected a card name"))
+        elif not (isinstance(want, int) and not isinstance(want,
+                                                           bool)) and not (want is None and what != "damage"):
+            out.append((where, "expected a whole number"))
+    return out

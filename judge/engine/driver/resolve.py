@@ -1,0 +1,207 @@
+"""Resolving a scenario into a ruling (contract §5): the queue of actions is played in order,
+response windows take the actions that answer (implicit passing, contract §4), and every step of
+play is recorded with the rules behind it.
+
+    resolve(scenario, snapshots=False) -> dict     # {"scenario", "codex", "ok", "steps", "rejected",
+                                                   #  "final", "derived", "winner", "expect"}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from judge.engine.data import budget
+from judge.engine.data.budget import OutOfTime
+from judge.engine.data.edition import current_version, under
+from judge.engine.data.errors import StepLimit, Violation
+from judge.engine.driver import expect, verbs
+from judge.engine.driver.scenario import Scenario
+from judge.engine.play import cascade, consequences, zones
+from judge.engine.play.game import Game, Pause
+from judge.engine.play.trace import Trace
+from judge.engine.position import board as stats
+from judge.engine.position.action import Action
+from judge.engine.rules.moment import Window
+
+STEP_CAP = 10_000
+
+
+def resolve(scenario: Scenario, snapshots: bool = False, cap: int = STEP_CAP,
+            observe: Callable[[Game], None] | None = None, edition: str | None = None) -> dict[str, Any]:
+    """The ruling under the Codex `edition` (default: the scenario's `codex:`, else the current
+    edition). `observe(game)` (for tests) is called after every step."""
+    version = edition or scenario.codex or current_version()
+    with under(version):
+        return _resolve(scenario, snapshots, cap, observe, version)
+
+
+def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[Game], None] | None,
+             version: str) -> dict[str, Any]:
+    state = scenario.state.copy()
+    trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
+    g = Game(state, trace, tuple(scenario.actions), verbs, scenario.on_illegal)
+    trace.explainer = consequences.Explainer(g)   # consequences as steps (issue 11)
+    if observe is not None:
+        trace.observer = lambda: observe(g)
+    looped = False
+    stopped: dict[str, Any] | None = None
+    failed = ""
+    try:
+        if not scenario.actions:
+            describe_position(g)
+        play(g)
+    except OutOfTime as exc:
+        looped, stopped = True, {"reason": "time", "at_step": len(trace.steps)}
+        g.stopped = True
+        where = f" at action {g.pos - 1}" if g.pos else ""
+        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: {exc}; this ruling is "
+                             "incomplete.")
+    except StepLimit as exc:
+        looped, stopped = True, {"reason": "steps", "at_step": len(trace.steps)}
+        g.stopped = True
+        where = f" at action {g.pos - 1}" if g.pos else ""
+        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: the resolution does not end (a "
+                             f"loop): {exc}")
+    except Exception as exc:  # noqa: BLE001 - a bug in the engine must show in the ruling, not as a crash
+        failed = f"{type(exc).__name__}: {exc}"
+        g.stopped = True
+        trace.force("error", f"The engine failed here ({failed}); this ruling is incomplete and must not be "
+                             "relied on. Please report the scenario.")
+    ruling: dict[str, Any] = {
+        "scenario": scenario.id,
+        "codex": version,
+        "ok": g.rejected is None and not looped and not failed,
+        "steps": trace.to_list(),
+        "rejected": g.rejected,
+        "final": state.to_dict(),
+        "derived": _final_derived(g, stopped),
+        "winner": state.winner,
+    }
+    if looped:
+        ruling["loop"] = True
+        ruling["stopped"] = stopped
+    if failed:
+        ruling["error"] = failed
+    if scenario.expect is not None:
+        failures = expect.check(scenario.expect, ruling)
+        if looped and stopped is not None:
+            failures.insert(0, f"the resolution was stopped after {stopped['at_step']} steps "
+                               + ("(a loop)" if stopped["reason"] == "steps" else "(out of time)"))
+        if failed:
+            failures.insert(0, f"the engine failed: {failed}")
+        ruling["expect"] = {"passed": not failures, "failures": failures}
+    return ruling
+
+
+def _final_derived(g: Game, stopped: dict[str, Any] | None) -> dict[str, Any]:
+    """The final board's derived values; a ruling stopped for time still gets them (one derivation)."""
+    if stopped is not None and stopped["reason"] == "time":
+        with budget.unlimited():
+            return _derived(g)
+    return _derived(g)
+
+
+def _derived(g: Game) -> dict[str, Any]:
+    try:
+        return g.board().derived(detail=True)
+    except Exception:  # noqa: BLE001 - already reported as an engine error step
+        g.touch()
+        return {}
+
+
+def describe_position(g: Game) -> None:
+    """With nothing queued, the ruling is the position itself: one step naming what the rules derive
+    beyond the printed values (Armaments, auras, Moral, lasting and slot effects, granted keywords)."""
+    board = g.board()
+    parts: list[str] = []
+    rules: list[str] = ["glossary/line", "glossary/active"]
+    for ref, view in board.souls.items():
+        if view.captured:
+            continue
+        bits = []
+        for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
+            text, why = stats.explain(value, key)
+            if why:
+                bits.append(text)
+                rules += why
+        for ks in view.keywords:
+            if ks.kind != "printed":
+                bits.append(f"{ks.keyword.label()} from {ks.label}")
+                rules += ks.rules
+                if ks.source_uid is not None and ks.source_uid != g.state.soul(ref).uid:
+                    rules.append("11.2.3")  # a granted effect counts as coming from the card that grants it
+        for blocked in view.blocked:
+            bits.append(f"{blocked.what} (from {blocked.source}, rank {blocked.source_rank}) does not reach "
+                        f"it, as it is Unyielding against its opponent's effects of rank {view.card.rank} or "
+                        "lower")
+            rules += ["13.6.1", "13.6.3"]
+        if bits:
+            parts.append(f"{view.card.name} ({ref}, line {view.line}): {'; '.join(bits)}")
+    text = "Nothing is queued; the position as given, with what the rules derive for its active cards. " + (
+        ". ".join(parts) + "." if parts else "Every card has its printed values.")
+    g.trace.add("position", text, tuple(dict.fromkeys(rules)))
+
+
+def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:
+    """The state, and the open response window (or None), just before queued action `count` would
+    be taken: what `api.legal_actions(scenario, after=count)` asks about."""
+    state = scenario.state.copy()
+    g = Game(state, Trace(cap=STEP_CAP), tuple(scenario.actions), verbs, scenario.on_illegal, limit=count)
+    try:
+        play(g)
+    except Pause:
+        return state, (cascade.window(g) if g.window_open else None)
+    except OutOfTime:
+        raise
+    except StepLimit:
+        pass
+    return state, None
+
+
+def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list[Action]], Action]) -> Scenario:
+    """The scenario with up to `length` more actions, each picked by `choose` from the legal actions
+    of the position the queue so far reaches (random playouts: the property test and the bench)."""
+    actions = list(scenario.actions)
+    for _ in range(length):
+        state, window = state_after(replace(scenario, actions=tuple(actions)), len(actions))
+        if state.winner:
+            break
+        legal = verbs.legal_actions(state, window)
+        if not legal:
+            break
+        actions.append(replace(choose(legal), index=len(actions)))
+    return replace(scenario, actions=tuple(actions))
+
+
+def play(g: Game) -> None:
+    """Take the queued actions in order; the answers inside windows are taken by the windows."""
+    while not g.stopped:
+        action = g.peek()
+        if action is None:
+            return
+        if g.state.winner:
+            reject(g, action, [Violation(f"the duel is over: {g.state.winner} has won, so nothing more is "
+                                         "played",
+                                         ("interpretation/duel-over", "glossary/leader"))])
+            return
+        violations = verbs.verify(g.state, action, cascade.window(g), g.board())
+        if violations:
+            reject(g, action, violations)
+            g.pos += 1
+            if g.on_illegal != "continue":
+                g.stopped = True
+            continue
+        g.take()
+        verbs.apply(g, action)
+        zones.check_captures(g)
+
+
+def reject(g: Game, action: Action, violations: list[Violation]) -> None:
+    rules = list(dict.fromkeys(r for v in violations for r in v.rules))
+    text = f"{action.describe()} is not legal: " + "; ".join(v.text for v in violations) + "."
+    g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules)
+    if g.rejected is None:
+        g.rejected = {"action": action.index, "text": text, "rules": rules,
+                      "violations": [v.to_dict() for v in violations]}

@@ -1,0 +1,250 @@
+"""Scenario files (contract §1–§4): YAML text or a mapping -> `Scenario`, every problem listed
+with its key path (`state.players.A.field.C9: no such slot; slots are altar, L2, …`).
+
+    scenario = load_scenario(text_or_mapping, source="file.yaml")   # raises ScenarioError
+    scenario.state        # the stored State (state.py)
+    scenario.actions      # tuple of Action
+    scenario.to_dict()    # back to the contract's format
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from judge.engine.data import card_reader as cardmod
+from judge.engine.data import edition, yamlio
+from judge.engine.data.cards import CardDef, Library, load_library
+from judge.engine.data.errors import Problems, ScenarioError
+from judge.engine.data.input_checks import show
+from judge.engine.driver import expect as expect_mod
+from judge.engine.driver.state_loader import StateLoader, _blank_state
+from judge.engine.driver.verbs import NAMES, VERBS, Verb
+from judge.engine.position.action import Action, Place
+from judge.engine.position.state import PLAYERS, State
+
+TOP_KEYS = ("id", "title", "question", "codex", "cards", "state", "actions", "expect", "on_illegal",
+            "notes", "tags", "rules")
+@dataclass
+class Scenario:
+    id: str
+    title: str
+    question: str
+    codex: str | None
+    state: State
+    actions: tuple[Action, ...]
+    expect: dict[str, Any] | None
+    on_illegal: str
+    library: Library
+    cards: tuple[CardDef, ...] = ()
+    cards_raw: list[Any] = field(default_factory=list)
+    source: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id}
+        if self.title:
+            out["title"] = self.title
+        if self.question:
+            out["question"] = self.question
+        if self.codex:
+            out["codex"] = self.codex
+        if self.cards_raw:
+            out["cards"] = self.cards_raw
+        out["state"] = self.state.to_dict()
+        out["actions"] = [a.to_dict() for a in self.actions]
+        if self.expect is not None:
+            out["expect"] = self.expect
+        if self.on_illegal != "stop":
+            out["on_illegal"] = self.on_illegal
+        out.update(self.extra)
+        return out
+
+
+# --- entry points --------------------------------------------------------------------------
+
+def parse_yaml(text: str | bytes, source: str | None = None) -> Any:
+    """YAML text -> data; a syntax error becomes a ScenarioError naming the line."""
+    try:
+        return yamlio.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
+        raise ScenarioError([{"path": "", "message": message, **({"line": line} if line else {})}],
+                            source) from None
+
+
+def load_scenario(data: str | bytes | Mapping[str, Any], source: str | None = None,
+                  library: Library | None = None) -> Scenario:
+    """A scenario from YAML/JSON text or a mapping; raises ScenarioError listing every problem."""
+    try:
+        return _load(data, source, library)
+    except RecursionError:
+        raise ScenarioError([{"path": "", "message": "the scenario is nested too deeply to read"}],
+                            source) from None
+
+
+def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Library | None) -> Scenario:
+    if isinstance(data, (str, bytes)):
+        data = parse_yaml(data, source)
+    problems = Problems()
+    too_big = yamlio.expanded_size_problem(data)
+    if too_big:
+        problems.add("", too_big)
+        problems.raise_if_any(source)
+    for problem in yamlio.value_problems(data):
+        problems.add(problem["path"], problem["message"])
+    problems.raise_if_any(source)
+    if not isinstance(data, Mapping):
+        problems.add("", "a scenario is a mapping with state:, actions: and so on"
+                         f"{'' if data is not None else ' (the file is empty)'}")
+        raise ScenarioError(problems.items, source)
+    named = data.get("codex")
+    version = str(named) if isinstance(named, str | int | float) and edition.known(str(named)) else None
+    with edition.under(version):   # the board is read with the slot tree and numbers of its edition
+        loader = _Loader(problems, library or load_library(), source)
+        scenario = loader.scenario(yamlio.fix_keys(dict(data)))
+    problems.raise_if_any(source)
+    return scenario
+
+
+def load_scenario_file(path: str | Path) -> Scenario:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError([{"path": "", "message": f"can't read the file: {exc}"}], str(path)) from None
+    return load_scenario(text, source=str(path))
+
+
+# --- the loader ----------------------------------------------------------------------------
+
+class _Loader(StateLoader):
+    """The scenario around the state: top-level keys, cards and actions."""
+
+    def scenario(self, data: Mapping[str, Any]) -> Scenario:
+        self.c.keys(data, TOP_KEYS, "")
+        own_cards: list[CardDef] = []
+        if "cards" in data:
+            own_cards = cardmod.parse_cards(data["cards"], "cards", self.p, self.refused)
+            self.library = self.base_library.with_cards(own_cards)
+        sid = data.get("id")
+        if sid is not None and not isinstance(sid, (str, int)):
+            self.bad("id", "expected text")
+        for key in ("title", "question", "codex"):
+            if key in data and not isinstance(data[key], (str, int, float)):
+                self.bad(key, "expected text")
+        if isinstance(data.get("codex"), (str, int, float)) and not edition.known(str(data["codex"])):
+            self.bad("codex", f"no Codex edition {str(data['codex'])!r}; we hold {', '.join(edition.held())}")
+        on_illegal = data.get("on_illegal", "stop")
+        if on_illegal not in ("stop", "continue"):
+            self.bad("on_illegal", f"expected stop or continue, got {on_illegal!r}")
+            on_illegal = "stop"
+        expect = data.get("expect")
+        if expect is not None and not isinstance(expect, Mapping):
+            self.bad("expect", "expected a mapping (rejected, cites, winner, board)")
+            expect = None
+        for path, message in expect_mod.problems(expect) if expect is not None else ():
+            self.bad(path, message)
+        state_data = data.get("state")
+        if state_data is None:
+            state_data = {}
+        state = self.state(state_data, "state") if isinstance(state_data, Mapping) else None
+        if state is None:
+            self.bad("state", "expected a mapping with players:")
+            state = _blank_state(self.library)
+        actions = tuple(self.actions(data.get("actions"), "actions"))
+        extra = {k: data[k] for k in ("notes", "tags") if k in data}
+        scenario = Scenario(
+            id=str(sid) if sid is not None else (Path(self.source).stem if self.source else "scenario"),
+            title=str(data.get("title", "") or ""), question=str(data.get("question", "") or "").strip(),
+            codex=str(data["codex"]) if data.get("codex") is not None else None,
+            state=state, actions=actions, expect=dict(expect) if expect is not None else None,
+            on_illegal=on_illegal, library=self.library, cards=tuple(own_cards),
+            cards_raw=list(data.get("cards") or []) if isinstance(data.get("cards"), list) else [],
+            source=self.source, extra=extra,
+        )
+        if not self.p:
+            self.consistency(state)
+        return scenario
+
+    def actions(self, value: Any, path: str) -> list[Action]:
+        out = []
+        for i, item in enumerate(self.c.seq(value, path)):
+            action = self.action(item, f"{path}[{i}]", i)
+            if action is not None:
+                out.append(action)
+        return out
+
+    def action(self, item: Any, path: str, index: int) -> Action | None:
+        data = self.c.mapping(item, path)
+        if data is None:
+            return None
+        verbs = [v for v in NAMES if v in data]
+        if len(verbs) != 1:
+            self.bad(path, f"an action has exactly one verb of {', '.join(NAMES)}; got keys "
+                           f"{', '.join(map(str, data)) or 'none'}")
+            return None
+        verb = VERBS[verbs[0]]
+        self.c.keys(data, (verb.name, *verb.keys, "by", "targets", "discard"), path)
+        by = data.get("by")
+        if by is not None and str(by).upper() not in PLAYERS:
+            self.bad(f"{path}.by", f"expected A or B, got {by!r}")
+            by = None
+        by = str(by).upper() if by is not None else None
+        value = self.action_value(verb, data[verb.name], f"{path}.{verb.name}")
+        for key in verb.keys:
+            if key in data:
+                self.slot_text(data[key], f"{path}.{key}", realm=verb.realm_slot)
+        if verb.required and verb.required not in data:
+            self.bad(f"{path}.{verb.required}", f"missing; {verb.name} needs {verb.required}:")
+        args = self.action_args(data, verb, path)
+        return Action(index=index, verb=verb.name, value=value, by=by, args=args)
+
+    def action_value(self, verb: Verb, value: Any, sub: str) -> Any:
+        """The verb's own value: a card (its name as the library spells it), an effect, a slot or true."""
+        if verb.value == "card":
+            card = self.known(value, sub)
+            return card.name if card else value
+        if verb.value == "effect":
+            if not isinstance(value, str) or not value.strip():
+                self.bad(sub, "expected the effect's name")
+        elif verb.value == "slot":
+            self.slot_text(value, sub)
+        elif value is not True:
+            self.bad(sub, f"expected true ({{{verb.name}: true}})")
+        return value
+
+    def action_args(self, data: Mapping[str, Any], verb: Verb, path: str) -> dict[str, Any]:
+        """Everything of an action but its verb and `by`; targets and discards as lists."""
+        args: dict[str, Any] = {k: data[k] for k in data if k not in (verb.name, "by")}
+        if "targets" in data:
+            targets = data["targets"]
+            if isinstance(targets, str):
+                targets = [targets]
+            targets = self.c.seq(targets, f"{path}.targets")
+            for i, t in enumerate(targets):
+                self.slot_text(t, f"{path}.targets[{i}]", realm=True)
+            args["targets"] = list(targets)
+        if "discard" in data:
+            discard = data["discard"]
+            if isinstance(discard, str):
+                discard = [discard]
+            args["discard"] = self.names(discard, f"{path}.discard")
+        return args
+
+    def slot_text(self, value: Any, path: str, realm: bool = False) -> None:
+        if Place.parse(value) is None:
+            hint = self.slot_hint(str(value).split(":")[-1]) if isinstance(value, str) else ""
+            self.bad(path, f"expected a slot like C3 or B:L1, got {show(value)}{hint}; slots are "
+                           f"{self.field.describe()}"
+                           + (f", {', '.join(self.field.realm_slots)}" if realm else ""))
+
+

@@ -1,0 +1,166 @@
+"""The verb table: every action verb of the contract (§4) in one place, with the keys it takes,
+the card type it plays, whether it is Fast, and the three functions that make it a rule:
+
+    verify      legality.verify_<verb>: what makes it illegal now (violations with rule ids)
+    do          what taking it does, from the open game state (placing, cascade, battle, turns)
+    respond     what taking it does inside a response window (the verbs that answer), else None
+    candidates  moves.<verb>: every action of the verb the acting player could try now
+
+    verify(state, action, window=None, board=None) -> list[Violation]
+    apply(g, action)                      # the verb's `do`
+    legal_actions(state, window=None) -> list[Action]   # `action in legal_actions(...)` works
+    action_of(data, index=0) -> Action    # a contract §4 dict as an Action
+
+Adding a verb: one `Verb(...)` row below, its verify_<verb> (legality.py), its do and its
+candidates, and their tests; the scenario loader, legality, resolution and the lists of legal
+actions all read this table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from judge.engine.data.errors import Violation
+from judge.engine.play import battle, cascade, placing, turns
+from judge.engine.play.game import Game
+from judge.engine.position.action import Action
+from judge.engine.position.board import Board, derive
+from judge.engine.position.state import State
+from judge.engine.rules import legality, moves
+from judge.engine.rules import moment as checks
+from judge.engine.rules.moment import Check, Window
+
+Do = Callable[[Game, Action], None]
+
+# what the verb's own key holds
+VALUE_KINDS = ("card", "effect", "slot", "true")
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One action verb and everything the engine knows about it."""
+
+    name: str
+    value: str                        # one of VALUE_KINDS
+    keys: tuple[str, ...]             # its other keys, besides by, targets and discard
+    required: str | None              # the key it can't be without
+    card_type: str | None             # the type of the card it plays (value "card")
+    fast: bool                        # may be taken by a player who is not the turn player (glossary/fast)
+    verify: Callable[[Check], None]
+    do: Do
+    candidates: Callable[[moves.Moment], Iterator[dict[str, Any]]]
+    respond: Do | None = None         # taken inside a response window: it answers (12.1)
+    realm_slot: bool = False          # its slot key may name a realm slot
+    on_cascade: bool = False          # taking it puts an entry (its card or effect) on the Cascade (12.1)
+    in_setup: bool = False            # may be taken in the recruiting rounds before turn 1 (glossary/setup)
+
+    def describe(self) -> dict[str, Any]:
+        """The verb as data (vocabulary()): JSON-able, without the functions."""
+        return {"verb": self.name, "value": self.value, "keys": list(self.keys), "required": self.required,
+                "card_type": self.card_type, "fast": self.fast, "responds": self.respond is not None,
+                "on_cascade": self.on_cascade, "in_setup": self.in_setup}
+
+
+def _cast(g: Game, action: Action) -> None:
+    cascade.cast(g, action)
+    cascade.run_window(g, f"{action.value} went on the Cascade")
+
+
+def _answering(respond: Do) -> Do:
+    """From the open game state, a verb that answers puts its entry on the Cascade and a window opens."""
+    def do(g: Game, action: Action) -> None:
+        respond(g, action)
+        cascade.run_window(g, "a new entry on the Cascade")
+    return do
+
+
+def _nothing(g: Game, action: Action) -> None:
+    """Passing outside a window: verify refuses it, so nothing is ever done."""
+
+
+def _end_phase(g: Game, action: Action) -> None:
+    turns.end_phase(g)
+
+
+TABLE: tuple[Verb, ...] = (
+    # name, value kind, keys, required key, card type, Fast; then verify, do, candidates
+    Verb("recruit", "card", ("to",), "to", "soul", False,
+         legality.verify_recruit, placing.recruit, moves.recruit, in_setup=True),
+    Verb("cast", "card", ("caster",), None, "event", False,
+         legality.verify_cast, _cast, moves.cast, on_cascade=True),
+    Verb("equip", "card", ("to",), "to", "armament", False,
+         legality.verify_equip, placing.equip, moves.equip),
+    Verb("invoke", "card", ("to",), "to", "realm", False,
+         legality.verify_invoke, placing.invoke, moves.invoke, realm_slot=True),
+    Verb("set", "card", ("at",), "at", "ambush", False,
+         legality.verify_set, placing.set_ambush, moves.set_ambush),
+    Verb("spring", "card", ("at",), "at", "ambush", True,
+         legality.verify_spring, _answering(cascade.spring), moves.spring, respond=cascade.spring,
+         on_cascade=True),
+    Verb("activate", "effect", ("card",), "card", None, True,
+         legality.verify_activate, _answering(cascade.activate), moves.activate, respond=cascade.activate,
+         on_cascade=True),
+    Verb("use", "effect", ("card",), "card", None, True,
+         legality.verify_use, _answering(cascade.use), moves.use, respond=cascade.use,
+         on_cascade=True, in_setup=True),
+    Verb("attack", "slot", ("target",), "target", None, False,
+         legality.verify_attack, battle.declare, moves.attack),
+    Verb("pass", "true", (), None, None, True,
+         legality.verify_pass, _nothing, moves.pass_, in_setup=True),
+    Verb("end_phase", "true", (), None, None, False,
+         legality.verify_end_phase, _end_phase, moves.end_phase, in_setup=True),
+)
+VERBS: Mapping[str, Verb] = {v.name: v for v in TABLE}
+NAMES: tuple[str, ...] = tuple(VERBS)
+
+
+def verify(state: State, action: Action, window: Window | None = None,
+           board: Board | None = None) -> list[Violation]:
+    """Every reason `action` is not legal now (empty when it is legal)."""
+    verb = VERBS[action.verb]
+    return checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup)
+
+
+def apply(g: Game, action: Action) -> None:
+    """Take `action` (verify has found it legal) from the open game state."""
+    VERBS[action.verb].do(g, action)
+
+
+def responds(verb: str) -> bool:
+    """Whether `verb` is taken inside a response window as an answer."""
+    return VERBS[verb].respond is not None
+
+
+def respond(g: Game, action: Action) -> None:
+    answer = VERBS[action.verb].respond
+    if answer is None:
+        raise ValueError(f"{action.verb} does not answer in a response window")
+    answer(g, action)
+
+
+def action_of(data: Mapping[str, Any], index: int = 0) -> Action:
+    """A contract §4 dict (already valid) as an Action."""
+    return Action.of(data, index, NAMES)
+
+
+def legal_actions(state: State, window: Window | None = None) -> list[Action]:
+    """Every legal action of the player who may act, with concrete targets and `by`, in the table's
+    order."""
+    player = checks.actor(state, window)
+    board = derive(state)
+    moment = moves.Moment(state, window, player, board, state.soul_refs(player))
+    out = []
+    seen: set[str] = set()
+    for verb in TABLE:
+        for data in verb.candidates(moment):
+            data = {**data, "by": player}
+            key = repr(sorted(data.items(), key=lambda kv: kv[0]))
+            if key in seen:
+                continue
+            seen.add(key)
+            action = action_of(data)
+            if not checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup):
+                out.append(action)
+    return out

@@ -1,0 +1,462 @@
+"""Battles (glossary Battle, Attack, Attack Target; chapter 9 as cited): declare, respond, check
+(9.5.3), fight with Defiance at the same moment (9.5.6) and a Realm's counterblow
+(interpretation/realm-counterblow), capture step, Berserk (9.5.8), aftermath. Battles started by
+effects begin at the fight (interpretation/battle-by-effect)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.engine.data import parts
+from judge.engine.data.cards import CardDef, EffectDef
+from judge.engine.data.keywords import (
+    BERSERK,
+    DEFIANCE,
+    DUAL_WIELDING,
+    PRECISION,
+    RANGE,
+    TAUNT,
+    UNYIELDING,
+    guards,
+    restrictions,
+)
+from judge.engine.play import cascade, effects, nonevents, references, zones
+from judge.engine.play.game import Entry, Game
+from judge.engine.position import board as stats
+from judge.engine.position.action import Action
+from judge.engine.position.state import SlotRef, Soul
+from judge.engine.position.views import RealmView, SoulView
+from judge.engine.rules import legality
+
+R_CHECK = ("9.5.3", "glossary/attack-target")
+R_FIGHT = ("glossary/battle", "glossary/atk", "glossary/def")
+
+
+@dataclass
+class Battle:
+    attacker: SlotRef
+    attacker_uid: int
+    target: SlotRef
+    target_uid: int
+    counts_as_attack: bool
+    by_effect: bool = False
+
+
+def declare(g: Game, action: Action) -> None:
+    """The attack is declared (Taunt was checked by legality, only now); the attack counts from
+    here unless it is cancelled (9.5.3). A response window opens (12.2)."""
+    ref = action.slot("value", g.state)
+    target = action.slot("target", g.state)
+    soul = g.state.soul(ref)
+    soul.attacks_made += 1
+    holder = g.state.holder(target)
+    b = Battle(ref, soul.uid, target, holder.uid, counts_as_attack=True)
+    board = g.board()
+    extra, rules = _declaration_notes(g, board, ref, target)
+    notes = "".join(f" {e[0].upper()}{e[1:]}." for e in extra)
+    instances = len(board.souls[ref].instances(DUAL_WIELDING.name))
+    dual = (", allowed by Dual Wielding" + ("; two instances still allow two" if instances > 1 else "")
+            if soul.attacks_made > 1 else "")
+    g.trace.add("battle", f"{soul.name} ({ref}) attacks {g.name_at(target)} (attack {soul.attacks_made} this "
+                          f"Combat Phase{dual}).{notes}",
+                ("glossary/attack", "glossary/attack-target", *rules,
+                 *(("glossary/dual-wielding",) if soul.attacks_made > 1 else ()),
+                 *(("13.4.2",) if soul.attacks_made > 1 and instances > 1 else ())),
+                [{"slot": str(ref), "attacks_made": [soul.attacks_made - 1, soul.attacks_made]}])
+    nonevents.taunt_exceptions(g, board, target)
+    g.battle = b
+    try:
+        context = {"attacker": soul.uid, "attacked": holder.uid}
+        cascade.triggered(g, "attacks", ref, context, f"{soul.name} ({ref}) attacks")
+        if not target.is_realm:
+            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
+        cascade.flush_pending(g)
+        cascade.run_window(g, f"the attack declaration of {soul.name} ({ref})")
+        if g.stopped or g.state.winner:
+            return
+        problem = check(g, b)
+        if problem:
+            _cancel(g, b, soul.name, problem)
+            return
+        g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.",
+                    R_CHECK)
+        fight(g, b)
+    finally:
+        g.battle = None
+    aftermath(g, b)
+
+
+def _declaration_notes(g: Game, board: stats.Board, ref: SlotRef,
+                       target: SlotRef) -> tuple[list[str], tuple[str, ...]]:
+    """What the declaration step says beside the attack, and the rules for it: the Front Line, an
+    Unyielding attacker ignoring a Taunt, Range from the Second Line, Taunt checked now and only now."""
+    soul = g.state.soul(ref)
+    extra: list[str] = []
+    rules: tuple[str, ...] = ()
+    if not target.is_realm:
+        extra.append(f"{g.state.holder(target).name} stands in the Front Line")
+        rules += ("glossary/front-line",)
+        for taunter, ks in legality.taunts_protecting(board, target):
+            if board.unyielding_against(ref, ks.source_rank, ks.controller):
+                extra.append(f"{soul.name} is Unyielding against the Taunt of {g.name_at(taunter)} (rank "
+                             f"{ks.source_rank}) and ignores it")
+                rules += ("13.6.1", "13.6.3")
+    if board.line(ref) == 2:
+        extra.append(f"{soul.name} attacks from the Second Line with Range")
+        rules += ("glossary/range", "9.1.1")
+    # Taunt is checked at the declaration only (glossary Attack Target); say so where a Taunt is in force
+    if any(board.has_keyword(r, TAUNT.name) for r in g.state.soul_refs(target.player)):
+        extra.append("Taunt is checked now, at the declaration, and only now")
+        rules += ("glossary/taunt",)
+    return extra, rules
+
+
+def _cancel(g: Game, b: Battle, name: str, problem: tuple[str, tuple[str, ...]]) -> None:
+    """9.5.3: the attack is cancelled before the fight and does not count."""
+    soul_now = _attacker_soul(g, b)
+    if soul_now is not None and soul_now.attacks_made > 0:
+        soul_now.attacks_made -= 1
+    text, why = problem
+    # "A cancelled attack does not count (9.5.3)": of the texts we have, only the glossary's Dual
+    # Wielding entry says it (9.5.3 is absent), so that entry is cited for it, for every attacker
+    g.trace.add("battle", f"The attack of {name} is cancelled before the fight: {text}. A "
+                          "cancelled attack does not count (the glossary says so under Dual "
+                          "Wielding).",
+                (*R_CHECK, *why, "glossary/dual-wielding"))
+
+
+def _attacker_soul(g: Game, b: Battle) -> Soul | None:
+    ref = g.where(b.attacker_uid)
+    return g.state.soul_at(ref) if ref is not None and not ref.is_realm else None
+
+
+def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
+    """9.5.3: the attack is cancelled if the target is gone, changed or out of the Front Line, or the
+    attacker is no longer active, Frozen, restricted or pushed back beyond its reach."""
+    board = g.board()
+    now = g.where(b.attacker_uid)
+    if now is None or not g.is_active_uid(b.attacker_uid):
+        return "the attacker is no longer active", ()
+    b.attacker = now
+    view = board.souls[now]
+    for record, restriction in restrictions():   # each keyword that forbids attacking (keywords.py)
+        if view.has(record.name):
+            return f"{view.card.name} {restriction.still}", restriction.still_rules
+    line = board.line(now)
+    reach = 2 if view.has(RANGE.name) else 1
+    if line is None or line > reach:
+        return ((f"{view.card.name} now stands in line {line}, beyond its reach "
+                f"({'the Second Line with Range' if reach == 2 else 'the Front Line'})"),
+                ("glossary/range",) if reach == 2 else ("glossary/front-line",))
+    holder = g.state.holder_at(b.target)
+    if holder is None or holder.uid != b.target_uid:
+        return f"the Attack Target is no longer the same card on {b.target}", ("15.5.1",)
+    if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
+        return f"{holder.name} ({b.target}) is no longer active", ("glossary/active",)
+    if not b.target.is_realm and not board.is_front_line(b.target):
+        return (f"{holder.name} ({b.target}) has left the Front Line (line {board.line(b.target)})",
+                ("glossary/front-line",))
+    if not b.target.is_realm:
+        target_view = board.souls[b.target]
+        for record, guard in guards():   # each keyword that keeps its Soul from being chosen (keywords.py)
+            if target_view.has(record.name) and guard.holds(target_view):
+                return f"{holder.name} ({b.target}) {guard.still}", ("glossary/attack-target", *guard.rules)
+    return None
+
+
+Hit = tuple[SlotRef, int, str, tuple[str, ...], str, bool]
+
+
+def fight(g: Game, b: Battle) -> None:
+    """ATK − DEF, never below 0, rounded down to a step of 5 (the edition's damage_step; Precision:
+    DEF counts 0); Defiance and a Realm's counterblow at the same moment. No captures until the
+    capture step (9.5.8)."""
+    board = g.board()
+    att = board.souls[b.attacker]
+    tgt = board.card_view(b.target)
+    _fight_notes(g, b, att, tgt)
+    hits = [_attack_hit(b, att, tgt), *_defiance_hits(g, b, board, att, tgt)]
+    if b.target.is_realm:
+        hits.append(_counterblow(b, att, tgt))
+    nonevents.attacker_defiance(g, board, b.attacker, b.target, b.counts_as_attack)
+    b_hp_before = tgt.hp.total
+    dealt_by_attack = _deal(g, hits)
+    captured = _capture_step(g)
+    _no_berserk_notes(g, b, att, tgt, captured)
+    if g.state.winner or not b.counts_as_attack:
+        return
+    target_taken = not b.target.is_realm and b.target in captured and dealt_by_attack >= b_hp_before \
+        and dealt_by_attack > 0
+    if not target_taken:
+        if g.is_active_uid(b.attacker_uid):
+            nonevents.berserk_not_taken(g, att, b.attacker, b.target, captured, dealt_by_attack, b_hp_before)
+        return
+    if b.attacker_uid == b.target_uid:
+        g.trace.add("battle", f"{att.card.name} battled itself: it can never trigger its own Berserk.",
+                    ("glossary/berserk",))
+        return
+    if not g.is_active_uid(b.attacker_uid):
+        if att.has(BERSERK.name) or _has_capture_instants(g, att.card):
+            g.trace.add("nonevent", f"{att.card.name} was captured in the same step as its target, so it is "
+                                    "no longer active: its Berserk does not trigger (only active cards' "
+                                    "effects trigger).", ("glossary/berserk", "9.5.8", "11.8.1"))
+        return
+    berserk(g, b, att)
+
+
+# A hit is (slot, amount, source, rules, arithmetic, battle damage?): the attack damage and a Realm's
+# counterblow are battle damage; Defiance is an Instant Effect (11.1.5), so its damage is effect damage
+# dealt at the same moment (9.5.6), not battle damage (13.6.6 vs 13.6.7).
+
+def _attack_hit(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
+    precision = att.has(PRECISION.name)
+    dfn = 0 if precision else tgt.def_.total
+    raw = att.atk.total - dfn
+    dmg = zones.in_steps(max(0, raw))
+    atk_text, atk_rules = stats.explain(att.atk, "ATK")
+    def_text, def_rules = stats.explain(tgt.def_, "DEF")
+    if precision:
+        arith = f"{atk_text}, Precision ignores {def_text}"
+    else:
+        arith = f"{atk_text} − {def_text} = {raw}"
+        if raw < 0:
+            arith += ", never below 0"
+    if dmg != max(0, raw):
+        arith += f", rounded down to a step of 5: {dmg}"
+    source = f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle"
+    rules = R_FIGHT + atk_rules + (("9.4.2", "glossary/precision") if precision else def_rules)
+    return (b.target, dmg, source, rules, arith, True)
+
+
+def _defiance_hits(g: Game, b: Battle, board: stats.Board, att: SoulView,
+                   tgt: SoulView | RealmView) -> list[Hit]:
+    """Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)."""
+    defiances = tgt.instances(DEFIANCE.name) if b.counts_as_attack and not b.target.is_realm else []
+    stack = ("13.4.1",) if len(defiances) > 1 else ()
+    mid = ("12.5.1", "11.1.5") if b.by_effect else ()
+    attacker_unyielding = (board.has_keyword(b.attacker, UNYIELDING.name)
+                           and b.attacker.player != b.target.player)
+    hits: list[Hit] = []
+    for ks in defiances:
+        granted = ks.kind != "printed"
+        src = ks.label if granted else tgt.card.name
+        # 11.2.3: a granted Defiance comes from the card that grants it; its rank matters only against an
+        # Unyielding attacker (13.2.2), cited on the step that says whether Unyielding stops it
+        source_rules = (*(("11.2.3",) if granted else ()),
+                        *(("13.2.2",) if granted and attacker_unyielding else ()))
+        if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
+            g.trace.add("nonevent", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
+                                    f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
+                                    f"{att.card.rank}, Unyielding).",
+                        ("13.6.6", "13.6.3", "glossary/defiance", *source_rules))
+            continue
+        hits.append((b.attacker, ks.keyword.value,
+                     f"{tgt.card.name}'s Defiance (from {src}, rank {ks.source_rank}), an Instant Effect",
+                     ("9.5.6", "glossary/defiance", "glossary/instant-effect", "11.1.5", *ks.rules,
+                      *(("11.2.3",) if granted else ()), *stack, *mid),
+                     "effect damage, not battle damage, dealt at the same moment as the attack damage"
+                     + (", each instance dealing its own" if stack else "")
+                     + (", in the middle of the effect that started the battle" if mid else ""), False))
+    higher = [ks for ks in defiances if ks.source_rank > att.card.rank] if attacker_unyielding else []
+    if higher:
+        g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but "
+                               f"the Defiance from rank {higher[0].source_rank} is of a higher rank, so "
+                               "it reaches it.",
+                    ("13.6.7", "13.6.7e", "13.6.3",
+                     *(("11.2.3", "13.2.2") if higher[0].kind != "printed" else ())))
+    return hits
+
+
+def _counterblow(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
+    """A Realm strikes back (interpretation/realm-counterblow)."""
+    raw_c = tgt.atk.total - att.def_.total
+    blow = zones.in_steps(max(0, raw_c))
+    # the Codex says a Realm strikes back with its ATK (glossary Realm, 10.5.3); how much it deals is
+    # ours, as 9.4.4 is absent: battle damage like an attack's (interpretation/realm-counterblow)
+    return (b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",
+            ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
+            f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}"
+            + (", never below 0" if raw_c < 0 else "")
+            + (f", rounded down to a step of 5: {blow}" if blow != max(0, raw_c) else "")
+            + ", at the same moment as "
+            + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
+            + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True)
+
+
+def _deal(g: Game, hits: list[Hit]) -> int:
+    """Every hit at the same moment, each measured against the HP before the fight; what the attack
+    damage (the first hit) dealt."""
+    g.in_fight = True
+    dealt_by_attack = 0
+    for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
+        dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=is_battle)
+        if i == 0:
+            dealt_by_attack = dealt
+    g.in_fight = False
+    return dealt_by_attack
+
+
+def _capture_step(g: Game) -> list[SlotRef]:
+    """9.5.8: what the fight brought to 0 HP is captured now."""
+    board_now = g.board()
+    if any(v.hp.total <= 0 and not v.captured for v in board_now.souls.values()) or \
+            any(v.hp.total <= 0 and not v.shattered for v in board_now.realms.values()):
+        g.trace.add("battle", "Capture step: what the fight brought to 0 HP is captured now, not before.",
+                    ("9.5.8", "glossary/capture"))
+    return zones.check_captures(g, step=True)
+
+
+def _no_berserk_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView,
+                      captured: list[SlotRef]) -> None:
+    """Berserk triggers only when the attack damage itself brought the target to 0 HP and it was
+    captured in this step, the attacker still active and not the target (glossary/berserk)."""
+    if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
+            and tgt.has(BERSERK.name) and not g.state.winner:
+        g.trace.add("nonevent", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
+                                f"battle for {tgt.card.name}, so its Berserk does not trigger.",
+                    ("glossary/berserk", "glossary/defiance"))
+    if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
+            and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has(BERSERK.name):
+        # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
+        # the Soul attacked nothing (interpretation/battle-by-effect)
+        g.trace.add("nonevent", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
+                                "attacked: its Berserk does not trigger.",
+                    ("glossary/berserk", "interpretation/battle-by-effect"))
+
+
+def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -> None:
+    """What a judge would point out before the damage: battle damage is not an effect (13.6.7b),
+    auras that give nothing here (13.1.2, 13.1.3), negated givers (13.5.2)."""
+    board = g.board()
+    for ref in (b.target, b.attacker) if b.target.is_realm else (b.target,):
+        if not ref.is_realm and board.has_keyword(ref, UNYIELDING.name):
+            g.trace.add("battle", f"{g.name_at(ref)} is Unyielding, but battle damage is not an effect: "
+                                  "Unyielding does not protect against it.", ("13.6.7", "13.6.7b"))
+    if not b.target.is_realm:
+        for eff in tgt.card.effects:
+            if eff.kind == "static" and eff.to == "other_own_souls" and not tgt.negated:
+                g.trace.add("battle", f"{tgt.card.name}'s aura gives to its controller's other Souls, not to "
+                                      f"{tgt.card.name} itself.", ("13.1.2",))
+                break
+    else:
+        views: list[tuple[SlotRef, SoulView | RealmView]] = [*board.souls.items(), *board.realms.items()]
+        givers = [ref for ref, view in views if ref.player == b.target.player and ref != b.target
+                  and not getattr(view, "captured", False) and not getattr(view, "shattered", False)
+                  and any(e.kind == "static" and e.to in ("all_own_souls",
+                                                          "other_own_souls") for e in view.card.effects)]
+        if givers:
+            g.trace.add("battle", f"{', '.join(g.name_at(r) for r in givers)} gives to its controller's "
+                                  f"Souls; that reaches Souls only, not {tgt.card.name}, a Realm.",
+                        ("13.1.3",))
+    for ref, view in board.souls.items():
+        if view.negated and not view.captured and ref.player in (b.attacker.player, b.target.player) and \
+                any(e.kind == "static" for e in view.card.effects):
+            g.trace.add("battle", f"The effects of {g.name_at(ref)} are negated by an effect in force, so "
+                                  "what it would give is stopped for as long as that lasts.",
+                        ("13.5.2", "13.1.2"))
+
+
+def _has_capture_instants(g: Game, card: CardDef) -> bool:
+    return any(e.trigger == "captures_attack_target" for e in card.effects)
+
+
+def berserk(g: Game, b: Battle, att: SoulView) -> None:
+    ref = g.where(b.attacker_uid)
+    if ref is None:
+        raise KeyError(f"the attacker {att.card.name} is not on the field")  # fight checked it is active
+    text = f"{att.card.name} ({ref}) captured the Soul it attacked"
+    for ks in g.board().souls[ref].instances(BERSERK.name):
+        eff = EffectDef(name=BERSERK.title, kind=BERSERK.kind, trigger="captures_attack_target",
+                        do=tuple(ks.keyword.value))
+        rank = ks.source_rank
+        entry = Entry(g.new_entry_id(), "instant", att.card.name, eff, ref.player, rank,
+                      source_uid=b.attacker_uid,
+                      source_ref=ref, context={"attacker": b.attacker_uid, "attacked": b.target_uid})
+        g.trace.add("instant", f"Berserk triggers: {text} with the attack damage in the capture step.",
+                    ("glossary/berserk", "9.5.8"))
+        effects.resolve_instant(g, entry, text)
+    cascade.triggered(g, "captures_attack_target", ref,
+                      {"attacker": b.attacker_uid, "attacked": b.target_uid}, text)
+
+
+def aftermath(g: Game, b: Battle) -> None:
+    """After the battle: `after_battle` triggers of the Souls that battled (if still active)."""
+    if g.state.winner or g.stopped:
+        return
+    seen: set[int] = set()
+    for uid in (b.attacker_uid, b.target_uid):
+        ref = g.where(uid)
+        if uid in seen or ref is None or ref.is_realm or not g.is_active_uid(uid):
+            continue
+        seen.add(uid)
+        cascade.triggered(g, "after_battle", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid},
+                          f"{g.state.soul(ref).name} ({ref}) has battled")
+    if not b.by_effect and not g.resolving and cascade.flush_pending(g):
+        cascade.run_window(g, "the Timing Effects triggered after the battle")
+
+
+@effects.apply_part.register
+def _battle_part(part: parts.Battle, g: Game, entry: Entry) -> None:
+    """The effect part `battle:` (interpretation/battle-by-effect): the Souls it names must still be
+    active, and an Unyielding target may be protected from it (13.6.2)."""
+    attackers = references.resolve_ref(g, entry, part.spec["attacker"])
+    targets = references.resolve_ref(g, entry, part.spec["target"])
+    if not attackers or not targets:
+        g.trace.add("effect", f"{entry.label}: the battle can't happen, a Soul it names is no longer active; "
+                              "the part is skipped.", ("11.6.3", "glossary/battle"))
+        return
+    target_ref, targeted = targets[0]
+    if references.protected(g, entry, target_ref, targeted):
+        references.protected_note(g, entry, target_ref, targeted)
+        return
+    effect_battle(g, entry, attackers[0][0], target_ref, bool(part.spec.get("counts_as_attack")))
+
+
+def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, counts_as_attack: bool) -> None:
+    """A battle started by an effect begins at the fight; it uses up no attack; it counts as an
+    attack only if the effect says so (interpretation/battle-by-effect)."""
+    att = g.state.active_soul_at(attacker) if not attacker.is_realm else None
+    holder = g.state.holder_at(target)
+    board = g.board()
+    if att is None or holder is None:
+        g.trace.add("battle", f"{entry.label}: only an active Soul can battle, so there is no battle.",
+                    ("glossary/battle", "glossary/soul", "11.6.3"))
+        return
+    if counts_as_attack:
+        view = board.souls[attacker]
+        restricted = [restriction for record, restriction in restrictions() if view.has(record.name)]
+        if restricted:
+            why = restricted[0]
+            # the glossary says it (Restriction: "stops battles started by effects that count as attacks")
+            g.trace.add("battle", f"{att.name} ({attacker}) is {why.by_effect}, so it does not battle in a "
+                                  "battle that counts as an attack.", why.by_effect_rules)
+            return
+    b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
+    defiant = not target.is_realm and board.has_keyword(target, DEFIANCE.name)
+    if counts_as_attack:
+        kind = "it counts as an attack" + (f", so {holder.name}'s Defiance triggers" if defiant else "")
+    else:
+        kind = "it is not an attack" + (", so Defiance does not trigger" if defiant else "")
+    g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles "
+                          f"{g.name_at(target)}. It begins at the fight and uses up no attack; {kind}.",
+                ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
+                 *(("glossary/defiance",) if defiant else ())))
+    if attacker == target and board.souls[attacker].has(BERSERK.name):
+        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own "
+                              "Berserk.", ("glossary/berserk",))
+
+    if counts_as_attack:
+        context = {"attacker": att.uid, "attacked": holder.uid}
+        cascade.triggered(g, "attacks", attacker, context, f"{att.name} ({attacker}) attacks")
+        if not target.is_realm and target != attacker:
+            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
+        elif target == attacker:
+            cascade.triggered(g, "attacked", target, context,
+                              f"{holder.name} ({target}) is attacked (by itself)")
+    outer = g.battle
+    g.battle = b
+    try:
+        fight(g, b)
+    finally:
+        g.battle = outer
+    aftermath(g, b)

@@ -1,0 +1,445 @@
+"""Response windows, priority and the Cascade (chapter 12, from the glossary: Priority, Response
+window, Cascade, Fast, Timing Effect, Instant Effect; interpretation/priority-and-windows).
+
+- A window opens after an attack declaration, a new Cascade entry, or triggered Timing Effects
+  (12.2). The turn player holds priority first.
+- While nobody has responded, both players must pass in a row to close it; a response passes
+  priority to the other player, and one pass then closes it.
+- Implicit passing (contract §4): the player holding priority passes unless the next queued action
+  is theirs and legal at that moment.
+- When the window closes, the Cascade resolves from the top without interruption; Timing Effects
+  triggered meanwhile go on a new Cascade afterwards, which opens a new window.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.engine.data.cards import CardDef, EffectDef
+from judge.engine.data.keywords import FROZEN
+from judge.engine.play import effects, zones
+from judge.engine.play.game import Entry, Game, Pending, Target
+from judge.engine.position import condition_words as words
+from judge.engine.position import targets
+from judge.engine.position.action import Action
+from judge.engine.position.conditions import failed_conditions
+from judge.engine.position.state import Realm, SlotRef, Soul
+from judge.engine.rules import legality
+from judge.engine.rules import moment as checks
+from judge.engine.rules.moment import Offer, Window
+
+# a window opens after an attack declaration, a new Cascade entry or triggered Timing Effects (12.2,
+# glossary Response window), the turn player holding priority first (glossary Priority)
+R_WINDOW = ("glossary/response-window", "glossary/priority", "12.2")
+# passing and closing: both pass in a row, or one pass after a response (glossary Priority); who holds
+# priority after a response and passing for a player are ours (interpretation/priority-and-windows)
+R_PASS = ("glossary/priority", "interpretation/priority-and-windows")
+R_CASCADE = ("glossary/cascade",)
+
+
+# --- the moment, as engine-core's legality sees it ----------------------------------------------------
+
+def window(g: Game, holder: str | None = None) -> Window:
+    if not g.window_open:
+        return Window(response=False, in_battle=g.battle is not None)
+    return Window(response=True, priority=holder or g.priority, in_battle=g.battle is not None,
+                  moment=_moment(g), offered=tuple(_offers(g)))
+
+
+def _moment(g: Game) -> dict[str, Any] | None:
+    """What an Ambush that names a moment may answer now (10.4.6, 12.6.1): the effect on top of the
+    Cascade (its targets are "targeted"), or, in the window after an attack declaration while no
+    effect has been added, the attack (the attacked Soul is "attacked")."""
+    b = g.battle
+    if not g.cascade:
+        if b is None or b.by_effect or b.target.is_realm:
+            return None
+        return {"trigger": "attacked", "subjects": [b.target], "controller": b.target.player,
+                "attacker": b.attacker_uid, "attacked": b.target_uid,
+                "what": "the attack on " + g.name_at(b.target)}
+    top = g.cascade[-1]
+    subjects = [t.ref for t in top.targets
+                if t.names_soul and not t.ref.is_realm and t.ref.player != top.controller
+                and g.state.active_soul_at(t.ref) is not None]
+    return {"trigger": "targeted", "subjects": subjects, "controller": top.controller, "entry": top.id,
+            "attacker": top.source_uid, "what": top.label}
+
+
+def _offers(g: Game) -> list[Offer]:
+    out = []
+    for p in g.offered:
+        ref = g.where(p.card_uid)
+        if ref is not None and g.is_active_uid(p.card_uid):
+            out.append(Offer(p.controller, ref, p.effect.label))
+    return out
+
+
+# --- putting effects on the Cascade ------------------------------------------------------------------
+
+def _choose(g: Game, action: Action, eff: EffectDef, source: targets.Source,
+            self_ref: SlotRef | None) -> tuple[list[Target], bool]:
+    given = action.target_refs(g.state) if "targets" in action.args else None
+    chosen, _, picked = targets.choose_targets(g.board(), eff, given, source, self_ref)
+    # chosen may be shorter than the specs (choose_targets drops a given target that names no slot)
+    return [effects.make_target(g, ref, spec) for ref, spec in zip(chosen, eff.targets, strict=False)], picked
+
+
+def target_rules(g: Game, entry: Entry) -> tuple[str, ...]:
+    """11.4: targets are chosen now (11.4.1); a Soul Spot target is the slot (11.4.4), one that
+    names the Soul targets it too (11.4.5); "any line" reaches every line (11.4.2)."""
+    if not entry.targets:
+        return ()
+    rules = ["11.4.1"]
+    for t in entry.targets:
+        if t.what == "spot":
+            rules.append("11.4.5" if t.names_soul else "11.4.4")
+        elif t.what == "soul" and not t.ref.is_realm and g.state.active_soul_at(t.ref) is not None \
+                and not g.board().is_front_line(t.ref):
+            rules.append("11.4.2")
+        if t.captured:
+            rules.append("11.4.3")
+    return tuple(rules)
+
+
+def _targets_text(g: Game, entry: Entry, picked: bool) -> str:
+    if not entry.targets:
+        return ""
+    names = ", ".join(g.name_at(t.ref) if t.what != "spot" else f"the spot {t.ref}"
+                      + (f" ({g.name_at(t.ref)})" if g.state.soul_at(t.ref) else "") for t in entry.targets)
+    note = " (no targets were given, so the first legal choice is taken)" if picked else ""
+    return f", targeting {names}{note}"
+
+
+def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> None:
+    """The entry goes on top of the Cascade; an Activated or Timing Effect counts towards its limit
+    now, even if it later fizzles (11.7.3). Souls it targets may trigger (`targeted`)."""
+    g.cascade.append(entry)
+    rules = (*rules, *target_rules(g, entry))
+    if entry.kind in ("activated", "timing"):
+        effects.count_use(g, entry.source_uid, entry.effect)
+        if entry.effect.limit and entry.source_uid is not None:  # the card whose effect it is (11.7.2)
+            turn, game = g.state.uses(entry.source_uid, entry.effect.label)
+            text += (f" ({entry.effect.limit.text}: this card's use {turn} this turn, {game} this duel; it "
+                     "counts now, even if it later fizzles.)")
+            rules = (*rules, "11.7.1", "11.7.2", "11.7.3")
+    depth = len(g.cascade)
+    g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
+                           f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
+                [{"cascade": "push", "entry": entry.label, "controller": entry.controller}])
+    for t in entry.targets:
+        soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None
+        if soul is not None and t.names_soul and t.ref.player != entry.controller:
+            triggered(g, "targeted", t.ref, {"triggering_entry": entry.id},
+                      f"{soul.name} ({t.ref}) is targeted by {entry.label}")
+
+
+def cast(g: Game, action: Action) -> None:
+    player = g.actor(action)
+    card = g.card(action.value)
+    eff = card.played_effect
+    caster = action.slot("caster", g.state) if "caster" in action.args else _first_caster(g, action, card)
+    zones.take_from_hand(g, player, card.name)
+    g.state.event_slot = card.name
+    soul = g.state.soul(caster)
+    picked_caster = ("" if "caster" in action.args
+                     else " (no Caster was given, so the first legal one is taken)")
+    caster_rules: tuple[str, ...] = ()
+    if g.board().has_keyword(caster, FROZEN.name):
+        picked_caster += f"; {soul.name} is Frozen, but a Frozen Soul may still cast Events"
+        caster_rules = ("glossary/frozen",)
+    if card.caster:
+        picked_caster += f"; {soul.name} meets the Caster requirement"
+        caster_rules = (*caster_rules, "10.2.2", "11.2.2")
+    entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
+                  source_ref=caster, discard=list(action.args.get("discard") or []))
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank), None)
+    g.touch()
+    put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
+                             f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
+                             "event slot. Its cost, if any, is paid only when it resolves.",
+                   ("10.2.1", "10.2.3", "10.2.4", "11.5.1",
+                                                                             *caster_rules))
+    flush_pending(g)
+
+
+def _first_caster(g: Game, action: Action, card: CardDef) -> SlotRef:
+    for ref in g.state.soul_refs(g.actor(action)):
+        probe = Action(action.index, action.verb, action.value, action.by,
+                       {**action.args, "caster": str(ref)})
+        if not checks.run(legality.verify_cast, False, g.state, probe, window(g), g.board()):
+            return ref
+    raise ValueError("no legal Caster")  # verify() refused the action before we got here
+
+
+def activate(g: Game, action: Action) -> None:
+    player = g.actor(action)
+    ref = action.slot("card", g.state)
+    holder: Realm | Soul = g.state.realm(ref) if ref.is_realm else g.state.soul(ref)
+    card = g.card(holder.name)
+    eff = card.known_effect(str(action.value))
+    entry = Entry(g.new_entry_id(), "activated", card.name, eff, player, card.rank, source_uid=holder.uid,
+                  source_ref=ref, discard=list(action.args.get("discard") or []))
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
+    fast = "Fast " if eff.fast else ""
+    cond = ""
+    if eff.condition and not ref.is_realm:
+        cond = (f" Its condition is checked now, as it is used, and holds "
+                f"({words.condition_now(g.board(), ref, eff.condition)}).")
+    blocked = getattr(g.board().view(ref), "blocked", ())
+    if blocked:
+        g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
+            f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
+                    ("13.6.1", "13.6.3"))
+    put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
+                             f"{_targets_text(g, entry, picked)}.{cond}",
+                   ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))
+    flush_pending(g)
+
+
+def spring(g: Game, action: Action) -> None:
+    player = g.actor(action)
+    ref = action.slot("at", g.state)
+    slot = g.state.slot(ref)
+    amb = next(a for a in slot.ambushes if a.name.lower() == str(action.value).lower() and a.owner == player)
+    slot.ambushes.remove(amb)
+    g.in_flight.append((amb.owner, amb.name))
+    card = g.card(amb.name)
+    eff = card.played_effect
+    ambusher = g.state.soul(ref)
+    entry = Entry(g.new_entry_id(), "ambush", card.name, eff, player, card.rank, ambusher_uid=ambusher.uid,
+                  source_ref=ref, discard=list(action.args.get("discard") or []))
+    rules: tuple[str, ...] = ("10.4.3", "10.4.5", "10.4.5b" if g.window_open else "10.4.5a")
+    notes = ""
+    moment = _moment(g) if g.window_open else None
+    if eff.kind == "timing" and moment is not None:
+        entry.context["triggering_entry"] = moment.get("entry")
+        entry.context["attacker"] = moment.get("attacker")
+        entry.context["attacked"] = moment.get("attacked")
+        rules = (*rules, "10.4.6", "12.6.1", "11.8.2",
+                 *(("interpretation/ambush-answers-an-attack",) if moment["trigger"] == "attacked" else ()))
+    if amb.setter != ambusher.uid:
+        notes += (f" The Ambush belongs to the slot, so {ambusher.name}, now on it, springs it though "
+                  "another Soul set it.")
+        rules = (*rules, "10.4.4")
+    if not g.board().is_proactive(ref):
+        notes += " Springing is not limited by the Escalation Spiral."
+        rules = (*rules, "10.4.9")
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
+    answer = f" in answer to {moment['what']}" if moment is not None and eff.kind == "timing" else ""
+    g.touch()
+    put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
+                             f"turned face up; {ambusher.name} is its "
+                             f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules)
+    flush_pending(g)
+
+
+def use(g: Game, action: Action) -> None:
+    player = g.actor(action)
+    ref = action.slot("card", g.state)
+    name = str(action.value).lower()
+    offer = next(p for p in g.offered if g.where(p.card_uid) == ref and p.effect.label.lower() == name)
+    g.offered.remove(offer)
+    entry = Entry(g.new_entry_id(), "timing", offer.card, offer.effect, player, offer.source_rank,
+                  source_uid=offer.card_uid, source_ref=ref, context=dict(offer.context),
+                  discard=list(action.args.get("discard") or []))
+    card = g.card(offer.card)
+    entry.targets, picked = _choose(g, action, offer.effect,
+                                    targets.Source(player, card.name, card.rank, ref), ref)
+    put_on_cascade(g, entry, f"{player} uses {offer.card}'s optional Timing Effect {offer.effect.label} "
+                             f"({ref}), offered since {offer.trigger_text}{_targets_text(g, entry, picked)}.",
+                   ("11.8.4", "12.4.3", "11.1.3"))
+    flush_pending(g)
+
+
+# --- triggers ----------------------------------------------------------------------------------------------
+
+def _timing_effects(card: CardDef) -> list[EffectDef]:
+    out = [e for e in card.effects if e.kind in ("timing", "instant") and e.trigger]
+    # and the Timing Effect a keyword carries (keywords.py: a keyword whose value is an effect)
+    out += [k.value for k in card.keywords if k.record.value == "effect" and k.value is not None]
+    return out
+
+
+def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: str) -> None:
+    """The card on `ref` sees `event`. Only active cards' effects trigger (11.8.1); a condition not
+    met (11.3.3) or a limit used up (11.7.4) means no trigger. Instant Effects resolve at once;
+    Timing Effects wait to go on the Cascade or be offered (11.8)."""
+    holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
+    if holder is None or getattr(holder, "captured", False) or getattr(holder, "shattered", False):
+        return
+    board = g.board()
+    if board.is_negated(holder.uid):
+        return
+    card = g.card(holder.name)
+    for eff in _timing_effects(card):
+        if eff.trigger != event:
+            continue
+        cond_rules: tuple[str, ...] = ()
+        if eff.condition and not ref.is_realm:
+            failed = failed_conditions(board, ref, eff.condition)
+            if failed:
+                g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): its condition "
+                                        "is not "
+                                       f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
+                continue
+            cond_rules = ("11.3.3", "11.3.1")
+            holds = words.condition_now(board, ref, eff.condition)
+            text += f"; its condition holds now, at the trigger ({holds})"
+        used_up = effects.limit_used_up(g, holder.uid, eff)
+        if used_up:
+            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.",
+                        ("11.7.4",))
+            continue
+        if eff.kind == "instant":
+            entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, card.rank,
+                          source_uid=holder.uid,
+                          source_ref=ref, context=dict(context))
+            effects.resolve_instant(g, entry, text)
+            continue
+        g.pending.append(Pending(holder.uid, card.name, eff, ref.player, card.rank, eff.mandatory,
+                                 dict(context),
+                                 text))
+        kind = "mandatory" if eff.mandatory else "optional"
+        wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
+        extra = next((k.record.rules for k in card.keywords if k.record.value == "effect" and k.value is eff),
+                     ())
+        g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: {text}.{wait}",
+                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *cond_rules))
+
+
+def flush_pending(g: Game) -> bool:
+    """Waiting Timing Effects: mandatory ones go on the Cascade (targets chosen now; lost without
+    one or when their card is gone, 11.8.3), optional ones are offered in the window (11.8.4).
+    The turn player's first (interpretation/trigger-order). True when anything happened."""
+    if not g.pending:
+        return False
+    tp = g.state.turn_player
+    items = sorted(g.pending, key=lambda p: p.controller != tp)
+    g.pending = []
+    acted = False
+    for p in items:
+        ref = g.where(p.card_uid)
+        if ref is None or not g.is_active_uid(p.card_uid):
+            if p.mandatory:
+                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active "
+                                        "before it goes on the Cascade.", ("11.8.3",))
+            continue
+        if p.mandatory:
+            card = g.card(p.card)
+            chosen, _, _ = targets.choose_targets(g.board(), p.effect, None,
+                                                  targets.Source(p.controller, card.name, card.rank, ref),
+                                                  ref)
+            if p.effect.targets and not chosen:
+                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: it has no legal target.",
+                            ("11.8.3",))
+                continue
+            entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
+                          source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
+            entry.targets = [effects.make_target(g, r, s)
+                             for r, s in zip(chosen, p.effect.targets, strict=False)]
+            # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
+            rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
+            if len(items) > 1:
+                rules = (*rules, "interpretation/trigger-order")
+            put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used "
+                                     f"for {p.controller} by the game ({p.trigger_text})"
+                                     f"{', its targets chosen now' if p.effect.targets else ''}"
+                                     f"{_targets_text(g, entry, bool(chosen))}.",
+                           rules)
+        else:
+            g.offered.append(p)
+            g.trace.add("trigger", f"{p.card}'s optional {p.effect.label} ({ref}) is offered to "
+                                   f"{p.controller} in the window that follows; they may use it while they "
+                                   "hold priority.",
+                        ("11.8.4", "12.4.3"))
+        acted = True
+    return acted
+
+
+# --- windows ----------------------------------------------------------------------------------------------
+
+def run_window(g: Game, opened_by: str) -> None:
+    """A window, the Cascade it closes on, and the windows of Timing Effects triggered meanwhile."""
+    while not g.stopped and not g.state.winner:
+        _one_window(g, opened_by)
+        if g.stopped or g.state.winner:
+            return
+        if not flush_pending(g):
+            return
+        opened_by = "the Timing Effects that triggered"
+
+
+def _one_window(g: Game, opened_by: str) -> None:
+    tp = g.state.turn_player
+    holder = tp
+    passes = 0
+    responded = False
+    g.window_open = True
+    g.priority = holder
+    g.trace.add("window", f"A response window opens after {opened_by}; {holder}, the turn player, holds "
+                          "priority first.", R_WINDOW)
+    notes: list[str] = []
+    why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
+    while True:
+        g.priority = holder
+        nxt = g.peek()
+        acted = False
+        if nxt is not None and g.actor(nxt) == holder:
+            if nxt.verb == "pass":
+                violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
+                if not violations:
+                    g.take()
+                    notes.append(f"{holder} passes")
+                    passes += 1
+                    acted = True
+            elif g.verbs.responds(nxt.verb):
+                violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
+                if not violations:
+                    g.take()
+                    if notes:
+                        g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not))
+                        notes, why_not = [], []
+                    g.verbs.respond(g, nxt)
+                    if g.stopped or g.state.winner:
+                        break
+                    responded = True
+                    passes = 0
+                    holder = g.other(holder)
+                    continue
+                notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal "
+                             f"now: {'; '.join(v.text for v in violations)})")
+                why_not += [r for v in violations for r in v.rules]
+                passes += 1
+                acted = True
+        if not acted:
+            notes.append(f"{holder} passes")
+            passes += 1
+        if (responded and passes >= 1) or passes >= 2:
+            break
+        holder = g.other(holder)
+    g.window_open = False
+    g.priority = None
+    g.offered.clear()
+    why = "one pass after a response closes it" if responded else "both players passed in a row"
+    g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not))
+    resolve_cascade(g)
+
+
+def _sentence(notes: list[str]) -> str:
+    text = ", then ".join(notes) if notes else "Nobody acts"
+    return text[0].upper() + text[1:]
+
+
+def resolve_cascade(g: Game) -> None:
+    """From the top, without interruption (glossary/cascade); Timing Effects wait (12.2)."""
+    if not g.cascade:
+        return
+    g.resolving = True
+    try:
+        while g.cascade and not g.state.winner and not g.stopped:
+            entry = g.cascade.pop()
+            effects.resolve_entry(g, entry)
+    finally:
+        g.resolving = False
+    if g.state.winner:
+        g.cascade.clear()

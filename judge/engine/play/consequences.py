@@ -1,0 +1,346 @@
+"""Consequences as steps: after every step of play, what the rules changed as a consequence of it
+gets a step of its own, naming the step it follows from (`caused_by`).
+
+Nothing here knows a rule by heart. The derived values of the board (stats.derive) are compared
+before and after each step; every value that changed is explained by the contributions that came or
+went, each carrying the rule it rests on (13.1.x auras and Static Effects, 13.3.x lasting and slot
+effects, 13.5.2 negation, 13.6.x Unyielding, 10.3.3 Armaments, glossary Moral). The words for a
+contribution that came or went depend only on its kind and on what became of its source.
+
+    explainer = Explainer(game)        # trace.explainer = explainer; trace.add() calls it
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from judge.engine.data.keywords import MORAL, UNYIELDING
+from judge.engine.data.keywords import words as keyword_words
+from judge.engine.position import condition_words as words
+from judge.engine.position.board import Board
+from judge.engine.position.state import SlotRef
+from judge.engine.position.views import Contribution, KeywordSource, RealmView, SoulView
+
+if TYPE_CHECKING:
+    from judge.engine.play.game import Game
+    from judge.engine.play.trace import Step
+
+VALUES = (("atk", "ATK"), ("def_", "DEF"), ("max_hp", "max HP"))
+MECHANICAL = ("damage", "floor")      # current HP's own parts: the damage step says them
+R_AURA_ENDS = ("13.1.2",)             # what an aura gives ends as soon as its card is no longer active
+R_NEGATED = ("13.5.2",)
+R_REACHES = ("13.6.3", "13.6.7e")             # the source's rank decides whether Unyielding stops it
+R_BLOCKED = ("13.6.1", "13.6.3")
+R_SLOT_STAYS = ("13.3.3",)
+# steps that never change a derived value (a window, the Cascade, a check, a refusal, a non-event):
+# nothing to compare after them, which spares a derivation of the board
+QUIET = frozenset({"window", "cascade", "resolve", "fizzle", "reject", "limit", "position", "nonevent",
+                   "trigger", "error"})
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the rules derive for one active card, in a form that compares."""
+
+    uid: int
+    ref: SlotRef
+    name: str
+    totals: tuple[int, int, int]                               # ATK, DEF, max HP
+    parts: Counter[tuple[str, Contribution]]                   # (value key, contribution): a multiset
+    keywords: dict[tuple[str, str, str, str], KeywordSource]   # by (keyword, its words, from, kind)
+    blocked: frozenset[Any]
+    negated: bool
+    unyielding: bool
+    rank: int
+
+
+def facts(board: Board) -> dict[int, Facts]:
+    """Every active Soul and Realm of `board`, by uid."""
+    out: dict[int, Facts] = {}
+    views: list[SoulView | RealmView] = [*board.souls.values(), *board.realms.values()]
+    for view in views:
+        if getattr(view, "captured", False) or getattr(view, "shattered", False):
+            continue
+        card = board.state.holder_at(view.ref)
+        if card is None:
+            continue
+        parts = Counter((key, c) for key, _ in VALUES for c in getattr(view, key).contributions
+                        if c.kind not in MECHANICAL)
+        out[card.uid] = Facts(card.uid, view.ref, view.card.name,
+                              (view.atk.total, view.def_.total, view.max_hp.total), parts,
+                              {_kw_id(k): k for k in view.keywords}, frozenset(getattr(view, "blocked", ())),
+                              bool(view.negated), view.has(UNYIELDING.name), view.card.rank)
+    return out
+
+
+class Explainer:
+    """Watches a Game's trace: consequence steps after each step, `caused_by` for captures and wins."""
+
+    def __init__(self, g: Game) -> None:
+        self.g = g
+        self.seen: Board | None = None
+        self.before: dict[int, Facts] = {}
+        self.last_fall: dict[str, int] = {}     # slot -> the consequence step that lowered its max HP
+        self.last_capture: int | None = None
+        self.count = 0
+        self.before = self._look()
+
+    def _look(self) -> dict[int, Facts]:
+        board = self.g.board()
+        self.seen = board
+        return facts(board)
+
+    # --- trace hooks
+    def cause(self, kind: str, changes: tuple[dict[str, Any], ...]) -> int | None:
+        """A capture whose Soul's maximum HP fell follows from that step; a win from the capture."""
+        if kind == "win":
+            return self.last_capture
+        if kind == "capture":
+            for change in changes:
+                if change.get("captured") == [False, True]:
+                    return self.last_fall.get(str(change.get("slot")))
+        return None
+
+    def fell(self, ref: SlotRef) -> int | None:
+        """The consequence step that lowered the maximum HP of the Soul on `ref`, if no damage came since."""
+        return self.last_fall.get(str(ref))
+
+    def after(self, step: Step) -> None:
+        if step.kind == "capture":
+            self.last_capture = step.n
+        for change in step.changes:
+            if "damage" in change:   # damage since the fall: a capture now is the damage's, not the fall's
+                self.last_fall.pop(str(change.get("slot")), None)
+        if step.kind in QUIET or (self.g._board is self.seen and self.seen is not None):
+            return  # nothing that changes a derived value, or nothing touched since the last look
+        now = self._look()
+        before, self.before = self.before, now
+        for uid, new in now.items():
+            old = before.get(uid)
+            said = explain(old, new, self.g.board(), before, now)
+            if said is None or (old is not None and already_said(step.text, old, new)):
+                continue
+            text, rules = said
+            added = self.g.trace.add("consequence", f"Because of step {step.n}: {text}", rules,
+                                     caused_by=step.n)
+            self.count += 1
+            if old is not None and new.totals[2] < old.totals[2]:
+                self.last_fall[str(new.ref)] = added.n
+
+
+def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts],
+            now: dict[int, Facts]) -> tuple[str, tuple[str, ...]] | None:
+    """The words and rules for what changed on one card, or None when nothing did."""
+    base = old if old is not None else _printed_only(new)
+    if old is None and base == new:
+        return None
+    if (base.totals, base.parts, base.keywords, base.blocked, base.negated) == \
+            (new.totals, new.parts, new.keywords, new.blocked, new.negated):
+        return None
+    changes: list[str] = []
+    for i, (_, label) in enumerate(VALUES):
+        if base.totals[i] != new.totals[i]:
+            changes.append(f"{label} {base.totals[i]} → {new.totals[i]}")
+    why: list[str] = []
+    rules: list[str] = []
+    _negation(old, new, board, before, now, why, rules)
+    _contributions(base, new, old is None, board, before, now, why, rules)
+    _keywords(base, new, board, now, why, rules)
+    for b in sorted(new.blocked - base.blocked, key=str):
+        why.append(f"{b.what} (rank {b.source_rank}) does not reach it: it is Unyielding against its "
+                   f"opponent's effects of rank {new.rank} or lower")
+        rules += R_BLOCKED
+    if not changes and not why:
+        return None
+    where = f"{new.name} ({new.ref})" + (" arrives" if old is None else "")
+    head = f"{where}: {', '.join(changes)}" if changes else where
+    return f"{head} — {'; '.join(why)}." if why else f"{head}.", tuple(dict.fromkeys(rules))
+
+
+def already_said(text: str, old: Facts, new: Facts) -> bool:
+    """The step itself already names the card and every new value ("Knight now has DEF 15 = …") and
+    changed nothing else on it: a consequence step would say it twice."""
+    if (old.keywords.keys() != new.keywords.keys() or old.blocked != new.blocked or old.negated != new.negated
+            or old.ref != new.ref or new.name not in text):
+        return False
+    changed = [(label, new.totals[i]) for i,
+               (_, label) in enumerate(VALUES) if old.totals[i] != new.totals[i]]
+    return bool(changed) and all(f"{label} {value}" in text for label, value in changed)
+
+
+def _printed_only(new: Facts) -> Facts:
+    """A card that just arrived, as it would be with only its printed values (the baseline)."""
+    parts = Counter({p: n for p,
+                     n in new.parts.items() if p[1].kind == "printed" and p[1].label == "printed"})
+    totals = tuple(sum(c.amount * n for (k, c), n in parts.items() if k == key) for key, _ in VALUES)
+    keywords = {i: k for i, k in new.keywords.items() if k.kind == "printed"}
+    return Facts(new.uid, new.ref, new.name, (totals[0], totals[1], totals[2]), parts, keywords,
+                 frozenset(), new.negated, new.unyielding, new.rank)
+
+
+def _source_status(source: str | None, board: Board, now: dict[int, Facts]) -> str:
+    """What became of a contribution's source: "gone", "negated" or "here"."""
+    ref = SlotRef.parse(source, None, board.state.field) if source and ":" in source else None
+    if ref is None:
+        return "here"
+    card = board.state.holder_at(ref)
+    if card is None or card.uid not in now:
+        return "gone"
+    return "negated" if now[card.uid].negated else "here"
+
+
+def _signed(parts: list[tuple[str, Contribution]]) -> str:
+    return ", ".join(f"{'+' if c.amount >= 0 else '−'}{abs(c.amount)} {dict(VALUES)[k]}" for k, c in parts)
+
+
+def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before: dict[int, Facts],
+                   now: dict[int, Facts], why: list[str], rules: list[str]) -> None:
+    gone = _by_label(base.parts - new.parts)
+    came = _by_label(new.parts - base.parts)
+    for label, parts in gone.items():
+        c = parts[0][1]
+        if label in came and {k for k, _ in came[label]} == {k for k, _ in parts}:
+            continue  # the same effect with another amount: said below as it comes
+        status = _source_status(c.source, board, now)
+        if c.kind in ("aura", MORAL.name) and status == "gone":
+            why.append(f"{label} ({_signed(parts)}) ends: its card is no longer active")
+            rules += (*c.rules, *R_AURA_ENDS)
+        elif status == "negated" and c.kind not in ("lasting", "slot"):
+            why.append(f"{label} ({_signed(parts)}) stops: its card is negated")
+            rules += (*c.rules, *R_NEGATED)
+        elif c.kind == "slot" and base.ref != new.ref:
+            why.append(f"{label} ({_signed(parts)}) stays with the slot {base.ref} it was laid on")
+            rules += (*c.rules, *R_SLOT_STAYS)
+        elif c.kind == "lasting":
+            why.append(f"{label} ({_signed(parts)}) ends")
+            rules += c.rules
+        elif c.kind == "armament":
+            why.append(f"{label} ({_signed(parts)}) no longer adds to it")
+            rules += c.rules
+        elif c.kind == MORAL.name:
+            why.append(f"{label} ({_signed(parts)}) no longer reaches it: it is no longer an Underling of "
+                       "that Soul")
+            rules += (*c.rules, "glossary/underling")
+        else:
+            cond = _condition(c.source, board)
+            why.append(f"{label} ({_signed(parts)}) no longer applies to it" + (
+                f": its condition no longer holds ({cond})" if cond else
+                ": it is no longer among the Souls the effect names" if c.kind == "aura" else ""))
+            rules += c.rules
+    for label, parts in came.items():
+        c = parts[0][1]
+        verb = "applies to it"
+        if c.kind == "slot":
+            verb = f"applies to the Soul now on {new.ref}" if arrived or base.ref != new.ref else verb
+        elif c.kind in ("aura", MORAL.name) and arrived:
+            verb = "reaches it as it arrives"
+        elif c.kind == "lasting":
+            verb = "applies from now"
+        elif c.kind in ("aura", "printed") and (cond := _condition(c.source, board)):
+            verb = f"applies to it: its condition holds now ({cond})"
+        why.append(f"{label} ({_signed(parts)}) {verb}")
+        rules += c.rules
+        _reach(new, c.source, board, why, rules)
+
+
+def _condition(source: str | None, board: Board) -> str:
+    """13.1.1: a Static Effect applies while its condition holds; the condition of the source card's
+    conditional Static Effects, in its own words as it stands now ("" when it has none)."""
+    ref = SlotRef.parse(source, None, board.state.field) if source and ":" in source else None
+    soul = board.state.soul_at(ref) if ref is not None and not ref.is_realm else None
+    if ref is None or soul is None:
+        return ""
+    card = board.state.known_card(soul.name)
+    conds = [e.condition for e in card.effects if e.kind == "static" and e.condition]
+    return "; ".join(words.condition_now(board, ref, cond) for cond in conds)
+
+
+def _by_label(parts: Counter[tuple[str, Contribution]]) -> dict[str, list[tuple[str, Contribution]]]:
+    out: dict[str, list[tuple[str, Contribution]]] = {}
+    for key, c in sorted(parts.elements(), key=lambda p: (p[1].label, p[0])):
+        out.setdefault(c.label, []).append((key, c))
+    return out
+
+
+def _reach(new: Facts, source: str | None, board: Board, why: list[str], rules: list[str]) -> None:
+    """13.6.3: an opposing effect of a higher rank than an Unyielding Soul reaches it: say so."""
+    if not new.unyielding or not source or ":" not in source:
+        return
+    ref = SlotRef.parse(source, None, board.state.field)
+    card = None
+    if ref is not None:
+        card = board.state.holder_at(ref)
+    if ref is None or card is None or ref.player == new.ref.player:
+        return
+    rank = board.state.known_card(card.name).rank
+    why.append(f"{new.name} is Unyielding (rank {new.rank}), but {card.name} is of rank {rank}, higher, so "
+               "it reaches it")
+    rules += R_REACHES
+
+
+def _keywords(base: Facts, new: Facts, board: Board, now: dict[int, Facts], why: list[str],
+              rules: list[str]) -> None:
+    for key in sorted(base.keywords.keys() - new.keywords.keys()):
+        ks = base.keywords[key]
+        if new.negated and not base.negated and ks.kind not in ("slot", "armament"):
+            continue  # said with the negation
+        if ks.kind == "slot" and base.ref != new.ref:
+            why.append(f"loses {_kw(ks)} from {ks.label}: it stays with the slot {base.ref}, and the Soul "
+                       "left it")
+            rules += (*ks.rules, *R_SLOT_STAYS)
+            continue
+        status = _source_status(ks.source, board, now) if ks.kind == "aura" else "here"
+        tail = (": its card is no longer active" if status == "gone" else ": its card is negated"
+                if status == "negated" else ": that effect ends" if ks.kind == "lasting" else "")
+        why.append(f"loses {_kw(ks)} from {ks.label}{tail}")
+        rules += (*ks.rules, *(R_AURA_ENDS if status == "gone" else R_NEGATED if status == "negated" else ()))
+    for key in sorted(new.keywords.keys() - base.keywords.keys()):
+        ks = new.keywords[key]
+        arrived = "the Soul now on it" if ks.kind == "slot" else ""
+        why.append(f"gains {_kw(ks)} from {ks.label}" + (f", which applies to {arrived}" if arrived and
+                                                          base.ref != new.ref else ""))
+        rules += ks.rules
+        _reach(new, ks.source, board, why, rules)
+
+
+def _kw_id(ks: KeywordSource) -> tuple[str, str, str, str]:
+    return (ks.keyword.name, ks.keyword.label(), ks.label, ks.kind)
+
+
+def _kw(ks: KeywordSource) -> str:
+    return keyword_words(ks.keyword)
+
+
+def _negation(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts], now: dict[int, Facts],
+              why: list[str], rules: list[str]) -> None:
+    """13.5.2 said when it happens: negated now, or no longer, and why."""
+    was = old.negated if old is not None else False
+    if new.negated and not was:
+        by = [_name(uid, board) for uid in board.negated_by.get(new.uid, [])]
+        lost = sorted({_kw(k) for k in (old.keywords.values() if old else ())
+                       if k.kind not in ("slot", "armament")})
+        why.append(f"it is negated{' by ' + ' and '.join(by) if by else ''}: its effects, printed and "
+                   "granted, stop working" + (f" ({', '.join(lost)} included)" if lost else ""))
+        rules += R_NEGATED
+    elif was and not new.negated:
+        void = [_name(uid, board) for uid in sorted(board.void_negators)]
+        newer = sorted({_name(by, board) for uid in board.void_negators for by in board.negated_by.get(uid,
+                                                                                                       [])})
+        if void:
+            why.append(f"it is no longer negated: {' and '.join(void)}, which negated it, is itself negated "
+                       f"by {' and '.join(newer) or 'a newer effect'}, newer, and a negated card negates "
+                       "nothing (the newer negation wins)")
+            rules += (*R_NEGATED, "interpretation/negation-order")
+        else:
+            why.append("it is no longer negated: the effect that negated it no longer applies")
+            rules += R_NEGATED
+
+
+def _name(uid: int, board: Board) -> str:
+    ref = board.state.find_uid(uid)
+    if ref is None:
+        return "an effect"
+    card = board.state.holder_at(ref)
+    return f"{card.name} ({ref})" if card is not None else "an effect"

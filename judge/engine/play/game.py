@@ -1,0 +1,175 @@
+"""The resolution context shared by the modules of part 2: the state being played, the trace,
+the action queue, the Cascade, waiting triggers, and what the stored state does not keep
+(how cards left the field, which optional effects are offered now).
+
+Nothing here is a rule; the rules live in zones, effects, cascade, battle and turns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from judge.engine.data.cards import CardDef, EffectDef
+from judge.engine.data.errors import Violation
+from judge.engine.play.trace import Trace
+from judge.engine.position import board as stats
+from judge.engine.position.action import Action
+from judge.engine.position.state import SlotRef, State, opponent
+from judge.engine.rules.moment import Window
+
+
+@dataclass
+class Target:
+    """A target chosen when the effect was used (11.4.1), remembered by its slot (11.4.8)."""
+
+    ref: SlotRef
+    what: str                 # soul | spot | realm
+    names_soul: bool          # a Soul target, or a Soul Spot whose target names the Soul (11.4.5)
+    captured: bool = False    # the selector asks for a captured Soul (11.4.3)
+    uid: int | None = None    # the card on the slot when chosen
+
+
+@dataclass
+class Entry:
+    """One effect on the Cascade (or an Instant Effect while it resolves)."""
+
+    id: int
+    kind: str                 # event | ambush | activated | timing | instant
+    card: str                 # the card whose effect it is (the Event, the Ambush, the Soul, the Realm)
+    effect: EffectDef
+    controller: str
+    source_rank: int          # 13.6.3: the rank Unyielding compares with
+    source_uid: int | None = None     # the Soul or Realm whose effect it is (11.6.1a)
+    source_ref: SlotRef | None = None
+    caster_uid: int | None = None     # Events (11.6.1b)
+    ambusher_uid: int | None = None   # Ambushes (11.6.1c)
+    targets: list[Target] = field(default_factory=list)
+    context: dict[str, Any] = field(default_factory=dict)  # attacker/attacked uids, triggering entry id
+    discard: list[str] = field(default_factory=list)       # chosen discards for the cost
+    negated: bool = False
+    negated_by: str = ""
+
+    @property
+    def label(self) -> str:
+        if self.kind in ("event", "ambush"):
+            return self.card
+        return f"{self.card}'s {self.effect.label}"
+
+
+@dataclass
+class Pending:
+    """A Timing Effect that has triggered and waits to go on the Cascade or be offered (11.8)."""
+
+    card_uid: int
+    card: str
+    effect: EffectDef
+    controller: str
+    source_rank: int
+    mandatory: bool
+    context: dict[str, Any]
+    trigger_text: str
+
+
+class Pause(Exception):
+    """Raised when the queue reaches `Game.limit`: the position before that action is wanted."""
+
+
+class Verbs(Protocol):
+    """The verb table (verbs.py) as a response window uses it to take the queued answers; the
+    driver (resolve.py) hands it to the Game."""
+
+    def verify(self, state: State, action: Action, window: Window | None = None,
+               board: stats.Board | None = None) -> list[Violation]: ...
+
+    def responds(self, verb: str) -> bool: ...
+
+    def respond(self, g: Game, action: Action) -> None: ...
+
+
+@dataclass
+class Game:
+    state: State
+    trace: Trace
+    actions: tuple[Action, ...]
+    verbs: Verbs
+    on_illegal: str = "stop"
+    pos: int = 0
+    cascade: list[Entry] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    offered: list[Pending] = field(default_factory=list)
+    left: dict[int, str] = field(default_factory=dict)     # uid -> "hand" | "exile" | "captured" | ...
+    rejected: dict[str, Any] | None = None
+    stopped: bool = False
+    in_fight: bool = False        # between a battle's damage and its capture step (9.5.8)
+    window_open: bool = False
+    priority: str | None = None
+    resolving: bool = False       # the Cascade is resolving (12.2: Timing Effects wait)
+    battle: Any = None            # the Battle being fought, if any
+    next_entry: int = 1
+    limit: int | None = None      # stop (Pause) when the queue reaches this many actions
+    # (owner, name): sprung Ambushes resolving
+    in_flight: list[tuple[str, str]] = field(default_factory=list)
+    instant_depth: int = 0        # Instant Effects resolving inside one another (12.5.1)
+    unnamed_discards: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    _board: stats.Board | None = None
+
+    # --- derived values, cached until the state changes
+    def board(self) -> stats.Board:
+        if self._board is None:
+            self._board = stats.derive(self.state)
+        return self._board
+
+    def touch(self) -> None:
+        self._board = None
+
+    # --- queue
+    def peek(self) -> Action | None:
+        if self.limit is not None and self.pos >= self.limit:
+            raise Pause()
+        if self.stopped or self.pos >= len(self.actions):
+            return None
+        return self.actions[self.pos]
+
+    def take(self) -> Action:
+        action = self.actions[self.pos]
+        self.pos += 1
+        return action
+
+    def actor(self, action: Action) -> str:
+        return action.player(self.state)
+
+    # --- naming, for the trace
+    def card(self, name: str) -> CardDef:
+        return self.state.known_card(name)
+
+    def where(self, uid: int | None) -> SlotRef | None:
+        return self.state.find_uid(uid) if uid is not None else None
+
+    def name_at(self, ref: SlotRef) -> str:
+        if ref.is_realm:
+            realm = self.state.realm_at(ref)
+            return f"{realm.name} ({ref})" if realm else f"the empty {ref}"
+        soul = self.state.soul_at(ref)
+        return f"{soul.name} ({ref})" if soul else f"the empty slot {ref}"
+
+    def new_entry_id(self) -> int:
+        n = self.next_entry
+        self.next_entry += 1
+        return n
+
+    def other(self, player: str) -> str:
+        return opponent(player)
+
+    def is_active_uid(self, uid: int | None) -> bool:
+        """A Soul or Realm with this uid is face up on the field (glossary/active)."""
+        ref = self.where(uid)
+        if ref is None:
+            return False
+        if ref.is_realm:
+            realm = self.state.realm_at(ref)
+            return realm is not None and realm.uid == uid and not realm.shattered
+        soul = self.state.soul_at(ref)
+        if soul is None or soul.captured:
+            return False
+        return soul.uid == uid or (soul.armament is not None and soul.armament.uid == uid)

@@ -1,0 +1,82 @@
+"""The verbs that put a card from hand onto the field and are not effects (nothing answers them
+on the Cascade): recruit a Soul, equip an Armament, invoke a Realm, set an Ambush. Each is the
+`do` of its verb in the verb table (verbs.py); legality.verify_<verb> has checked it first.
+"""
+
+from __future__ import annotations
+
+from judge.engine.play import cascade, zones
+from judge.engine.play.game import Game
+from judge.engine.position import board as stats
+from judge.engine.position.action import Action
+from judge.engine.position.state import Ambush, Armament, Realm
+
+
+def recruit(g: Game, action: Action) -> None:
+    """10.1.1: a Soul from hand onto an empty slot under an active Soul."""
+    player = g.actor(action)
+    ref = action.slot("to", g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    zones.place_soul(g, player, ref.slot, card.name)
+    statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
+    g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
+                          f"{', and its Static Effects apply from now' if statics else ''}; a card put on "
+                          "the field is a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
+                                          *(("11.1.4", "13.1.1") if statics else ())),
+                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
+    cascade.triggered(g, "recruited", ref, {}, f"{card.name} ({ref}) is recruited")
+    if cascade.flush_pending(g):
+        cascade.run_window(g, f"the recruit of {card.name}, whose Timing Effects triggered")
+
+
+def equip(g: Game, action: Action) -> None:
+    """10.3.1: an Armament from hand to one of the player's Souls, its Wielder."""
+    player = g.actor(action)
+    ref = action.slot("to", g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    soul = g.state.soul(ref)
+    soul.armament = Armament(g.state.new_uid(), card.name)
+    g.touch()
+    view = g.board().souls[ref]
+    parts: list[str] = []
+    rules: list[str] = []
+    for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
+        text, why = stats.explain(value, key)
+        parts.append(text)
+        rules += why
+    g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the "
+                          f"Wielder's (equipping is not an effect and can't be answered). {soul.name} now "
+                          f"has {', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
+                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
+
+
+def invoke(g: Game, action: Action) -> None:
+    """10.5.1: a Realm from hand onto an empty realm slot."""
+    player = g.actor(action)
+    ref = action.slot("to", g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
+    g.touch()
+    g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.",
+                ("10.5.1", "10.5.2"),
+                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
+
+
+def set_ambush(g: Game, action: Action) -> None:
+    """10.4.1: an Ambush from hand, face down, at the slot of one of the player's Souls, its Setter."""
+    player = g.actor(action)
+    ref = action.slot("at", g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    setter = g.state.soul(ref)
+    already = len(g.state.slot(ref).ambushes)
+    g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
+    two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul "
+           "there may set its own.") if already else ""
+    g.trace.add("action", f"{player} sets an Ambush face down at {ref}; {setter.name} is its Setter. Setting "
+                          f"is not an effect and can't be answered.{two}",
+                ("10.4.1", "10.4.2", "glossary/setter", *(("10.4.4",) if already else ())),
+                [{"card": card.name, "from": f"{player}.hand", "to": f"{ref} (face down)"}])

@@ -1,0 +1,146 @@
+"""References in an effect (contract §3): what `self`, `caster`, `target2`, `all_own_souls`, … mean
+while the effect resolves (`resolve_ref`; group references through tree.group, the reader Static
+Effects and Taunt use too), and whether Unyielding protects a card from it (13.6.2, 13.6.7).
+Targets are remembered by slot (11.4.8).
+"""
+
+from __future__ import annotations
+
+from judge.engine.data.keywords import UNYIELDING
+from judge.engine.play.game import Entry, Game, Target
+from judge.engine.position import tree
+from judge.engine.position.state import SlotRef
+
+
+def uid_ref(g: Game, uid: int | None) -> SlotRef | None:
+    return g.where(uid) if uid is not None and g.is_active_uid(uid) else None
+
+
+def target_named(entry: Entry, name: str) -> Target | None:
+    """The effect's target a `do` reference names ("target", "target2", …), or None past the last."""
+    index = int(name[6:] or 1) - 1
+    return entry.targets[index] if index < len(entry.targets) else None
+
+
+def resolve_ref(g: Game, entry: Entry, name: str, *,
+                allow_captured: bool = False) -> list[tuple[SlotRef, bool]]:
+    """The cards a reference in `do` means now, each with whether the effect targets it (so that
+    Unyielding protects it, 13.6.2). Targets are remembered by slot (11.4.8)."""
+    state = g.state
+    if name.startswith("target"):
+        t = target_named(entry, name)
+        if t is None:
+            return []
+        if t.ref.is_realm:
+            realm = state.realm_at(t.ref)
+            return [(t.ref, True)] if realm is not None and not realm.shattered else []
+        soul = state.soul_at(t.ref)
+        if soul is None:
+            return []
+        if soul.captured and not (t.captured or allow_captured):
+            return []
+        if t.uid is not None and soul.uid != t.uid:
+            g.trace.add("effect", f"{entry.label} remembers its target by its slot: {soul.name} now stands "
+                                  f"on {t.ref}, so the effect acts on it.", ("11.4.8", "11.6.4"))
+        return [(t.ref, t.names_soul)]
+    if name == "self":
+        ref = uid_ref(g, entry.source_uid)
+        return [(ref, False)] if ref else []
+    if name == "wielder":
+        ref = uid_ref(g, entry.source_uid)
+        return [(ref, False)] if ref else []
+    if name == "caster":
+        ref = uid_ref(g, entry.caster_uid)
+        return [(ref, False)] if ref else []
+    if name == "ambusher":
+        ref = uid_ref(g, entry.ambusher_uid)
+        return [(ref, False)] if ref else []
+    if name in ("attacker", "attacked"):
+        ref = uid_ref(g, entry.context.get(name))
+        return [(ref, False)] if ref else []
+    return [(r, False) for r in tree.group(state, name, uid_ref(g, entry.source_uid), entry.controller)]
+
+
+def protected(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> bool:
+    """13.6.1/13.6.2/13.6.6: an Unyielding Soul is unaffected by its opponent's targeting and Instant
+    Effects whose source has its rank or lower (checked again at resolution, 11.6.4)."""
+    if ref.is_realm or not (targeted or entry.kind == "instant"):
+        return False
+    return g.board().unyielding_against(ref, entry.source_rank, entry.controller)
+
+
+def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
+    soul = g.state.soul(ref)
+    rank = g.card(soul.name).rank
+    if targeted:
+        g.trace.add("nonevent", f"{soul.name} ({ref}, rank {rank}) is Unyielding against {entry.label} (rank "
+                              f"{entry.source_rank}) now, so the effect does nothing to it.",
+                    ("11.6.4", "13.6.2", "13.6.1", "13.6.3"))
+    else:
+        g.trace.add("nonevent", f"{soul.name} ({ref}, rank {rank}) is Unyielding against the Instant Effect "
+                              f"{entry.label} (rank {entry.source_rank}), which does nothing to it.",
+                    ("13.6.6", "13.6.1", "13.6.3"))
+
+
+def teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
+    """`to:` is a slot name, or a Soul Spot target chosen when the effect was used ("target2")."""
+    if to.startswith("target"):
+        t = target_named(entry, to)
+        if t is not None:
+            return t.ref
+    return SlotRef(ref.player, to)
+
+
+GROUP_SIDES = {"all_own_souls": "own", "other_own_souls": "own", "all_opposing_souls": "opposing"}
+
+
+def refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: bool = False) -> list[SlotRef]:
+    found = resolve_ref(g, entry, name, allow_captured=allow_captured)
+    if name in GROUP_SIDES:
+        player = entry.controller if GROUP_SIDES[name] == "own" else g.other(entry.controller)
+        passed = [r for r in g.state.soul_refs(player, active=False) if g.state.soul(r).captured]
+        if passed:
+            g.trace.add("effect", f"{entry.label} acts only on active cards: "
+                                  f"{', '.join(g.name_at(r) for r in passed)} (captured) "
+                                  f"{'is' if len(passed) == 1 else 'are'} not reached.", ("11.6.2",))
+    if not found:
+        # 11.4.8 for a target that is gone; 11.6.3 for any part with nothing left to act on
+        is_target = name.startswith("target")
+        which = (f"its target{' ' + name[6:] if name[6:] else ''} is no longer there" if is_target
+                 else "no active card it names is there")
+        g.trace.add("effect", f"{entry.label}: nothing is left for its {verb} to act on ({which}), so that "
+                              "part is skipped; the rest still happens.",
+                    ("11.6.3", *(("11.4.8",) if is_target else ())))
+        return []
+    out = []
+    for ref, targeted in found:
+        if protected(g, entry, ref, targeted):
+            protected_note(g, entry, ref, targeted)
+            continue
+        unprotected_note(g, entry, ref, targeted)
+        out.append(ref)
+    return out
+
+
+def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
+    """13.6.7: say why an Unyielding Soul is reached after all."""
+    if ref.is_realm or not g.board().has_keyword(ref, UNYIELDING.name):
+        return
+    soul = g.state.soul(ref)
+    rank = g.card(soul.name).rank
+    if entry.controller == ref.player:
+        why = "Unyielding does not protect against its own controller's effects"
+        item = "13.6.7a"
+    elif entry.source_rank > rank:
+        why = (f"the source of {entry.label} has rank {entry.source_rank}, higher than {soul.name}'s rank "
+               f"{rank}, so Unyielding does not protect it")
+        g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.",
+                    ("13.6.3", "13.6.7", "13.6.7e"))
+        return
+    elif not targeted:
+        why = ("the effect neither targets it nor is Static or Instant, so Unyielding does not protect "
+               "against it")
+        item = "13.6.7c"
+    else:
+        return
+    g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7", item))

@@ -1,0 +1,136 @@
+"""The trace: the steps of a resolution, each a frozen record a judge can read aloud.
+
+A step is `{n, kind, text, rules, changes}` (contract §5): `text` is plain English naming cards
+and slots and showing the arithmetic, `rules` the rule ids behind it (never empty when a rule
+was applied), `changes` what moved, e.g. `{"slot": "B:C3", "damage": [0, 15]}` or
+`{"card": "Iron Blade", "from": "A:L2", "to": "A.elysium"}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from judge.engine.data import budget
+from judge.engine.data.errors import StepLimit
+
+# The kinds of step, so readers (the desk, tests) can group them.
+KINDS = frozenset({
+    "action",      # a queued action is taken
+    "window",      # a response window opens or closes; who passes
+    "cascade",     # an entry goes on the Cascade
+    "resolve",     # a Cascade entry begins to resolve
+    "fizzle",      # an entry fizzles (11.6.1)
+    "cost",        # a cost is paid or can't be
+    "effect",      # one part of an effect does something (or is skipped, 11.6.3)
+    "trigger",     # a Timing or Instant Effect triggers, or does not
+    "instant",     # an Instant Effect resolves
+    "battle",      # a battle step
+    "damage",      # damage dealt
+    "heal",        # healing
+    "capture",     # a Soul is captured, a Realm shatters
+    "zone",        # a card moves between zones
+    "turn",        # phases and turns
+    "win",         # the duel ends
+    "reject",      # a queued action is illegal
+    "limit",       # the step cap was hit
+    "position",    # nothing is queued: what the rules derive in the position as given
+    "consequence", # what the rules changed as a consequence of an earlier step (`caused_by`)
+    "nonevent",    # a keyword or trigger that could have applied and did not, with why
+    "error",       # the engine itself failed (a bug): reported, never hidden
+})
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of play in a ruling."""
+
+    n: int
+    kind: str
+    text: str
+    rules: tuple[str, ...]
+    changes: tuple[dict[str, Any], ...] = ()
+    caused_by: int | None = None   # the step this one follows from (a consequence, a capture, a win)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "n": self.n,
+            "kind": self.kind,
+            "text": self.text,
+            "rules": list(self.rules),
+            "changes": [dict(c) for c in self.changes],
+        }
+        if self.caused_by is not None:
+            out["caused_by"] = self.caused_by
+        return out
+
+
+class Explainer(Protocol):
+    """Watches the steps (judge/engine/consequences.py): names the step a new one follows from, and
+    adds the consequences of a step after it."""
+
+    def cause(self, kind: str, changes: tuple[dict[str, Any], ...]) -> int | None: ...
+
+    def after(self, step: Step) -> None: ...
+
+    def fell(self, ref: Any) -> int | None: ...
+
+
+@dataclass
+class Trace:
+    """The growing list of steps; optionally a snapshot of the state after each one."""
+
+    cap: int = 10_000
+    snapshot: Callable[[], dict[str, Any]] | None = None
+    steps: list[Step] = field(default_factory=list)
+    states: list[dict[str, Any]] = field(default_factory=list)
+    observer: Callable[[], None] | None = None
+    explainer: Explainer | None = None
+
+    def add(self, kind: str, text: str, rules: Iterable[str] = (),
+            changes: Iterable[dict[str, Any]] = (), caused_by: int | None = None) -> Step:
+        if kind not in KINDS:
+            raise ValueError(f"unknown step kind {kind!r}")
+        if len(self.steps) >= self.cap:
+            raise StepLimit(f"the cap of {self.cap} steps was reached; the last step was: {text}")
+        budget.check(len(self.steps))
+        changes = tuple(changes)
+        if caused_by is None and self.explainer is not None:
+            caused_by = self.explainer.cause(kind, changes)
+        step = Step(len(self.steps) + 1, kind, text, _unique(rules), changes, caused_by)
+        self.steps.append(step)
+        if self.snapshot is not None:
+            self.states.append(self.snapshot())
+        if self.observer is not None:
+            self.observer()
+        if self.explainer is not None and kind != "consequence":
+            self.explainer.after(step)
+        return step
+
+    def force(self, kind: str, text: str, rules: Iterable[str] = ()) -> Step:
+        """Add a step even past the cap (for the report that names the loop)."""
+        step = Step(len(self.steps) + 1, kind, text, _unique(rules))
+        self.steps.append(step)
+        if self.snapshot is not None:
+            self.states.append(self.snapshot())
+        return step
+
+    def cited(self) -> set[str]:
+        return {rule for step in self.steps for rule in step.rules}
+
+    def to_list(self) -> list[dict[str, Any]]:
+        out = [step.to_dict() for step in self.steps]
+        if self.snapshot is not None:
+            # a step whose snapshot raised (the engine failing there) has no state: zip stops before it
+            for item, state in zip(out, self.states, strict=False):
+                item["state"] = state
+        return out
+
+
+def _unique(rules: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for rule in rules:
+        if rule:
+            seen.setdefault(rule, None)
+    return tuple(seen)

@@ -1,0 +1,449 @@
+"""Damage, healing, capture, shattering and moving cards between zones (glossary Damage, Heal,
+Capture, Exile, Teleport; 10.3.4 for Armaments; 15.4.1 Leaders stay; 15.5.1 new card identity)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.engine.data.edition import numbers
+from judge.engine.data.keywords import FROZEN
+from judge.engine.play.game import Game
+from judge.engine.position import tree
+from judge.engine.position.state import PLAYERS, Realm, Slot, SlotRef, Soul
+
+R_DAMAGE = ("glossary/damage",)
+R_HEAL = ("glossary/heal",)
+# cited only where they decide something: damage from an effect reaches only a Soul that still has HP,
+# healing removes at most the damage a card has
+R_EFFECT_DAMAGE_HP = ("14.1.4", "11.6.5")
+R_HEAL_AT_MOST = ("14.2.1", "11.6.5")
+R_CAPTURE = ("glossary/capture", "interpretation/capture-timing")
+R_ARMAMENT_ELYSIUM = ("10.3.4", "10.3.4a")
+R_LEADER_STAYS = ("15.4.1", "glossary/leader")
+R_NEW_CARD = ("15.5.1",)
+R_WIN = ("glossary/leader", "glossary/capture")
+
+
+def in_steps(amount: int) -> int:
+    """Damage and healing come in steps of 5 (the edition's damage_step), rounded down
+    (glossary/damage, glossary/heal)."""
+    step = numbers().damage_step
+    return max(0, int(amount)) // step * step
+
+
+def rounded(amount: int, kind: str) -> tuple[int, str, tuple[str, ...]]:
+    """The amount in steps of 5 (the edition's damage_step), rounded down, and the words and rule when
+    rounding changed it (glossary/damage: "always in steps of 5, rounded down"; glossary/heal likewise)."""
+    amount = max(0, int(amount))
+    done = in_steps(amount)
+    if done == amount:
+        return done, "", ()
+    words = f" ({amount} rounded down to a step of {numbers().damage_step})"
+    return done, words, ("glossary/heal",) if kind == "heal" else R_DAMAGE
+
+
+def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
+                arithmetic: str = "", battle: bool = False) -> int:
+    """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
+
+    14.1.4 / 11.6.5: damage from an effect only reaches a Soul that still has HP. Damage never
+    takes a card below 0 HP (glossary/hp), and it comes in steps of 5 (glossary/damage): the stored
+    damage stays a multiple of 5, so on a maximum HP that is not (33) the last step may pass it (35),
+    and the card shows 0 HP.
+    """
+    amount, rounding, r_round = rounded(amount, "damage")
+    card = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
+    if card is None or getattr(card, "captured", False) or getattr(card, "shattered", False):
+        return 0
+    hp = g.board().card_view(ref).hp.total
+    name = g.name_at(ref)
+    kind = "battle damage" if battle else "damage"
+    how = f": {arithmetic}" if arithmetic else ""
+    if hp <= 0:
+        g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind}{rounding} from {source} does "
+                              "not reach it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP, *r_round))
+        return 0
+    dealt = min(amount, -(-hp // 5) * 5)
+    before = card.damage
+    card.damage = before + dealt
+    g.touch()
+    short = dealt < amount or hp < dealt
+    extra = f" (only {min(dealt, hp)} of {amount}: it had {hp} HP left)" if short else ""
+    g.trace.add("damage", f"{name} takes {amount} {kind}{rounding} from {source}{how}{extra}; HP {hp} → "
+                          f"{max(0, hp - dealt)}.",
+                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}])
+    return dealt
+
+
+def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = ()) -> int:
+    """Healing removes at most the damage a card has (14.2.1, 11.6.5)."""
+    amount, rounding, r_round = rounded(amount, "heal")
+    soul: Soul | Realm | None
+    if ref.is_realm:
+        soul = g.state.realm_at(ref)
+        if soul is None or soul.shattered:
+            return 0
+    else:
+        soul = g.state.active_soul_at(ref)
+    if soul is None:
+        return 0
+    name = g.name_at(ref)
+    healed = min(amount, soul.damage)
+    if healed == 0:
+        g.trace.add("heal", f"{name} has no damage, so healing {amount}{rounding} from {source} does nothing "
+                            "(14.2.1).", (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round))
+        return 0
+    before = soul.damage
+    soul.damage -= healed
+    g.touch()
+    extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
+    g.trace.add("heal", f"{source} heals {healed} damage{rounding} from {name}{extra}: damage {before} → "
+                        f"{soul.damage}.",
+                (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ()), *r_round),
+                [{"slot": str(ref), "damage": [before, soul.damage]}])
+    return healed
+
+
+# --- capture ------------------------------------------------------------------------------------
+
+def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
+    """Turn the Soul face down on its slot; its Armament goes to the Elysium (10.3.4a)."""
+    soul = g.state.soul_at(ref)
+    if soul is None or soul.captured:
+        return
+    soul.captured = True
+    g.left[soul.uid] = "captured"
+    changes = [{"slot": str(ref), "captured": [False, True]}]
+    text = f"{soul.name} ({ref}) is captured {why}: it is turned face down and stays on its slot (10.1.3)."
+    rules = (*rules, "10.1.3")
+    if soul.armament is not None:
+        arm = soul.armament
+        soul.armament = None
+        g.state.players[soul.owner].elysium.append(arm.name)
+        changes.append({"card": arm.name, "from": str(ref), "to": f"{soul.owner}.elysium"})
+        text += f" Its Armament {arm.name} goes to the Elysium (10.3.4)."
+        rules = (*rules, *R_ARMAMENT_ELYSIUM)
+    g.touch()
+    g.trace.add("capture", text, (*rules, "glossary/capture"), changes)
+    captured_trigger_note(g, soul.name, ref)
+
+
+def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) -> list[SlotRef]:
+    """The game captures every Soul at 0 HP (also one whose maximum HP fell to its damage, 14.4.3)
+    and shatters every Realm at 0 HP (10.5.4), all at once; repeated while captures change
+    auras. Not between a battle's fight and its capture step unless `step` (9.5.8)."""
+    if g.in_fight and not step:
+        return []
+    captured: list[SlotRef] = []
+    while True:
+        board = g.board()
+        # Souls found in a later round reached 0 HP because earlier captures lowered their maximum HP
+        # (an aura ended); those found in the same round were at 0 HP together
+        earlier = bool(captured)
+        souls = [ref for ref, view in board.souls.items() if not view.captured and view.hp.total <= 0]
+        realms = [ref for ref, view in board.realms.items() if not view.shattered and view.hp.total <= 0]
+        if not souls and not realms:
+            break
+        for ref in souls:
+            view = board.souls[ref]
+            soul = g.state.soul(ref)
+            # a battle's capture step is the Codex's own moment (9.5.8, glossary Capture); every other
+            # moment of "after every step of play" is ours (interpretation/capture-timing)
+            rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
+            why = f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})"
+            # damage comes in steps of 5: on a maximum HP of 33 the last step stores 35 (deal_damage)
+            fell = g.trace.explainer is not None and g.trace.explainer.fell(ref) is not None
+            if max_hp_fell or fell or soul.damage > -(-view.max_hp.total // 5) * 5 or earlier:
+                why = (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
+                       f"({soul.damage})")
+                rules = ("14.4.3", "glossary/hp", *rules)
+            capture(g, ref, why, rules)
+            captured.append(ref)
+        for ref in realms:
+            realm = g.state.realm(ref)
+            realm.shattered = True
+            g.left[realm.uid] = "shattered"
+            g.touch()
+            g.trace.add("capture", f"{realm.name} ({ref}) is at 0 HP and shatters: turned face down, it "
+                                   "blocks its slot for the rest of the duel.",
+                        ("10.5.4", "glossary/shatter"),
+                        [{"slot": str(ref), "shattered": [False, True]}])
+    if captured:
+        check_winner(g, captured)
+    return captured
+
+
+def check_winner(g: Game, captured: list[SlotRef]) -> None:
+    """Capturing the opposing Leader wins; both at once: the turn player wins (glossary/turn-player)."""
+    if g.state.winner:
+        return
+    root = g.state.field.root
+    fallen = [p for p in PLAYERS if SlotRef(p, root) in captured]
+    if not fallen:
+        return
+    if len(fallen) == 2:
+        g.state.winner = g.state.turn_player
+        g.trace.add("win", f"Both Leaders are captured at once: the turn player, {g.state.turn_player}, wins "
+                           "the duel.",
+                    ("glossary/turn-player", *R_WIN))
+    else:
+        loser = fallen[0]
+        g.state.winner = g.other(loser)
+        leader = g.state.soul(SlotRef(loser, root)).name
+        g.trace.add("win", f"{loser}'s Leader {leader} is captured: {g.state.winner} wins the duel.", R_WIN)
+
+
+# --- leaving the field ----------------------------------------------------------------------------
+
+def _forget(g: Game, uid: int, how: str) -> int:
+    """15.5.1: the card that left is gone for good; what was tied to it (lasting effects, limits,
+    the Ambush it set) is dropped. If it comes back, it is a new card with a new uid."""
+    g.left[uid] = how
+    before = len(g.state.lasting)
+    g.state.lasting = [e for e in g.state.lasting if e.to != uid]
+    dropped = before - len(g.state.lasting)
+    for key in [k for k in g.state.used if k[0] == uid]:
+        del g.state.used[key]
+    for p in PLAYERS:
+        for slot in g.state.players[p].slots.values():
+            for amb in slot.ambushes:
+                if amb.setter == uid:
+                    amb.setter = None   # 10.4.2: a Soul that left the field is free of its Ambush
+    return dropped
+
+
+def _lost_note(dropped: int) -> tuple[str, tuple[str, ...]]:
+    if not dropped:
+        return "", ()
+    return (" What lasted on it (even “permanently”) is lost: it lasts only while the card stays on the "
+            "field.",
+            ("13.3.2",))
+
+
+def _leave_field(g: Game, ref: SlotRef, soul: Soul, pile: str,
+                 armament: tuple[str, str, str]) -> tuple[list[dict[str, Any]], str, tuple[str, ...]]:
+    """The Soul on `ref` leaves its slot for its owner's `pile` (10.1.3); its Armament goes to the pile
+    `armament` names (10.3.4); what lasted on the Soul is lost with it (13.3.2). Returns the changes,
+    the words to add to the step and the rules they rest on."""
+    armament_pile, where, sub_item = armament
+    g.state.slot(ref).soul = None
+    owner = g.state.players[soul.owner]
+    getattr(owner, pile).append(soul.name)
+    changes = [{"card": soul.name, "from": str(ref), "to": f"{soul.owner}.{pile}"}]
+    text = ""
+    rules: tuple[str, ...] = ()
+    if soul.armament is not None:
+        getattr(owner, armament_pile).append(soul.armament.name)
+        changes.append({"card": soul.armament.name, "from": str(ref), "to": f"{soul.owner}.{armament_pile}"})
+        text = f" Its Armament {soul.armament.name} goes to {where} (10.3.4)."
+        rules = ("10.3.4", sub_item)
+    extra, extra_rules = _lost_note(_forget(g, soul.uid, pile))
+    g.touch()
+    return changes, text + extra, (*rules, *extra_rules)
+
+
+def is_leader_altar(g: Game, ref: SlotRef) -> bool:
+    return ref.slot == g.state.field.root
+
+
+def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bool:
+    soul = g.state.soul_at(ref)
+    if soul is None:
+        return False
+    if is_leader_altar(g, ref):
+        g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
+                            "where it is, and the rest of the effect still happens.",
+                    (*rules, *R_LEADER_STAYS, "11.6.6",
+                                                                                 "11.6.3"))
+        return False
+    changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "the hand too", "10.3.4b"))
+    text = f"{soul.name} ({ref}) returns to {soul.owner}'s hand ({source})." + more
+    rules = (*rules, *more_rules)
+    # 15.5.1 (a card that leaves and comes back is a new card) is cited where it decides something:
+    # what lasted on the card is lost with it (13.3.2)
+    g.trace.add("zone", text, (*rules, "10.1.3", *(R_NEW_CARD if "13.3.2" in more_rules else ())), changes)
+    return True
+
+
+def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bool:
+    soul = g.state.soul_at(ref)
+    if soul is None:
+        return False
+    if is_leader_altar(g, ref):
+        g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
+                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
+        return False
+    text = f"{soul.name} ({ref}) is exiled ({source}); its slot is free again."
+    if soul.captured:
+        text += " (The effect asks for a captured Soul, so it reaches one.)"
+        rules = (*rules, "11.6.2")
+    changes, more, more_rules = _leave_field(g, ref, soul, "exile", ("elysium", "the Elysium", "10.3.4a"))
+    text += more
+    rules = (*rules, *more_rules)
+    g.trace.add("zone", text, (*rules, "glossary/exile", "10.1.3"), changes)
+    return True
+
+
+def teleport_problem(g: Game, ref: SlotRef, dest: SlotRef) -> str | None:
+    """Why the Soul on `ref` can't be teleported to `dest` (glossary/teleport), or None."""
+    fld = g.state.field
+    soul = g.state.active_soul_at(ref)
+    if soul is None:
+        return f"no active Soul stands on {ref}"
+    if is_leader_altar(g, ref):
+        return f"{soul.name} is a Leader and never leaves its altar"
+    if dest.player != ref.player or dest.is_realm:
+        return f"{dest} is not one of {ref.player}'s soul slots"
+    target: Slot = g.state.slot(dest)
+    if target.soul is not None:
+        return f"{dest} is not empty"
+    rank = g.card(soul.name).rank
+    if fld.rank(dest.slot) != rank:
+        return (f"{dest} is a rank-{fld.rank(dest.slot)} slot and {soul.name} is rank {rank} "
+                "(exactly its rank)")
+    parent = fld.parent(dest.slot)
+    if parent == ref.slot:
+        return f"{dest} hangs directly under {soul.name}'s own slot"
+    if parent is None or g.state.active_soul_at(SlotRef(ref.player, parent)) is None:
+        return (f"{dest} does not hang directly under a slot holding an active Soul, so nothing could be "
+                "recruited there")
+    frozen = tree.is_under_frozen(g.state, dest, lambda r: g.board().has_keyword(r, FROZEN.name))
+    if frozen is not None:
+        return f"{dest} is under the Frozen {g.name_at(frozen)}"
+    return None
+
+
+def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bool:
+    problem = teleport_problem(g, ref, dest)
+    soul = g.state.soul_at(ref)
+    if problem is not None:
+        if soul is not None and is_leader_altar(g, ref):
+            g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} "
+                                "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
+        else:
+            g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part "
+                                  "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"))
+        return False
+    moving = g.state.soul(ref)
+    g.state.slot(ref).soul = None
+    g.state.slot(dest).soul = moving
+    g.touch()
+    changes = [{"card": moving.name, "from": str(ref), "to": str(dest)}]
+    text = (f"{moving.name} is teleported from {ref} to {dest} ({source}); it stays on the field and keeps "
+            "everything.")
+    if moving.armament is not None:
+        rules = (*rules, "10.3.4", "10.3.4c")
+        text += f" Its Armament {moving.armament.name} moves with it (10.3.4)."
+        changes.append({"card": moving.armament.name, "from": str(ref), "to": str(dest)})
+    if g.state.slot(ref).ambushes:
+        text += " The Ambushes set at its old slot stay there (10.4.4)."
+    g.trace.add("zone", text, (*rules, "glossary/teleport"), changes)
+    return True
+
+
+def place_soul(g: Game, player: str, slot: str, name: str) -> Soul:
+    """A card put on the field is a new card with a fresh identity (15.5.1)."""
+    soul = Soul(uid=g.state.new_uid(), name=name, owner=player, recruited_this_turn=True)
+    g.state.players[player].slots[slot].soul = soul
+    g.touch()
+    return soul
+
+
+def take_from_hand(g: Game, player: str, name: str) -> bool:
+    ps = g.state.players[player]
+    for i, card in enumerate(ps.hand):
+        if card.lower() == name.lower():
+            del ps.hand[i]
+            return True
+    if ps.hand_hidden > 0:
+        ps.hand_hidden -= 1
+        return True
+    return False
+
+
+def draw(g: Game, player: str, count: int, why: str, rules: tuple[str, ...]) -> int:
+    """Take the top card of the deck into the hand; from an empty deck nothing (glossary/draw)."""
+    ps = g.state.players[player]
+    drawn = 0
+    names: list[str] = []
+    for _ in range(count):
+        if ps.deck:
+            card = ps.deck.pop(0)
+            ps.hand.append(card)
+            names.append(card)
+        elif ps.deck_hidden > 0:
+            ps.deck_hidden -= 1
+            ps.hand_hidden += 1
+            names.append("an unnamed card")
+        else:
+            more = f" {count - drawn} more" if drawn else ""
+            g.trace.add("zone", f"{player}'s deck is empty, so {player} draws no{more} card ({why}): drawing "
+                                "from an empty deck does nothing.", (*rules, "glossary/draw"))
+            break
+        drawn += 1
+    if drawn:
+        g.trace.add("zone", f"{player} draws {drawn} card{'s' if drawn > 1 else ''} ({why}): "
+                            f"{', '.join(names)}.",
+                    (*rules, "glossary/draw"),
+                    [{"player": player, "hand": [len(ps.hand) + ps.hand_hidden - drawn,
+                                                                          len(ps.hand) + ps.hand_hidden]}])
+    return drawn
+
+
+def discard(g: Game, player: str, count: int, chosen: list[str], why: str,
+            rules: tuple[str, ...]) -> list[str]:
+    """Put cards from the hand into the Elysium; the discarding player chooses (glossary/discard).
+    Where no choice is given, the first cards of the hand are taken, and the trace says so."""
+    ps = g.state.players[player]
+    out: list[str] = []
+    picked_by_engine = False
+    wanted = list(chosen)
+    while len(out) < count:
+        pick = None
+        while wanted:
+            name = wanted.pop(0)
+            match = next((c for c in ps.hand if c.lower() == name.lower()), None)
+            if match is not None:
+                pick = match
+                break
+        if pick is not None:
+            ps.hand.remove(pick)
+        elif ps.hand:
+            pick = ps.hand.pop(0)
+            picked_by_engine = True
+        elif ps.hand_hidden:
+            ps.hand_hidden -= 1
+            g.unnamed_discards[player] += 1   # it goes to the Elysium, but its name is unknown
+            pick = "an unnamed card"
+            picked_by_engine = True
+        else:
+            break
+        out.append(pick)
+        if pick != "an unnamed card":
+            ps.elysium.append(pick)
+    if out:
+        note = " (no choice was given, so the first cards in the hand are taken)" if picked_by_engine else ""
+        g.trace.add("zone", f"{player} discards {', '.join(out)} ({why}){note}.",
+                    (*rules, "glossary/discard"),
+                    [{"card": c, "from": f"{player}.hand", "to": f"{player}.elysium"} for c in out])
+    return out
+
+
+def hand_count(g: Game, player: str) -> int:
+    return g.state.players[player].hand_count
+
+
+def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
+    """A Soul's own "when this Soul is captured" effect: only active cards' effects trigger (11.8.1),
+    a mandatory Timing Effect whose card is no longer active before it goes on the Cascade is lost
+    (11.8.3), and an Instant Effect of a card no longer active does nothing (11.1.5)."""
+    for eff in g.card(name).effects:
+        if eff.trigger == "captured" and eff.kind in ("timing", "instant"):
+            if eff.kind == "instant":
+                why = "an Instant Effect whose card is no longer active does nothing"
+            else:
+                why = "a Timing Effect whose card is no longer active before it goes on the Cascade is lost"
+            g.trace.add("nonevent", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then "
+                                    f"{name} is "
+                                   f"no longer active: {why}.",
+                        ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))

@@ -1,0 +1,196 @@
+"""Target legality (11.4): which Souls, Soul Spots and Realms a target selector may choose, and
+why a chosen target is not legal.
+
+    candidates(board, spec, source)               # every legal choice for one selector
+    verify_targets(board, effect, chosen, source) # violations for a list of chosen slots
+    choose_targets(board, effect, given, source)  # (targets, violations, picked_by_engine)
+
+A `Source` says who uses the effect and what its source is for Unyielding (13.6.3: an Event or an
+Ambush is its own source; a granted effect's source is its granter, 13.2.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from judge.engine.data.cards import EffectDef, TargetSpec
+from judge.engine.data.errors import Violation
+from judge.engine.position.board import Board
+from judge.engine.position.conditions import failed_conditions
+from judge.engine.position.state import PLAYERS, SlotRef, opponent
+
+R_DEFAULT = ("11.4.2",)
+R_CAPTURED = ("11.4.3",)
+R_SPOT = ("11.4.4", "glossary/soul-spot")
+R_NAMING = ("11.4.5", "13.6.2")
+R_TWICE = ("11.4.6",)
+R_UNYIELDING = ("11.4.7", "13.6.2", "13.6.3")
+R_CHOSEN = ("11.4.1",)
+MAX_COMBINATIONS = 200
+
+
+@dataclass(frozen=True)
+class Source:
+    """Who uses an effect (its controller) and the card it counts as coming from."""
+
+    controller: str
+    name: str
+    rank: int
+    ref: SlotRef | None = None      # where the source card stands (None for an Event or a card elsewhere)
+
+
+def _side_players(side: str, controller: str) -> tuple[str, ...]:
+    if side == "own":
+        return (controller,)
+    if side == "opposing":
+        return (opponent(controller),)
+    return PLAYERS
+
+
+def _soul_label(board: Board, ref: SlotRef) -> str:
+    soul = board.state.soul_at(ref)
+    return f"{soul.name} ({ref})" if soul else f"the empty slot {ref}"
+
+
+def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source,
+            self_ref: SlotRef | None = None) -> Violation | None:
+    """Why `ref` is not a legal choice for `spec`, or None when it is."""
+    state = board.state
+    if ref is None:
+        return Violation("a target must be a slot like B:C3", R_CHOSEN)
+    players = _side_players(spec.side, source.controller)
+    whose = {"own": f"one of {source.controller}'s", "opposing": f"one of {opponent(source.controller)}'s",
+             "any": "any"}[spec.side]
+    if spec.what == "realm":
+        if not ref.is_realm or ref.player not in players:
+            return Violation(f"{ref} is not {whose} realm slots; {source.name} targets a Realm", R_CHOSEN)
+        realm = state.realm_at(ref)
+        if realm is None or realm.shattered:
+            return Violation(f"no active Realm stands on {ref}", ("11.6.2", "glossary/active"))
+        return None
+    if ref.is_realm:
+        return Violation(f"{ref} is a realm slot; {source.name} targets a "
+                         f"{'Soul Spot' if spec.what == 'spot' else 'Soul'}", R_CHOSEN)
+    if ref.player not in players:
+        return Violation(f"{_soul_label(board, ref)} is not {whose}: {source.name} targets "
+                         f"{'an opposing' if spec.side == 'opposing' else 'your own'} "
+                         f"{'Soul Spot' if spec.what == 'spot' else 'Soul'}", R_DEFAULT)
+    if spec.what == "spot":
+        return _why_not_spot(board, spec, ref, source)
+    return _why_not_soul(board, spec, ref, source)
+
+
+def _why_not_spot(board: Board, spec: TargetSpec, ref: SlotRef, source: Source) -> Violation | None:
+    """A Soul Spot: any slot (11.4.4), or one whose active Soul it names (11.4.5)."""
+    if spec.naming is None:
+        return None  # 11.4.4: any slot will do, empty or not
+    soul = board.state.soul_at(ref)
+    # 11.4.5: the target names the Soul on it, so it targets that Soul as well
+    if soul is None or soul.captured:
+        front = " in the Front Line" if spec.naming == "front" else ""
+        return Violation(f"{ref} has no active Soul on it; {source.name} targets a Soul Spot with an "
+                         f"active Soul{front} on it", ("11.4.5",))
+    if spec.naming == "front" and not board.is_front_line(ref):
+        return Violation(f"{_soul_label(board, ref)} is in line {board.line(ref)}, not the Front Line; "
+                         f"{source.name} targets a Soul Spot with an active Soul in the Front Line on it",
+                         ("11.4.5",))
+    return _unyielding(board, ref, source, R_NAMING + ("13.6.1", "13.6.3"))
+
+
+def _why_not_soul(board: Board, spec: TargetSpec, ref: SlotRef, source: Source) -> Violation | None:
+    soul = board.state.soul_at(ref)
+    if soul is None:
+        return Violation(f"no Soul stands on {ref}", R_CHOSEN)
+    if spec.captured and not soul.captured:
+        return Violation(f"{soul.name} ({ref}) is not captured; {source.name} asks for a captured Soul",
+                         R_CAPTURED)
+    if soul.captured and not spec.captured:
+        return Violation(f"{soul.name} ({ref}) is captured; only an effect that asks for a captured Soul can "
+                         "target it", R_CAPTURED)
+    if not soul.captured and spec.lines == "front" and not board.is_front_line(ref):
+        return Violation(f"{soul.name} ({ref}) stands in line {board.line(ref)}; {source.name} may only "
+                         "target Souls in the Front Line", R_DEFAULT)
+    if spec.where:
+        failed = failed_conditions(board, ref, spec.where)
+        if failed:
+            return Violation(f"{soul.name} ({ref}) {' and '.join(failed)}, which {source.name} does not "
+                             "allow", R_CHOSEN)
+    return _unyielding(board, ref, source, R_UNYIELDING)
+
+
+def _unyielding(board: Board, ref: SlotRef, source: Source, rules: tuple[str, ...]) -> Violation | None:
+    # 13.6.1 / 13.6.2: an Unyielding Soul can't be targeted by its opponent's effects of its rank or lower
+    if board.unyielding_against(ref, source.rank, source.controller):
+        soul = board.state.soul(ref)
+        rank = board.state.known_card(soul.name).rank
+        return Violation(f"{soul.name} ({ref}, rank {rank}) is Unyielding against {source.controller}'s "
+                         f"effects of rank {rank} or lower: {source.name} (rank {source.rank}) can't target "
+                         "it", rules)
+    return None
+
+
+def all_slots(board: Board, spec: TargetSpec, controller: str) -> list[SlotRef]:
+    fld = board.state.field
+    names = fld.realm_slots if spec.what == "realm" else fld.slots
+    return [SlotRef(p, s) for p in _side_players(spec.side, controller) for s in names]
+
+
+def candidates(board: Board, spec: TargetSpec, source: Source,
+               self_ref: SlotRef | None = None) -> list[SlotRef]:
+    """Every legal choice for one selector."""
+    return [r for r in all_slots(board, spec, source.controller) if why_not(board, spec, r, source,
+                                                                            self_ref) is None]
+
+
+def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None], source: Source,
+                   self_ref: SlotRef | None = None) -> list[Violation]:
+    out: list[Violation] = []
+    specs = effect.targets
+    if len(chosen) != len(specs):
+        out.append(Violation(f"{source.name} takes {len(specs)} target{'s' if len(specs) != 1 else ''}, "
+                             f"{len(chosen)} given", R_CHOSEN))
+    seen: set[SlotRef] = set()
+    for spec, ref in zip(specs, chosen, strict=False):
+        if ref is not None and ref in seen:
+            out.append(Violation(f"{ref} is chosen twice; the same card or slot can't be chosen twice as a "
+                                 f"target of one effect", R_TWICE))
+            continue
+        if ref is not None:
+            seen.add(ref)
+        problem = why_not(board, spec, ref, source, self_ref)
+        if problem:
+            # 11.4.1: each target must be legal at the moment it is chosen
+            out.append(Violation(problem.text, tuple(dict.fromkeys((*problem.rules, *R_CHOSEN)))))
+    return out
+
+
+def combinations(board: Board, effect: EffectDef, source: Source, self_ref: SlotRef | None = None,
+                 limit: int = MAX_COMBINATIONS) -> list[list[SlotRef]]:
+    """Legal target lists for an effect (11.4.6: no slot twice), at most `limit` of them."""
+    pools = [candidates(board, spec, source, self_ref) for spec in effect.targets]
+    out = []
+    for combo in product(*pools):
+        if len(set(combo)) == len(combo):
+            out.append(list(combo))
+            if len(out) >= limit:
+                break
+    return out
+
+
+def choose_targets(board: Board, effect: EffectDef, given: list[SlotRef | None] | None, source: Source,
+                   self_ref: SlotRef | None = None) -> tuple[list[SlotRef], list[Violation], bool]:
+    """The targets to use: the given ones if legal, or (none given) the first legal choice, as the
+    contract says the engine does when a choice is not given. 11.4.1: without a legal target the
+    effect can't be used."""
+    if not effect.targets:
+        if given:
+            return [], [Violation(f"{source.name} takes no targets", R_CHOSEN)], False
+        return [], [], False
+    if given:
+        problems = verify_targets(board, effect, list(given), source, self_ref)
+        return [r for r in given if r is not None], problems, False
+    combos = combinations(board, effect, source, self_ref, limit=1)
+    if not combos:
+        return [], [Violation(f"{source.name} has no legal target, so it can't be used", R_CHOSEN)], False
+    return combos[0], [], True
