@@ -383,6 +383,8 @@ def _row_words(name: str | None, out: str, values: Mapping[str, Any], ambushes: 
     if values:
         words.append(f"ATK {values.get('atk', '?')} DEF {values.get('def', '?')} "
                      f"HP {values.get('hp', '?')}/{values.get('max_hp', '?')}")
+        if values.get("line") is not None:
+            words.append(f"line {values['line']}")
         words += keywords_in_force(values)
     if ambushes:
         words.append(f"{ambushes} Ambush{'es' if ambushes > 1 else ''} set")

@@ -92,7 +92,7 @@ const QueueAndPiles = {
         this.changed();
       });
       const wrong = this.problemPaths && this.problemPaths.has(`state.players.${p}.${pile}[${i}]`);
-      box.append(el("span", { className: wrong ? "chip has-problem" : "chip", title: wrong ? "See the problem under the board" : "" }, name, remove));
+      box.append(el("span", { className: wrong ? "chip has-problem" : "chip", title: wrong ? "See “Fix these first”, beside the board" : "" }, name, remove));
     });
     const count = el("input", { type: "number", min: 0, max: 120, value: parts.unnamed, className: "pile-count",
                                 ariaLabel: `${p}'s ${PILE_WORDS[pile]}: cards not named` });
@@ -266,8 +266,10 @@ const QueueAndPiles = {
   offerNothing(error) {
     const box = $("#next-actions");
     box.removeAttribute("aria-busy");
-    box.replaceChildren(el("p", { className: "muted" },
-      `Nothing can be offered until the problems under the board are fixed${error ? ` (${error})` : ""}.`));
+    const fixable = !$("#problems-panel").hidden;
+    box.replaceChildren(el("p", { className: "muted" }, fixable
+      ? "Nothing can be offered until the problems listed under “Fix these first” are fixed."
+      : `Nothing can be offered just now${error ? `: ${error}` : "."}`));
   },
 
   async addManual() {
