@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from judge.desk.board_svg import CardNote, card_name
-from judge.engine import CARDS_DIR, CardDef, fix_keys, load_library, load_project_file, matches
+from judge.engine import CARDS_DIR, KEYWORDS, CardDef, fix_keys, load_library, load_project_file, matches
 
 
 def card_summary(card: CardDef) -> dict[str, Any]:
@@ -76,9 +76,8 @@ def read_query(text: str) -> Query:
 
 
 def vocabulary_keywords() -> list[str]:
-    return sorted({kw.label().split()[0].lower() for card in load_library() for kw in card.keywords}
-                  | {"unyielding", "precision", "range", "dual_wielding", "frozen", "taunt", "moral",
-                     "defiance", "berserk", "reinforcement", "cannot_attack"})
+    """Every keyword's name (the engine's keyword table), as a query may spell it."""
+    return sorted(KEYWORDS)
 
 
 def search(query: str, kind: str | tuple[str, ...] | None = None, leader: bool | None = None,

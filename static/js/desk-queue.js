@@ -232,9 +232,10 @@ const QueueAndPiles = {
   aimButtons(group) {
     const seen = new Set();
     const box = el("p", { className: "aim-buttons" });
+    const playing = this.vocab.verbs.filter((v) => v.on_cascade).map((v) => v.verb);  // what may target
     for (const item of group.actions) {
       const action = item.action;
-      const verb = ["cast", "activate", "spring", "use"].find((v) => typeof action[v] === "string");
+      const verb = playing.find((v) => typeof action[v] === "string");
       if (!verb || !Array.isArray(action.targets) || action.targets.length !== 1 || seen.has(`${verb}:${action[verb]}`)) continue;
       seen.add(`${verb}:${action[verb]}`);
       const button = el("button", { type: "button", className: "link-button aim-button" }, `Aim ${action[verb]} at another card…`);

@@ -364,8 +364,10 @@ class Desk {
       e.target.setAttribute("aria-pressed", on ? "true" : "false");
       e.target.textContent = on ? "In words" : "Picture";
     });
-    $("#s-title").addEventListener("change", (e) => this.setText("title", e.target.value));
-    $("#s-question").addEventListener("change", (e) => this.setText("question", e.target.value));
+    for (const event of ["change", "input"]) {  // kept as typed: a reload before leaving the field keeps it
+      $("#s-title").addEventListener(event, (e) => this.setText("title", e.target.value));
+      $("#s-question").addEventListener(event, (e) => this.setText("question", e.target.value));
+    }
     $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.changed(); });
     $("#s-phase").addEventListener("change", (e) => this.setPhase(e.target.value));
     $("#s-round").addEventListener("change", (e) => { this.state.round = Math.max(1, Number(e.target.value) || 1); this.changed(); });

@@ -64,7 +64,7 @@ def test_a_library_card_varies_in_place_into_a_named_marked_card_that_never_shad
     assert form.get_by_label("Name").input_value() == "Noah (rank 1)"  # named for the change
     form.get_by_label("Name").fill("Noah")                              # a library name is refused
     page.get_by_role("button", name="Use this variant").click()
-    assert "Noah is a library card" in page.locator("#custom-msg").text_content()
+    page.locator("#custom-msg", has_text="Noah is a library card").wait_for()
     form.get_by_label("Name").fill("Noah (rank 1)")
     page.get_by_role("button", name="Use this variant").click()
     page.wait_for_function("() => document.querySelector('#board g[data-ref=\"A:C3\"]')"
