@@ -18,8 +18,8 @@ from judge.codex.editions import editions
 from judge.desk import hints, runner, words
 from judge.desk.board_svg import BoardPainter, CardNote, SlotRow, zones
 from judge.desk.cards import card_notes
-from judge.desk.changes import outcome_differences
 from judge.desk.layout import load_field
+from judge.desk.outcomes import outcome_differences
 from judge.engine import VERBS, OutOfTime, budget
 from judge.library import LIBRARY, cites_rule
 
@@ -208,21 +208,10 @@ def action_label(action: Any) -> str:
     return " · ".join(parts)
 
 
-# Steps that settle a dispute, most telling first; bookkeeping (a card going to the Elysium, a window,
-# a phase) rarely is the answer.
-DECIDING_KINDS = (("reject",), ("win",),
-                  ("capture", "damage", "heal", "fizzle", "effect", "battle", "instant"))
-
-
 def deciding_step(ruling: Mapping[str, Any]) -> int | None:
-    """The step that settles the question: the refusal of a rejected action, else a win, else the last
-    capture, damage, heal, fizzle or effect, else the last step."""
-    steps = ruling.get("steps") or []
-    for kinds in DECIDING_KINDS:
-        for step in reversed(steps):
-            if step.get("kind") in kinds:
-                return step.get("n")
-    return steps[-1].get("n") if steps else None
+    """The step the ruling's (first) answer rests on (contract §7): the one the pages mark and link to."""
+    answers = ruling.get("answers") or []
+    return answers[0].get("step") if answers and isinstance(answers[0], Mapping) else None
 
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -306,6 +295,19 @@ def reason_words(text: str) -> str:
     text = str(text)
     match = RAW_REFUSAL.match(text)
     return text[match.end():] if match else text
+
+
+QUESTION_ACTION = re.compile(r"\baction (?P<n>\d+) \((?P<raw>[^()]*)\)")
+
+
+def question_words(text: str, action_words: list[str] | None) -> str:
+    """A question about a queued action ("Is action 4 (cast Chrome Chains, caster L2, …) legal …?") with
+    the action named as the queue names it (“B casts Chrome Chains with Dusk Lancer (L2) at …”)."""
+    def named(match: re.Match[str]) -> str:
+        n = int(match["n"])
+        said = action_words[n - 1] if action_words and 0 < n <= len(action_words) else None
+        return f"action {n}, “{said}”," if said else match[0]
+    return QUESTION_ACTION.sub(named, str(text or ""))
 
 
 REJECTED_ACTION = re.compile(r"^Action (?P<n>\d+) \((?P<player>[AB])\): (?P<raw>.*?) is not legal: ")
