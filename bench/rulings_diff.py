@@ -1,0 +1,148 @@
+"""How the library's rulings changed against a recorded baseline, ruling by ruling, step by step.
+
+    python bench/rulings_diff.py BASELINE_DIR            # a block per ruling that changed, then a summary
+    python bench/rulings_diff.py BASELINE_DIR --summary  # only the summary
+    python bench/rulings_diff.py BASELINE_DIR --json     # the same as data
+
+The baseline is what `bench/rulings_identical.py --write DIR` records. Steps are matched by what they
+say (kind, text, rules, changes, and the step they follow from), not by their number, so a step added
+in the middle shows as one added step and not as every later step renumbered. A ruling is
+- "same": byte-identical;
+- "added steps": every baseline step is still there, in order and unchanged, and nothing else in the
+  ruling differs, except the keys of steps that are new;
+- "changed": anything else: a step removed or reworded, a key beside the steps (`rejected`, `final`,
+  `winner`, `answers`, …) different. Each such difference is listed, to be reviewed one by one.
+The summary gives steps per ruling before and after (median, max) over the rulings both sides hold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.rulings_identical import baseline_name, library_files, ruling_text
+
+
+def _step_key(step: dict[str, Any], by_n: dict[int, dict[str, Any]]) -> str:
+    """What a step says, independent of its number: the step it follows from by content, not by n."""
+    cause = by_n.get(step.get("caused_by")) if step.get("caused_by") is not None else None
+    body = {k: v for k, v in step.items() if k not in ("n", "caused_by")}
+    if cause is not None:
+        body["caused_by"] = [cause.get("kind"), cause.get("text")]
+    return json.dumps(body, sort_keys=True, ensure_ascii=False)
+
+
+def _keys(steps: list[dict[str, Any]]) -> list[str]:
+    by_n = {s["n"]: s for s in steps if "n" in s}
+    return [_step_key(s, by_n) for s in steps]
+
+
+def compare(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The difference between two rulings of one scenario."""
+    b_steps, a_steps = before.get("steps", []), after.get("steps", [])
+    b_keys, a_keys = _keys(b_steps), _keys(a_steps)
+    added, removed, reworded = [], [], []
+    matcher = difflib.SequenceMatcher(a=b_keys, b=a_keys, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        if op == "insert":
+            added += [a_steps[j] for j in range(j1, j2)]
+        elif op == "delete":
+            removed += [b_steps[i] for i in range(i1, i2)]
+        else:
+            reworded += list(zip(b_steps[i1:i2], a_steps[j1:j2], strict=False))
+            removed += b_steps[i1 + (j2 - j1):i2]
+            added += a_steps[j1 + (i2 - i1):j2]
+    other = sorted(k for k in set(before) | set(after) if k != "steps" and before.get(k) != after.get(k))
+    kind = "same" if before == after else (
+        "added steps" if not removed and not reworded and not other else "changed")
+    return {"kind": kind, "steps_before": len(b_steps), "steps_after": len(a_steps), "added": added,
+            "removed": removed, "reworded": reworded, "other": other}
+
+
+def _line(step: dict[str, Any]) -> str:
+    return f"[{step.get('kind')}] {step.get('text')}  ({'; '.join(step.get('rules', []))})"
+
+
+def report(name: str, diff: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    out = [f"== {name}: {diff['kind']} (steps {diff['steps_before']} -> {diff['steps_after']})"]
+    out += [f"  + step {s.get('n')}: {_line(s)}" for s in diff["added"]]
+    out += [f"  - step {s.get('n')}: {_line(s)}" for s in diff["removed"]]
+    for old, new in diff["reworded"]:
+        out += [f"  ~ step {old.get('n')}: {_line(old)}", f"    now {new.get('n')}: {_line(new)}"]
+    for key in diff["other"]:
+        out.append(f"  * {key}: {json.dumps(before.get(key), ensure_ascii=False)[:300]}")
+        out.append(f"    now: {json.dumps(after.get(key), ensure_ascii=False)[:300]}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("baseline", help="a folder written by bench/rulings_identical.py --write")
+    parser.add_argument("--root", default=str(ROOT), help="the checkout whose scenarios/ to read")
+    parser.add_argument("--summary", action="store_true", help="print only the summary")
+    parser.add_argument("--json", action="store_true", help="print the differences as JSON")
+    args = parser.parse_args(argv)
+    root, folder = Path(args.root).resolve(), Path(args.baseline)
+    if not folder.is_dir():
+        print(f"rulings_diff: {folder} is not a folder", file=sys.stderr)
+        return 2
+    results: dict[str, dict[str, Any]] = {}
+    lines: list[str] = []
+    before_counts, after_counts = [], []
+    for path in library_files(root):
+        name = baseline_name(path, root)
+        recorded = folder / name
+        text = ruling_text(path)
+        if not recorded.is_file():
+            results[name] = {"kind": "new"}
+            continue
+        old_text = recorded.read_text(encoding="utf-8")
+        if old_text.startswith("invalid:") or text.startswith("invalid:"):
+            results[name] = {"kind": "same" if old_text == text else "changed", "other": ["invalid"]}
+            continue
+        before, after = json.loads(old_text), json.loads(text)
+        diff = compare(before, after)
+        results[name] = diff
+        before_counts.append(diff["steps_before"])
+        after_counts.append(diff["steps_after"])
+        if diff["kind"] != "same":
+            lines += report(name, diff, before, after)
+    kinds: dict[str, int] = {}
+    for diff in results.values():
+        kinds[diff["kind"]] = kinds.get(diff["kind"], 0) + 1
+    summary = {
+        "rulings": len(results), "by_kind": kinds,
+        "steps_before": {"median": statistics.median(before_counts) if before_counts else 0,
+                         "max": max(before_counts, default=0), "total": sum(before_counts)},
+        "steps_after": {"median": statistics.median(after_counts) if after_counts else 0,
+                        "max": max(after_counts, default=0), "total": sum(after_counts)},
+        "steps_added": sum(len(d.get("added", [])) for d in results.values()),
+        "new": sorted(n for n, d in results.items() if d["kind"] == "new"),
+    }
+    if args.json:
+        print(json.dumps({"summary": summary, "rulings": {n: d for n, d in results.items()
+                                                          if d["kind"] != "same"}},
+                         indent=2, ensure_ascii=False))
+        return 0
+    if not args.summary:
+        print("\n".join(lines))
+    by_kind = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+    print(f"{summary['rulings']} rulings: {by_kind}; {summary['steps_added']} steps added in all")
+    sb, sa = summary["steps_before"], summary["steps_after"]
+    print(f"steps per ruling (rulings in both): median {sb['median']} -> {sa['median']}, "
+          f"max {sb['max']} -> {sa['max']}, total {sb['total']} -> {sa['total']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
