@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.commands.resolve import is_scenario_file
+from judge.engine import Scenario, load_scenario_file
 from judge.engine.driver.resolve import extend_with_legal, resolve
-from judge.engine.driver.scenario import Scenario, load_scenario_file
 
 
 def bench_scenarios(runs: int) -> list[float]:

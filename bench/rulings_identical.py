@@ -21,9 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.commands.resolve import NOT_SCENARIOS, is_scenario_file
-from judge.engine.data.errors import ScenarioError
+from judge.engine import ScenarioError, load_scenario_file
 from judge.engine.driver.resolve import resolve
-from judge.engine.driver.scenario import load_scenario_file
 
 
 def library_files(root: Path) -> list[Path]:

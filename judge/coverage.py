@@ -27,10 +27,9 @@ from typing import Any
 
 import yaml
 
-from judge import ROOT, SCENARIOS_DIR
+from judge import ROOT, SCENARIOS_DIR, engine
 from judge.codex import load_codex
 from judge.codex.refs import chapter_of, is_rule_id
-from judge.engine.driver import api as engine
 from judge.library import BASELINE_FILE, UNTESTABLE_FILE, ruling_files
 
 CHAPTERS = (10, 11, 13)

@@ -21,12 +21,9 @@ from typing import Any
 
 import yaml
 
-from judge import SCENARIOS_DIR
+from judge import SCENARIOS_DIR, engine
 from judge.codex.importer import slugify
-from judge.engine.data.budget import unlimited
-from judge.engine.data.errors import ScenarioError
-from judge.engine.data.yamlio import load_project_file
-from judge.engine.driver import api
+from judge.engine import ScenarioError, load_project_file
 
 log = logging.getLogger(__name__)
 
@@ -193,8 +190,8 @@ class Library:
 def resolve_entry(entry: Entry) -> dict[str, Any]:
     """The §5 ruling of a library scenario (raises ScenarioError when it does not load); the project's
     own rulings are never cut short by a visitor's request budget."""
-    with unlimited():
-        return api.resolve(api.load_scenario(dict(entry.data), source=str(entry.path.name)))
+    with engine.budget.unlimited():
+        return engine.resolve(engine.load_scenario(dict(entry.data), source=str(entry.path.name)))
 
 
 def cites_rule(cited: str, rule_id: str) -> bool:

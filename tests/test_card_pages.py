@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine.data.cards import load_library
+from judge.engine import load_library
 from judge.library import card_slug
 
 CARDS = sorted(load_library(), key=lambda c: c.name)

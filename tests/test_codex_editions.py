@@ -14,13 +14,12 @@ import pytest
 import yaml
 from editions_copy import FIXTURE, copy_editions, import_fixture
 
-from judge import CODEX_DIR, ROOT
+from judge import CODEX_DIR, ROOT, engine
 from judge.cli import main
 from judge.codex import load_edition
 from judge.codex.diff import word_diff
 from judge.codex.editions import editions
-from judge.engine.data.errors import ScenarioError
-from judge.engine.driver import api
+from judge.engine import ScenarioError
 from judge.library import LIBRARY
 
 SOURCES = sorted((CODEX_DIR / "sources").glob("*.txt"))
@@ -205,7 +204,7 @@ def cited_under_0_4_0(entry) -> tuple[set[str], bool]:
     """What a library ruling rests on, read here from the engine's own ruling under 0.4.0: every rule
     its steps and its rejection cite and the rules its expectation names; and whether its derived
     values show a slot the Escalation Spiral still keeps asleep (`proactive: false`)."""
-    ruling = api.resolve(api.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.0")
+    ruling = engine.resolve(engine.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.0")
     cited = {r for step in ruling["steps"] for r in step["rules"]}
     cited |= set((ruling.get("rejected") or {}).get("rules", []))
     cited |= set(entry.expected_cites)
@@ -283,9 +282,9 @@ def test_a_card_says_which_editions_it_is_legal_in(fixture_edition):
             }
         },
     }
-    assert api.load_scenario({**scenario, "codex": "0.4.1"}).codex == "0.4.1"
+    assert engine.load_scenario({**scenario, "codex": "0.4.1"}).codex == "0.4.1"
     with pytest.raises(ScenarioError) as caught:
-        api.load_scenario({**scenario, "codex": "0.4.0"})
+        engine.load_scenario({**scenario, "codex": "0.4.0"})
     assert caught.value.problems == [
         {
             "path": "state.players.A.field.C3.card",
@@ -293,7 +292,7 @@ def test_a_card_says_which_editions_it_is_legal_in(fixture_edition):
         }
     ]
     with pytest.raises(ScenarioError) as caught:
-        api.load_scenario({**scenario, "cards": [{**card, "editions": ["four"]}, *leaders]})
+        engine.load_scenario({**scenario, "cards": [{**card, "editions": ["four"]}, *leaders]})
     assert caught.value.problems[0]["path"] == "cards[0].editions[0]"
 
 
@@ -306,13 +305,13 @@ def test_an_editions_recruits_per_turn_is_what_the_engine_applies(root, tmp_path
     assert main(["import-codex", "--edition", "0.4.9", str(tmp_path / "numbers.yaml")]) == 0
     second: list = []
     for entry in LIBRARY.entries():
-        ruling = api.resolve(api.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.0")
+        ruling = engine.resolve(engine.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.0")
         rejected = ruling.get("rejected") or {}
         if "10.1.1" in rejected.get("rules", []) and "already recruited" in rejected.get("text", ""):
             second.append(entry)
     assert second
     for entry in second:
-        now = api.resolve(api.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.9")
+        now = engine.resolve(engine.load_scenario(dict(entry.data), source=entry.pid), edition="0.4.9")
         assert "already recruited" not in (now.get("rejected") or {}).get("text", ""), entry.pid
 
 
@@ -336,8 +335,8 @@ def test_an_editions_recruiting_rounds_are_what_the_engine_applies(root, tmp_pat
     and a position in A's fourth round is refused at load, naming `state.round`."""
     data = library_scenario("inputs/setup-recruiting-rounds.yaml")
     version = edition_with({"recruiting_rounds_a": 3}, tmp_path)
-    before = api.resolve(api.load_scenario(dict(data)), edition="0.4.0")
-    after = api.resolve(api.load_scenario(dict(data)), edition=version)
+    before = engine.resolve(engine.load_scenario(dict(data)), edition="0.4.0")
+    after = engine.resolve(engine.load_scenario(dict(data)), edition=version)
     assert before.get("rejected") is None
     assert any("recruiting round 4 of 4 begins" in s["text"] for s in before["steps"])
     ended = [s["text"] for s in after["steps"] if "the last before the first turn" in s["text"]]
@@ -347,18 +346,18 @@ def test_an_editions_recruiting_rounds_are_what_the_engine_applies(root, tmp_pat
     assert after["rejected"]["action"] == 3            # A's recruit of Grey Knight, now in B's turn 1
     fourth = {**data, "codex": version, "state": {**data["state"], "turn_player": "A", "round": 4}}
     with pytest.raises(ScenarioError) as caught:
-        api.load_scenario(fourth)
+        engine.load_scenario(fourth)
     assert [p["path"] for p in caught.value.problems] == ["state.round"]
     assert "expected 1..3" in caught.value.problems[0]["message"]
-    api.load_scenario({**fourth, "codex": "0.4.0"})    # 0.4.0 has a fourth round for A
+    engine.load_scenario({**fourth, "codex": "0.4.0"})    # 0.4.0 has a fourth round for A
 
 
 def test_an_editions_ambushes_per_setter_is_what_the_engine_applies(root, tmp_path):
     """10.4.2: one set Ambush per Soul. In an edition allowing two, the second set is legal."""
     data = library_scenario("10-card-types/one-set-ambush-per-soul.yaml")
     version = edition_with({"ambushes_per_setter": 2}, tmp_path)
-    before = api.resolve(api.load_scenario(dict(data)), edition="0.4.0")
-    after = api.resolve(api.load_scenario(dict(data)), edition=version)
+    before = engine.resolve(engine.load_scenario(dict(data)), edition="0.4.0")
+    after = engine.resolve(engine.load_scenario(dict(data)), edition=version)
     assert "10.4.2" in before["rejected"]["rules"]
     assert after.get("rejected") is None
     slot = after["final"]["players"]["A"]["field"]["L2"]
@@ -372,7 +371,7 @@ def test_a_player_whose_recruiting_rounds_run_out_is_skipped(root, tmp_path):
                                         "players": {"A": {"field": {"altar": "Queen Sol"}},
                                                     "B": {"field": {"altar": "King Umbra"}}}},
             "actions": [{"end_phase": True}, {"end_phase": True}]}
-    texts = [s["text"] for s in api.resolve(api.load_scenario(data))["steps"] if s["kind"] == "turn"]
+    texts = [s["text"] for s in engine.resolve(engine.load_scenario(data))["steps"] if s["kind"] == "turn"]
     assert texts[0] == ("Setup: Player B ends recruiting round 2 of 3; "
                         "Player B's recruiting round 3 of 3 begins.")
     assert texts[1].startswith("Setup: Player B ends recruiting round 3 of 3, the last before the first turn")

@@ -8,7 +8,7 @@ import pytest
 
 from judge.desk.board_svg import BoardPainter, keyword_label, zones
 from judge.desk.layout import load_field, tree_layout
-from judge.engine.data.field import parse_field
+from judge.engine import parse_field
 
 # A small tree of our own, so these tests say nothing about the project's field data.
 MINI = {

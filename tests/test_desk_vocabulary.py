@@ -7,8 +7,8 @@ import json
 import re
 from html import unescape
 
+from judge.engine import vocabulary
 from judge.engine.data import card_records, parts
-from judge.engine.driver.vocabulary import vocabulary
 
 
 def test_the_endpoint_serves_the_engines_vocabulary_with_an_etag(client):

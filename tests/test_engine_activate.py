@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine_helpers import check, cited
 
-from judge.engine.position.state import SlotRef
+from judge.engine import SlotRef
 from judge.engine.rules.moment import Offer, Window
 
 MEDIC = {"field": {"C3": "Warlord", "Cm1": "Medic"}}

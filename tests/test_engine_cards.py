@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from engine_helpers import CARDS
 
+from judge.engine import Library, Problems, load_library, parse_card, parse_cards
 from judge.engine.data import parts
-from judge.engine.data.cards import Library, load_library, parse_card, parse_cards
-from judge.engine.data.errors import Problems
 
 
 def _problems(card: dict) -> list[dict]:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from engine_helpers import build
 
-from judge.engine.data.field import load_field
+from judge.engine import SlotRef, load_field
 from judge.engine.position import tree
-from judge.engine.position.state import SlotRef
 
 
 def test_glossary_slot_fifteen_soul_slots_named_as_in_the_codex():

@@ -9,8 +9,8 @@ from engine_helpers import base
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.engine.data.errors import ScenarioError
-from judge.engine.driver import api
+from judge import engine
+from judge.engine import ScenarioError
 
 JUNK = st.recursive(
     st.none() | st.booleans() | st.integers(-20, 60) | st.sampled_from(
@@ -58,9 +58,9 @@ def test_any_junk_value_loads_or_is_refused_with_key_paths(path, junk):
         node = node[key]
     node[path[-1]] = junk
     try:
-        scenario = api.load_scenario(data)
+        scenario = engine.load_scenario(data)
     except ScenarioError as exc:
         assert exc.problems and all(isinstance(p["path"], str) and p["message"] for p in exc.problems)
         return
-    out = api.position(scenario)
+    out = engine.position(scenario)
     assert len(out["checks"]) == len(scenario.actions)

@@ -7,8 +7,7 @@ from engine_helpers import CARDS, base
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.engine.data.errors import ScenarioError
-from judge.engine.data.field import load_field
+from judge.engine import ScenarioError, load_field
 from judge.engine.driver import verbs
 from judge.engine.driver.scenario import load_scenario
 from judge.engine.rules import moment as checks

@@ -10,12 +10,10 @@ import string
 import pytest
 
 from judge import ROOT
+from judge.engine import Problems, load_library, vocabulary
 from judge.engine.data import card_reader as card_schema
 from judge.engine.data import parts
-from judge.engine.data.cards import load_library
-from judge.engine.data.errors import Problems
 from judge.engine.driver import verbs
-from judge.engine.driver.vocabulary import vocabulary
 from judge.engine.play import (
     battle,  # noqa: F401 (battle registers its part)
     effects,

@@ -9,9 +9,8 @@ import pytest
 import yaml
 from engine_helpers import CARDS, base, build
 
-from judge.engine.data.errors import ScenarioError
+from judge.engine import ScenarioError, SlotRef
 from judge.engine.driver.scenario import load_scenario
-from judge.engine.position.state import SlotRef
 
 
 def _problems(data) -> list[dict]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import check, cited
 
-from judge.engine.position.state import SlotRef
+from judge.engine import SlotRef
 from judge.engine.rules.moment import Window
 
 SET = {"field": {"Cm1": {"card": "Squire", "ambushes": ["Snare"]}}}

@@ -7,11 +7,9 @@ from engine_helpers import CARDS, base, position
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from judge.engine.data.errors import ScenarioError
-from judge.engine.data.field import load_field
+from judge.engine import ScenarioError, SlotRef, load_field
 from judge.engine.driver.scenario import load_scenario
 from judge.engine.position.board import derive
-from judge.engine.position.state import SlotRef
 
 
 def A(slot: str) -> SlotRef:

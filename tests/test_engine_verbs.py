@@ -10,12 +10,11 @@ import pytest
 from engine_helpers import base, position
 
 from judge import ROOT
-from judge.engine.data.errors import ScenarioError
+from judge.engine import ScenarioError, SlotRef
 from judge.engine.driver import verbs
 from judge.engine.driver.scenario import load_scenario
 from judge.engine.position.action import Action, Place
 from judge.engine.position.board import derive
-from judge.engine.position.state import SlotRef
 from judge.engine.rules import legality, moves
 from judge.engine.rules import moment as checks
 

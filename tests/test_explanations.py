@@ -16,8 +16,8 @@ from itertools import pairwise
 from pathlib import Path
 
 from judge.commands.resolve import is_scenario_file
+from judge.engine import Scenario, load_scenario_file
 from judge.engine.driver.resolve import resolve
-from judge.engine.driver.scenario import Scenario, load_scenario_file
 from judge.engine.position import board as stats
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,9 +10,9 @@ import pytest
 import yaml
 from engine_helpers import base
 
+from judge import engine
 from judge.cli import main
-from judge.engine.data.errors import ScenarioError
-from judge.engine.driver import api
+from judge.engine import ScenarioError
 from judge.engine.driver.resolve import resolve
 from judge.engine.driver.scenario import load_scenario
 
@@ -126,7 +126,7 @@ def test_rounds_alternate_from_a_and_only_recruiting_is_legal():
     data = _setup("A", 1, A={"hand": ["Grunt", "Chains"], "field": {"C3": "Knight"}},
                   B={"field": {"C3": "Grunt"}})
     scenario = load_scenario(data)
-    legal = api.legal_actions(scenario, after=0)
+    legal = engine.legal_actions(scenario, after=0)
     assert {next(iter(d)) for d in legal} == {"recruit", "end_phase"}
     data["actions"] = [{"end_phase": True}]
     final = resolve(load_scenario(data))["final"]

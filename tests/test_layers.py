@@ -5,6 +5,12 @@ the engine ← the scenario library ← search and the desk (peers: neither impo
 ← the commands. A module may import its own package and any lower layer, never a higher one or a
 peer. Every import counts: at module level, inside a function, under `if TYPE_CHECKING:`.
 
+Inside the engine the folders are layers too (ENGINE_FOLDERS, lowest first; docs/ENGINE.md), each of at
+most MAX_FOLDER_MODULES modules; outside it, every module imports only the engine's face
+(`judge/engine/__init__.py`), never a module inside. Tests and benchmarks may import the engine's
+internals where they test or time an internal (a verb's check, the derived board, the trace watcher);
+what they test through the public API they import from the face.
+
 The checker reads the source with `ast` (nothing is imported), so it also runs on a planted copy.
 """
 
@@ -14,6 +20,8 @@ import ast
 import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+import pytest
 
 from judge import ROOT
 
@@ -31,6 +39,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("web", ("judge.web",)),
     ("commands", ("judge.cli", "judge.coverage", "judge.commands")),
 )
+
+# The engine's folders, lowest first: a module imports its own folder and the ones before it.
+ENGINE_FOLDERS = ("data", "position", "rules", "play", "driver")
+MAX_FOLDER_MODULES = 12
+ENGINE = "judge.engine"
 
 # Import cycles tolerated for now: none. An actual cycle must lie within one of these; an entry that no
 # longer holds a cycle must be deleted, so the list only shrinks.
@@ -126,6 +139,40 @@ def upward_imports(graph: Mapping[str, Iterable[str]]) -> list[str]:
     return wrong
 
 
+def face_breaches(graph: Mapping[str, Iterable[str]]) -> list[str]:
+    """Each import of a module inside the engine from outside it (only `judge.engine` itself may be
+    imported), and each import of the face from inside the engine (the face is for the others)."""
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        inside = module.startswith(ENGINE + ".")
+        for target in sorted(targets):
+            if not inside and module != ENGINE and target.startswith(ENGINE + "."):
+                wrong.append(f"{module} imports {target}, inside the engine: import it from judge.engine")
+            elif inside and target == ENGINE:
+                wrong.append(f"{module} imports the engine's face from inside the engine")
+    return wrong
+
+
+def engine_folder(module: str) -> int:
+    """The rank of the folder of ENGINE_FOLDERS that holds an engine module."""
+    folder = module.split(".")[2]
+    if folder not in ENGINE_FOLDERS:
+        raise AssertionError(f"{module} is in no folder of the engine: ENGINE_FOLDERS are {ENGINE_FOLDERS}")
+    return ENGINE_FOLDERS.index(folder)
+
+
+def folder_breaches(graph: Mapping[str, Iterable[str]]) -> list[str]:
+    """Each import inside the engine from a lower folder to a higher one."""
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        if not module.startswith(ENGINE + "."):
+            continue
+        for target in sorted(targets):
+            if target.startswith(ENGINE + ".") and engine_folder(target) > engine_folder(module):
+                wrong.append(f"{module} imports {target}, a higher folder of the engine")
+    return wrong
+
+
 def reachable(graph: Mapping[str, Iterable[str]], start: str) -> set[str]:
     """The modules `start` imports, directly or through others (itself only when on a cycle)."""
     seen: set[str] = set()
@@ -180,6 +227,20 @@ def test_no_function_imports_a_module_of_judge():
     assert [f for f in found if not f.startswith(tuple(p + "." for p in KNOWN_FUNCTION_IMPORTS))] == []
 
 
+def test_outside_the_engine_only_its_face_is_imported():
+    assert face_breaches(import_graph(JUDGE)) == []
+
+
+def test_the_engine_is_folders_each_importing_only_those_below_it():
+    graph = import_graph(JUDGE)
+    assert folder_breaches(graph) == []
+    inside = [m for m in module_names(JUDGE) if m.startswith(ENGINE + ".")]
+    sizes = {folder: sum(1 for m in inside if m.split(".")[2] == folder and m.count(".") == 3)
+             for folder in ENGINE_FOLDERS}
+    assert all(engine_folder(m) >= 0 for m in inside)   # every module is in a folder, none loose
+    assert all(1 <= n <= MAX_FOLDER_MODULES for n in sizes.values()), sizes
+
+
 def test_the_scenario_library_is_below_search_and_the_desk():
     graph = import_graph(JUDGE)
     assert "judge.library" in graph["judge.search.library_sources"]
@@ -211,6 +272,24 @@ def test_a_planted_relative_upward_import_is_caught(tmp_path):
     )
     assert upward_imports(import_graph(copy)) == [
         "judge.search.store imports its peer judge.desk.runner (both search and desk)"]
+
+
+def test_a_planted_import_past_the_face_is_caught(tmp_path):
+    copy = tmp_path / "judge"
+    shutil.copytree(JUDGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    hints = copy / "desk" / "hints.py"
+    planted = "\nfrom judge.engine.data.cards import CardDef  # noqa\n"
+    hints.write_text(hints.read_text(encoding="utf-8") + planted, encoding="utf-8")
+    board = copy / "engine" / "position" / "board.py"
+    board.write_text(board.read_text(encoding="utf-8") + "\nfrom judge.engine.play import trace  # noqa\n",
+                     encoding="utf-8")
+    graph = import_graph(copy)
+    assert face_breaches(graph) == [
+        "judge.desk.hints imports judge.engine.data.cards, inside the engine: import it from judge.engine"]
+    assert folder_breaches(graph) == [
+        "judge.engine.position.board imports judge.engine.play.trace, a higher folder of the engine"]
+    with pytest.raises(AssertionError, match="loose is in no folder"):
+        engine_folder("judge.engine.loose")
 
 
 def test_a_cycle_is_found_and_only_a_known_one_is_allowed():

@@ -17,11 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.codex import load_codex
-from judge.engine.data.field import load_field
+from judge.engine import PLAYERS, load_field
 from judge.engine.driver.resolve import extend_with_legal, resolve
 from judge.engine.driver.scenario import Scenario, load_scenario
 from judge.engine.play.game import Game
-from judge.engine.position.state import PLAYERS
 
 LEADERS = {"A": "Queen Sol", "B": "King Umbra"}
 CARDS = [

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from judge import engine
 from judge.commands.resolve import is_scenario_file
-from judge.engine.driver import api
 from judge.engine.driver.resolve import resolve, state_after
 from judge.engine.driver.scenario import load_scenario, load_scenario_file
 
@@ -158,7 +158,7 @@ def test_state_after_reports_the_open_window():
     assert state.event_slot == "Spark"
     state0, window0 = state_after(s, 0)
     assert window0 is None and state0.event_slot is None
-    assert {"pass": True, "by": "A"} in api.legal_actions(s, after=1)
+    assert {"pass": True, "by": "A"} in engine.legal_actions(s, after=1)
 
 
 def test_api_resolve_delegates_here(client):

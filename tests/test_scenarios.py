@@ -9,8 +9,8 @@ import pytest
 
 from judge.codex import load_codex
 from judge.commands.resolve import is_scenario_file
+from judge.engine import load_scenario_file
 from judge.engine.driver.resolve import resolve
-from judge.engine.driver.scenario import load_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = sorted(p for p in ROOT.rglob("*.yaml") if is_scenario_file(p))

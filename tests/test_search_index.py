@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judge.codex import load_codex
-from judge.engine.data.cards import load_library
+from judge.engine import load_library
 from judge.library import LIBRARY
 from judge.search import search, searcher
 from judge.search.cli import index

@@ -16,8 +16,8 @@ import yaml
 
 from judge.codex.editions import editions
 from judge.commands.resolve import is_scenario_file
+from judge.engine import load_scenario_file
 from judge.engine.driver.resolve import resolve
-from judge.engine.driver.scenario import load_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted(p for p in (ROOT / "scenarios").rglob("*.yaml") if is_scenario_file(p))

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from judge import ROOT
-from judge.engine.data import card_records, parts
-from judge.engine.data.field import load_field
+from judge.engine import load_field
+from judge.engine.data import card_records, keywords, parts
 from judge.engine.driver import verbs
 
 ENGINE_DIR = Path(inspect.getsourcefile(verbs) or "").parent
@@ -40,7 +40,7 @@ def _module(mod: object) -> str:
 VOCABULARIES: dict[str, tuple[frozenset[str], str | None]] = {
     "verbs": (frozenset(v.name for v in verbs.TABLE), _module(verbs)),
     "effect parts": (frozenset(parts.PARTS), _module(parts)),
-    "keywords": (frozenset(card_records.KEYWORDS), _module(card_records)),
+    "keywords": (frozenset(keywords.KEYWORDS), _module(keywords)),
     "triggers": (frozenset(card_records.TRIGGERS), _module(card_records)),
     "conditions": (frozenset(card_records.CONDITION_KEYS), _module(card_records)),
     "slots": (frozenset((*FIELD.slots, *FIELD.realm_slots)), None),

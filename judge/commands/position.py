@@ -8,9 +8,8 @@ import json
 import sys
 from typing import Any
 
-from judge.engine.data.errors import ScenarioError
-from judge.engine.driver import api
-from judge.engine.driver.scenario import load_scenario_file
+from judge import engine
+from judge.engine import ScenarioError, load_scenario_file
 
 
 def position(argv: list[str]) -> int:
@@ -32,9 +31,9 @@ def position(argv: list[str]) -> int:
                               "problems": exc.problems}, ensure_ascii=False, indent=2))
         print(exc.describe(), file=sys.stderr)
         return 2
-    result = api.position(scenario)
+    result = engine.position(scenario)
     if args.legal:
-        result["legal_actions"] = api.legal_actions(scenario, after=0)
+        result["legal_actions"] = engine.legal_actions(scenario, after=0)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:

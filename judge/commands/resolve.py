@@ -12,12 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge import engine
 from judge.codex import load_codex
-from judge.engine.data import edition
-from judge.engine.data.budget import Budget, limit
-from judge.engine.data.errors import ScenarioError
-from judge.engine.driver.resolve import resolve as resolve_scenario
-from judge.engine.driver.scenario import load_scenario_file
+from judge.engine import Budget, ScenarioError, budget, load_scenario_file
+from judge.engine import resolve as resolve_scenario
 
 # Data files the library keeps beside its scenarios (judge coverage reads them).
 NOT_SCENARIOS = {"untestable.yaml", "coverage-baseline.yaml"}
@@ -32,8 +30,8 @@ def _parser(prog: str, what: str) -> argparse.ArgumentParser:
 
 def _unknown_edition(prog: str, version: str | None) -> bool:
     """Say so (exit 2) when `--edition` names an edition we don't hold."""
-    if version and not edition.known(version):
-        print(f"judge {prog}: --edition: no Codex edition {version!r}; we hold {', '.join(edition.held())}",
+    if version and not engine.known(version):
+        print(f"judge {prog}: --edition: no Codex edition {version!r}; we hold {', '.join(engine.held())}",
               file=sys.stderr)
         return True
     return False
@@ -62,7 +60,7 @@ def resolve(argv: list[str]) -> int:
         print(f"judge resolve: can't read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     if args.budget is not None:
-        with limit(Budget(seconds=args.budget, steps=10**9)):
+        with budget.limit(Budget(seconds=args.budget, steps=10**9)):
             ruling = resolve_scenario(scenario, snapshots=args.snapshots, edition=args.edition)
     else:
         ruling = resolve_scenario(scenario, snapshots=args.snapshots, edition=args.edition)

@@ -1,6 +1,6 @@
 """Search-as-you-type over the card library, for the desk's slot picker.
 
-The cards offered are the engine's library (`judge.engine.cards.load_library()`), so that every card
+The cards offered are the engine's library (`judge.engine.load_library()`), so that every card
 the desk offers is one the engine will accept.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine.data.cards import CardDef, load_library
+from judge.engine import CardDef, load_library
 
 
 def card_summary(card: CardDef) -> dict[str, Any]:

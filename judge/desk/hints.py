@@ -7,8 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from judge.engine.data.cards import load_library
-from judge.engine.data.suggest import matches
+from judge.engine import load_library, matches
 
 # the engine's message, with its own "did you mean" when it found one (judge.engine.suggest)
 UNKNOWN_CARD = re.compile(r"no card named '(?P<name>[^']*)'[^;]*?"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.engine.data.field import Field, load_field
+from judge.engine import Field, load_field
 
 __all__ = ["Field", "Layout", "load_field", "tree_layout"]   # the desk reads the engine's field tree
 

@@ -19,8 +19,7 @@ from judge.desk import hints, runner, words
 from judge.desk.board_svg import BoardPainter, SlotRow, zones
 from judge.desk.changes import outcome_differences
 from judge.desk.layout import load_field
-from judge.engine.data.budget import CURRENT as CURRENT_BUDGET
-from judge.engine.data.budget import OutOfTime
+from judge.engine import OutOfTime, budget
 from judge.library import LIBRARY, cites_rule
 
 log = logging.getLogger(__name__)
@@ -60,7 +59,7 @@ def board_figure(state: Mapping[str, Any] | None, cards: list[Any] | None = None
     """The pieces of one board picture: the SVG and each player's piles (past the request's budget,
     a note in place of the picture: a long ruling's boards can't hold a worker)."""
     state = state or {}
-    running = CURRENT_BUDGET.get()
+    running = budget.CURRENT.get()
     if running is not None and running.expired():
         return {"svg": OUT_OF_TIME_BOARD, "zones": zones(state), "slots": ()}
     if derived is None:

@@ -1,4 +1,4 @@
-"""The desk's runner: its one door to the engine (`judge.engine.api`), with the limits the web puts on
+"""The desk's runner: its one door to the engine (`judge.engine`), with the limits the web puts on
 input.
 
 Everything a user posts comes through `parse` (YAML or JSON text → mapping, with line numbers on
@@ -17,10 +17,8 @@ from typing import Any
 
 import yaml
 
-from judge.engine.data import budget, yamlio
-from judge.engine.data.budget import OutOfTime
-from judge.engine.data.errors import ScenarioError, StepLimit
-from judge.engine.driver import api
+from judge import engine
+from judge.engine import OutOfTime, ScenarioError, StepLimit, budget
 
 log = logging.getLogger("judge.engine")
 
@@ -59,18 +57,18 @@ def read_yaml(text: str) -> Any:
     and aliases refused once they expand past the engine's node limit (a small post can't become a
     billion nodes). Raises yaml.YAMLError or DeskInputError."""
     try:
-        data = yamlio.safe_load(text)
+        data = engine.safe_load(text)
     except RecursionError:
         raise DeskInputError(
             "The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}]
         ) from None
-    too_big = yamlio.expanded_size_problem(data)
+    too_big = engine.expanded_size_problem(data)
     if too_big:
         raise DeskInputError("The scenario is too large once its YAML aliases are expanded.",
                              [{"path": "", "message": too_big}])
     if nesting_depth(data) > MAX_DEPTH:
         raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}])
-    return yamlio.fix_keys(data)
+    return engine.fix_keys(data)
 
 
 def parse(text: str) -> dict[str, Any]:
@@ -147,7 +145,7 @@ def _effect_problems(i: int, card: Any) -> list[dict[str, Any]]:
 def check_limits(data: Mapping[str, Any]) -> None:
     if nesting_depth(data) > MAX_DEPTH:
         raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}])
-    odd = yamlio.value_problems(data)
+    odd = engine.value_problems(data)
     if odd:  # refused before anything echoes it back (a lone surrogate can't even be sent as UTF-8)
         raise DeskInputError("The scenario holds values a scenario can't.", odd)
     problems = []
@@ -192,7 +190,7 @@ def load(data: Mapping[str, Any], source: str = "desk") -> Any:
     """The engine's scenario for `data`, or DeskInputError with the engine's key paths."""
     check_limits(data)
     try:
-        return api.load_scenario(dict(data), source=source)
+        return engine.load_scenario(dict(data), source=source)
     except ScenarioError as exc:
         problems = [dict(p) for p in getattr(exc, "problems", [])] or [{"path": "", "message": str(exc)}]
         raise DeskInputError("The scenario has problems.", problems) from None
@@ -205,8 +203,8 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
     after WEB_STEP_CAP steps, well inside a second."""
     scenario = load(data, source)
     try:
-        ruling = api.resolve(scenario, snapshots=snapshots, max_steps=WEB_STEP_CAP, max_actions=MAX_ACTIONS,
-                             edition=edition)
+        ruling = engine.resolve(scenario, snapshots=snapshots, max_steps=WEB_STEP_CAP,
+                                max_actions=MAX_ACTIONS, edition=edition)
     except ScenarioError as exc:
         raise DeskInputError(
             "The scenario is larger than the desk accepts.", [dict(p) for p in exc.problems]
@@ -218,13 +216,13 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
 
 
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
-    return api.position(load(data, source))
+    return engine.position(load(data, source))
 
 
 def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, Any]]:
     scenario = load(data)
     try:
-        return list(api.legal_actions(scenario, after=after))
+        return list(engine.legal_actions(scenario, after=after))
     except ValueError as exc:  # `after` out of range
         raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
     except (StepLimit, RecursionError, MemoryError):  # StepLimit: the budget ran out, a 422, not a bug

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.desk import runner
-from judge.engine.driver.verbs import VERBS
+from judge.engine import VERBS
 
 PHASE_WORDS = {"setup": "Setup", "preparation": "Preparation Phase", "combat": "Combat Phase",
                "emplacement": "Emplacement Phase"}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import SCENARIOS_DIR
-from judge.engine.data.cards import CARDS_DIR, load_library_dir
+from judge.engine import CARDS_DIR, load_library_dir
 from judge.library import LIBRARY, Library, card_slug, ruling_files
 
 # After every Codex document in `order` (ties in score keep the Codex first).

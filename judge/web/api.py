@@ -15,12 +15,9 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from judge import engine
 from judge.desk import runner
-from judge.engine.data import yamlio
-from judge.engine.data.errors import ScenarioError, StepLimit
-from judge.engine.driver import api
-from judge.engine.driver import scenario as scenario_mod
-from judge.engine.driver.scenario import Scenario
+from judge.engine import Scenario, ScenarioError, StepLimit
 from judge.web.errors import BadInput
 
 bp = Blueprint("api", __name__)
@@ -60,7 +57,7 @@ def scenario_mapping() -> dict[str, Any]:
 def _scenario() -> Scenario:
     data = scenario_mapping()
     try:
-        return api.load_scenario(data, source="request")
+        return engine.load_scenario(data, source="request")
     except ScenarioError as exc:
         raise _invalid(exc) from None
 
@@ -74,7 +71,7 @@ def _parse(text: str) -> dict[str, Any]:
     """The body as a mapping: JSON (huge numbers kept for the loader to refuse by key path) or YAML."""
     if request.mimetype == "application/json":
         try:
-            data = yamlio.json_loads(text)
+            data = engine.json_loads(text)
         except RecursionError:
             raise BadInput("The JSON body is nested too deeply.") from None
         except json.JSONDecodeError as exc:
@@ -82,16 +79,16 @@ def _parse(text: str) -> dict[str, Any]:
                            [{"path": "", "message": exc.msg, "line": exc.lineno}]) from None
     else:
         try:
-            data = scenario_mod.parse_yaml(text, source="request")
+            data = engine.parse_yaml(text, source="request")
         except RecursionError:
             raise BadInput("The YAML body is nested too deeply.") from None
-        too_big = yamlio.expanded_size_problem(data)
+        too_big = engine.expanded_size_problem(data)
         if too_big:
             raise BadInput("The scenario is too large.", [{"path": "", "message": too_big}])
     if not isinstance(data, dict):
         raise BadInput("A scenario is a mapping (an object) with state: and actions:.",
                        [{"path": "", "message": "expected a mapping"}])
-    return yamlio.fix_keys(data)
+    return engine.fix_keys(data)
 
 
 def _flag(name: str) -> bool:
@@ -100,13 +97,13 @@ def _flag(name: str) -> bool:
 
 @bp.post("/api/position")
 def position():
-    return jsonify(api.position(_scenario()))
+    return jsonify(engine.position(_scenario()))
 
 
 @bp.post("/api/resolve")
 def resolve():
     scenario = _scenario()
-    ruling = api.resolve(scenario, snapshots=_flag("snapshots"))
+    ruling = engine.resolve(scenario, snapshots=_flag("snapshots"))
     if ruling.get("error"):  # the engine failed: a 500 in the error shape, never a ruling
         raise runner.EngineFailure(scenario.to_dict(), ruling["error"])
     return jsonify(ruling)
@@ -125,7 +122,7 @@ def legal():
         if not 0 <= after <= len(scenario.actions):
             raise BadInput(f"after must be between 0 and {len(scenario.actions)}, got {after}.")
     try:
-        actions = api.legal_actions(scenario, after=after)
+        actions = engine.legal_actions(scenario, after=after)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     except StepLimit:

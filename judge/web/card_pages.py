@@ -18,9 +18,17 @@ import yaml
 from flask import Blueprint, abort, redirect, request, url_for
 from markupsafe import Markup, escape
 
-from judge.engine.data import yamlio
-from judge.engine.data.card_records import TRIGGER_WORDS
-from judge.engine.data.cards import CARD_TYPES, CARDS_DIR, CardDef, EffectDef, TargetSpec, load_library
+from judge.engine import (
+    CARD_TYPES,
+    CARDS_DIR,
+    TRIGGER_WORDS,
+    CardDef,
+    EffectDef,
+    Keyword,
+    TargetSpec,
+    load_library,
+    safe_load,
+)
 from judge.library import LIBRARY, Entry, card_slug
 from judge.web.links import rulings
 from judge.web.twin import twin
@@ -43,7 +51,7 @@ def _raw_yaml() -> dict[str, str]:
     found: dict[str, str] = {}
     for path in sorted(CARDS_DIR.glob("**/*.yaml")):
         try:
-            data = yamlio.safe_load(path.read_text(encoding="utf-8"))
+            data = safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue
         items = data.get("cards", [data]) if isinstance(data, Mapping) else data
@@ -183,16 +191,18 @@ def rulings_using(card: CardDef) -> list[dict[str, str]]:
 
 # --- records and views ----------------------------------------------------------------------------
 
-def reinforcement(effect: EffectDef) -> dict[str, Any]:
-    """A Reinforcement keyword's Timing Effect, shown among the effects."""
-    own = effect.name if effect.name and effect.name.lower() != "reinforcement" else None
-    return {**describe_effect(effect), "name": f"Reinforcement ({own})" if own else "Reinforcement"}
+def carried_effect(keyword: Keyword) -> dict[str, Any]:
+    """The Timing Effect a keyword carries (Reinforcement), shown among the effects under the
+    keyword's title, with the effect's own name when it has one."""
+    effect, title = keyword.value, keyword.record.title
+    own = effect.name if effect.name and effect.name.lower() != title.lower() else None
+    return {**describe_effect(effect), "name": f"{title} ({own})" if own else title}
 
 
 def keyword_words(keyword: Any) -> str:
     """"defiance 10", "moral +5 ATK", "berserk: damage 10, to …" (Berserk's actions spelled out)."""
     label = keyword.label().replace("_", " ")
-    if keyword.name == "berserk" and keyword.value:
+    if keyword.record.value == "actions" and keyword.value:   # Berserk's actions
         return f"{label}: {words(keyword.value)}"
     return label
 
@@ -212,8 +222,7 @@ def card_record(card: CardDef) -> dict[str, Any]:
         "stats": stats if card.type in ("soul", "realm") or any(stats.values()) else None,
         "keywords": [keyword_words(kw) for kw in card.keywords],
         "effects": [describe_effect(e) for e in card.effects]
-        + [reinforcement(kw.value) for kw in card.keywords
-           if kw.name == "reinforcement" and isinstance(kw.value, EffectDef)],
+        + [carried_effect(kw) for kw in card.keywords if isinstance(kw.value, EffectDef)],
         "caster": words(card.caster) if card.caster else None,
         "ambusher": words(card.ambusher) if card.ambusher else None,
         "notes": card.notes,

@@ -31,8 +31,7 @@ from judge.desk import cards as card_index
 from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
 from judge.desk.rules import rule_link
-from judge.engine.data import budget
-from judge.engine.driver.vocabulary import vocabulary
+from judge.engine import budget, vocabulary
 from judge.library import LIBRARY, Entry
 from judge.rulings import RulingStorage, RulingTooLarge, Saved
 from judge.web import caching

@@ -24,7 +24,7 @@ from flask import Flask, Response, current_app, request
 from flask_limiter import Limit, Limiter
 from flask_limiter.util import get_remote_address
 
-from judge.engine.data import budget as engine_budget
+from judge.engine import budget as engine_budget
 from judge.web.errors import error_response
 
 DEFAULTS: dict[str, Any] = {

@@ -6,7 +6,7 @@ key path (`cards[2].effects[0].do[1].heal: expected 0 or more`). The records it 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from judge.engine.data.card_records import (
@@ -24,7 +24,6 @@ from judge.engine.data.card_records import (
     SINGLE_REFS,
     STAT_KEYS,
     TARGET_REF,
-    TAUNT_RADII,
     TRIGGERS,
     VALUE_KEYWORDS,
     CardDef,
@@ -36,6 +35,8 @@ from judge.engine.data.card_records import (
 from judge.engine.data.errors import Problems
 from judge.engine.data.field import load_field
 from judge.engine.data.input_checks import Checker, show
+from judge.engine.data.keywords import KEYWORDS as KEYWORD_TABLE
+from judge.engine.data.keywords import KeywordDef
 from judge.engine.data.parts import PARTS, STATIC_PARTS, Part
 
 
@@ -92,7 +93,7 @@ class _Checker(Checker):
         if isinstance(value, str):
             name = value.lower()
             if name in BARE_KEYWORDS:
-                return Keyword(name, "same_direct_superior" if name == "taunt" else None)
+                return Keyword(name, KEYWORD_TABLE[name].default)
             if name in VALUE_KEYWORDS:
                 self.bad(path, f"{name} needs a value, e.g. {{{name}: …}}")
                 return None
@@ -106,32 +107,15 @@ class _Checker(Checker):
             return None
         (name, val), = data.items()
         sub = f"{path}.{name}"
-        name = str(name).lower()
-        if name == "taunt":
-            if val is None:
-                return Keyword("taunt", "same_direct_superior")
-            spec = self.mapping(val, sub)
-            if spec is None:
-                return None
-            self.keys(spec, ("radius",), sub)
-            return Keyword("taunt", self.choice(spec.get("radius", "same_direct_superior"), TAUNT_RADII,
-                                                f"{sub}.radius"))
-        if name == "moral":
-            return Keyword("moral", self.stats(val, sub))
-        if name == "defiance":
-            return Keyword("defiance", self.whole(val, sub, positive=True))
-        if name == "berserk":
-            return Keyword("berserk", tuple(self.actions(val, sub)))
-        if name == "reinforcement":
-            return Keyword("reinforcement", self.effect(val, sub, 0, default_kind="timing",
-                                                        default_trigger="recruited",
-                                                        default_name="Reinforcement"))
-        if name in BARE_KEYWORDS:
-            if val not in (None, True):
-                self.bad(sub, f"{name} takes no value")
-            return Keyword(name)
-        self.bad(sub, f"unknown keyword; expected one of {', '.join(KEYWORDS)}")
-        return None
+        record = KEYWORD_TABLE.get(str(name).lower())
+        if record is None:
+            self.bad(sub, f"unknown keyword; expected one of {', '.join(KEYWORDS)}")
+            return None
+        if record.with_value:
+            return KEYWORD_VALUE_PARSERS[record.value](self, record, val, sub)
+        if val not in (None, True):
+            self.bad(sub, f"{record.name} takes no value")
+        return Keyword(record.name)
 
     def limit(self, value: Any, path: str) -> Limit | None:
         if not isinstance(value, str):
@@ -368,6 +352,32 @@ def _v_until(c: _Checker, v: Any, p: str) -> Any:
 
 def _v_stats(c: _Checker, v: Any, p: str) -> Any:
     return c.stats(v, p)
+
+
+def _kw_radius(c: _Checker, record: KeywordDef, val: Any, sub: str) -> Keyword | None:
+    if val is None:
+        return Keyword(record.name, record.default)
+    spec = c.mapping(val, sub)
+    if spec is None:
+        return None
+    c.keys(spec, ("radius",), sub)
+    return Keyword(record.name, c.choice(spec.get("radius", record.default), record.choices, f"{sub}.radius"))
+
+
+def _kw_effect(c: _Checker, record: KeywordDef, val: Any, sub: str) -> Keyword | None:
+    effect = c.effect(val, sub, 0, default_kind=record.kind, default_trigger=record.trigger,
+                      default_name=record.title)
+    return Keyword(record.name, effect)
+
+
+# How a keyword's value is read, per kind of value of the keyword table (keywords.VALUE_KINDS).
+KEYWORD_VALUE_PARSERS: dict[str, Callable[[_Checker, KeywordDef, Any, str], Keyword | None]] = {
+    "radius": _kw_radius,
+    "stats": lambda c, record, val, sub: Keyword(record.name, c.stats(val, sub)),
+    "amount": lambda c, record, val, sub: Keyword(record.name, c.whole(val, sub, positive=True)),
+    "actions": lambda c, record, val, sub: Keyword(record.name, tuple(c.actions(val, sub))),
+    "effect": _kw_effect,
+}
 
 
 def _v_keyword(c: _Checker, v: Any, p: str) -> Any:

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.engine.data.keywords import BARE, NAMES, TAUNT, WITH_VALUE, KeywordDef
+from judge.engine.data.keywords import KEYWORDS as KEYWORD_TABLE
 from judge.engine.data.parts import Part
 
 CARD_TYPES = ("soul", "event", "armament", "ambush", "realm")
@@ -24,12 +26,12 @@ TRIGGER_WORDS = {"recruited": "when it is recruited", "attacked": "when it is at
 TRIGGERS = tuple(TRIGGER_WORDS)
 DURATIONS = ("end_of_turn", "end_of_opponents_next_turn", "permanently")
 SIDES = ("own", "opposing", "any")
-TAUNT_RADII = ("same_direct_superior", "other_own_souls", "underlings")
-# Keywords that grant an ability (13.4.2: they don't stack) and those that carry a value.
-BARE_KEYWORDS = ("unyielding", "precision", "range", "dual_wielding", "frozen", "taunt", "cannot_attack")
-VALUE_KEYWORDS = ("taunt", "moral", "defiance", "berserk", "reinforcement")
-KEYWORDS = tuple(dict.fromkeys(BARE_KEYWORDS + VALUE_KEYWORDS))
-KEYWORD_KINDS = {"defiance": "instant", "berserk": "instant", "reinforcement": "timing"}
+TAUNT_RADII = TAUNT.choices
+# Keywords that grant an ability (13.4.2: they don't stack) and those that carry a value: read from
+# the keyword table (keywords.py).
+BARE_KEYWORDS = BARE
+VALUE_KEYWORDS = WITH_VALUE
+KEYWORDS = NAMES
 GROUP_REFS = ("all_opposing_souls", "all_own_souls", "other_own_souls", "underlings")
 SINGLE_REFS = ("self", "caster", "ambusher", "wielder", "attacker", "attacked", "triggering_effect")
 TARGET_REF = re.compile(r"^target\d*$")
@@ -63,18 +65,16 @@ class Keyword:
     value: Any = None
 
     @property
+    def record(self) -> KeywordDef:
+        """Its row of the keyword table."""
+        return KEYWORD_TABLE[self.name]
+
+    @property
     def kind(self) -> str:
-        return KEYWORD_KINDS.get(self.name, "static")
+        return self.record.kind
 
     def label(self) -> str:
-        if self.name == "defiance":
-            return f"defiance {self.value}"
-        if self.name == "moral" and isinstance(self.value, Mapping):
-            parts = [f"+{v} {k.upper()}" for k, v in self.value.items() if v]
-            return "moral " + " ".join(parts)
-        if self.name == "taunt" and self.value not in (None, "same_direct_superior"):
-            return f"taunt ({self.value})"
-        return self.name
+        return self.record.label(self.value)
 
 
 @dataclass(frozen=True)
@@ -140,11 +140,11 @@ class CardDef:
         for eff in self.effects:
             if eff.name and eff.name.lower() == name.lower():
                 return eff
-        for kw in self.keywords:
-            reinforcement = kw.value if kw.name == "reinforcement" else None
-            if isinstance(reinforcement, EffectDef) and \
-                    name.lower() in ("reinforcement", (reinforcement.name or "").lower()):
-                return reinforcement
+        for kw in self.keywords:   # a keyword that carries an effect (Reinforcement), by either name
+            carried = kw.value if kw.record.value == "effect" else None
+            if isinstance(carried, EffectDef) and \
+                    name.lower() in (kw.name, (carried.name or "").lower()):
+                return carried
         return None
 
     @property

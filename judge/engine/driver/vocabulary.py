@@ -28,9 +28,9 @@ from judge.engine.data.card_records import (
     VALUE_KEYWORDS,
 )
 from judge.engine.data.field import LINE_NAMES, load_field
+from judge.engine.data.keywords import words as keyword_words
 from judge.engine.data.parts import PARTS
 from judge.engine.driver import verbs
-from judge.engine.position import condition_words as words
 
 
 def vocabulary() -> dict[str, Any]:
@@ -45,7 +45,7 @@ def vocabulary() -> dict[str, Any]:
                        "targets": "target, target2, … (the effect's targets in order)"},
         "keywords": {"all": list(KEYWORDS), "bare": list(BARE_KEYWORDS), "with_value": list(VALUE_KEYWORDS),
                      "taunt_radii": list(TAUNT_RADII)},
-        "keyword_words": {name: words.keyword(name) for name in KEYWORDS},
+        "keyword_words": {name: keyword_words(name) for name in KEYWORDS},
         "conditions": list(CONDITION_KEYS),
         "flag_conditions": list(FLAG_CONDITIONS),
         "condition_words": dict(CONDITION_WORDS),

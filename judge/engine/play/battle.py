@@ -9,6 +9,16 @@ from dataclasses import dataclass
 
 from judge.engine.data import parts
 from judge.engine.data.cards import CardDef, EffectDef
+from judge.engine.data.keywords import (
+    BERSERK,
+    DEFIANCE,
+    DUAL_WIELDING,
+    PRECISION,
+    RANGE,
+    RESTRICTIONS,
+    TAUNT,
+    UNYIELDING,
+)
 from judge.engine.play import cascade, effects, nonevents, references, zones
 from judge.engine.play.game import Entry, Game
 from judge.engine.position import board as stats
@@ -43,7 +53,7 @@ def declare(g: Game, action: Action) -> None:
     board = g.board()
     extra, rules = _declaration_notes(g, board, ref, target)
     notes = "".join(f" {e[0].upper()}{e[1:]}." for e in extra)
-    instances = len(board.souls[ref].instances("dual_wielding"))
+    instances = len(board.souls[ref].instances(DUAL_WIELDING.name))
     dual = (", allowed by Dual Wielding" + ("; two instances still allow two" if instances > 1 else "")
             if soul.attacks_made > 1 else "")
     g.trace.add("battle", f"{soul.name} ({ref}) attacks {g.name_at(target)} (attack {soul.attacks_made} this "
@@ -94,7 +104,7 @@ def _declaration_notes(g: Game, board: stats.Board, ref: SlotRef,
         extra.append(f"{soul.name} attacks from the Second Line with Range")
         rules += ("glossary/range", "9.1.1")
     # Taunt is checked at the declaration only (glossary Attack Target); say so where a Taunt is in force
-    if any(board.has_keyword(r, "taunt") for r in g.state.soul_refs(target.player)):
+    if any(board.has_keyword(r, TAUNT.name) for r in g.state.soul_refs(target.player)):
         extra.append("Taunt is checked now, at the declaration, and only now")
         rules += ("glossary/taunt",)
     return extra, rules
@@ -128,12 +138,11 @@ def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
         return "the attacker is no longer active", ()
     b.attacker = now
     view = board.souls[now]
-    if view.has("frozen"):
-        return f"{view.card.name} has become Frozen", ("glossary/frozen",)
-    if view.has("cannot_attack"):
-        return f"{view.card.name} may no longer attack (a restriction)", ("glossary/restriction",)
+    for record in RESTRICTIONS:   # each keyword that forbids attacking, in the table's order
+        if view.has(record.name) and record.restriction is not None:
+            return f"{view.card.name} {record.restriction.still}", record.restriction.still_rules
     line = board.line(now)
-    reach = 2 if view.has("range") else 1
+    reach = 2 if view.has(RANGE.name) else 1
     if line is None or line > reach:
         return ((f"{view.card.name} now stands in line {line}, beyond its reach "
                 f"({'the Second Line with Range' if reach == 2 else 'the Front Line'})"),
@@ -181,7 +190,7 @@ def fight(g: Game, b: Battle) -> None:
                     ("glossary/berserk",))
         return
     if not g.is_active_uid(b.attacker_uid):
-        if att.has("berserk") or _has_capture_instants(g, att.card):
+        if att.has(BERSERK.name) or _has_capture_instants(g, att.card):
             g.trace.add("nonevent", f"{att.card.name} was captured in the same step as its target, so it is "
                                     "no longer active: its Berserk does not trigger (only active cards' "
                                     "effects trigger).", ("glossary/berserk", "9.5.8", "11.8.1"))
@@ -194,7 +203,7 @@ def fight(g: Game, b: Battle) -> None:
 # dealt at the same moment (9.5.6), not battle damage (13.6.6 vs 13.6.7).
 
 def _attack_hit(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
-    precision = att.has("precision")
+    precision = att.has(PRECISION.name)
     dfn = 0 if precision else tgt.def_.total
     raw = att.atk.total - dfn
     dmg = zones.in_steps(max(0, raw))
@@ -216,10 +225,11 @@ def _attack_hit(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
 def _defiance_hits(g: Game, b: Battle, board: stats.Board, att: SoulView,
                    tgt: SoulView | RealmView) -> list[Hit]:
     """Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)."""
-    defiances = tgt.instances("defiance") if b.counts_as_attack and not b.target.is_realm else []
+    defiances = tgt.instances(DEFIANCE.name) if b.counts_as_attack and not b.target.is_realm else []
     stack = ("13.4.1",) if len(defiances) > 1 else ()
     mid = ("12.5.1", "11.1.5") if b.by_effect else ()
-    attacker_unyielding = board.has_keyword(b.attacker, "unyielding") and b.attacker.player != b.target.player
+    attacker_unyielding = (board.has_keyword(b.attacker, UNYIELDING.name)
+                           and b.attacker.player != b.target.player)
     hits: list[Hit] = []
     for ks in defiances:
         granted = ks.kind != "printed"
@@ -295,12 +305,12 @@ def _no_berserk_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmVi
     """Berserk triggers only when the attack damage itself brought the target to 0 HP and it was
     captured in this step, the attacker still active and not the target (glossary/berserk)."""
     if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
-            and tgt.has("berserk") and not g.state.winner:
+            and tgt.has(BERSERK.name) and not g.state.winner:
         g.trace.add("nonevent", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
                                 f"battle for {tgt.card.name}, so its Berserk does not trigger.",
                     ("glossary/berserk", "glossary/defiance"))
     if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
-            and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has("berserk"):
+            and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has(BERSERK.name):
         # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
         # the Soul attacked nothing (interpretation/battle-by-effect)
         g.trace.add("nonevent", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
@@ -313,7 +323,7 @@ def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -
     auras that give nothing here (13.1.2, 13.1.3), negated givers (13.5.2)."""
     board = g.board()
     for ref in (b.target, b.attacker) if b.target.is_realm else (b.target,):
-        if not ref.is_realm and board.has_keyword(ref, "unyielding"):
+        if not ref.is_realm and board.has_keyword(ref, UNYIELDING.name):
             g.trace.add("battle", f"{g.name_at(ref)} is Unyielding, but battle damage is not an effect: "
                                   "Unyielding does not protect against it.", ("13.6.7", "13.6.7b"))
     if not b.target.is_realm:
@@ -349,8 +359,8 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
     if ref is None:
         raise KeyError(f"the attacker {att.card.name} is not on the field")  # fight checked it is active
     text = f"{att.card.name} ({ref}) captured the Soul it attacked"
-    for ks in g.board().souls[ref].instances("berserk"):
-        eff = EffectDef(name="Berserk", kind="instant", trigger="captures_attack_target",
+    for ks in g.board().souls[ref].instances(BERSERK.name):
+        eff = EffectDef(name=BERSERK.title, kind=BERSERK.kind, trigger="captures_attack_target",
                         do=tuple(ks.keyword.value))
         rank = ks.source_rank
         entry = Entry(g.new_entry_id(), "instant", att.card.name, eff, ref.player, rank,
@@ -408,16 +418,15 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
         return
     if counts_as_attack:
         view = board.souls[attacker]
-        if view.has("frozen") or view.has("cannot_attack"):
-            frozen = view.has("frozen")
-            why = "Frozen, a restriction" if frozen else "restricted from attacking"
+        restricted = [r.restriction for r in RESTRICTIONS if view.has(r.name) and r.restriction]
+        if restricted:
+            why = restricted[0]
             # the glossary says it (Restriction: "stops battles started by effects that count as attacks")
-            g.trace.add("battle", f"{att.name} ({attacker}) is {why}, so it does not battle in a battle that "
-                                  "counts as an attack.",
-                        (*(("glossary/frozen",) if frozen else ()), "glossary/restriction"))
+            g.trace.add("battle", f"{att.name} ({attacker}) is {why.by_effect}, so it does not battle in a "
+                                  "battle that counts as an attack.", why.by_effect_rules)
             return
     b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
-    defiant = not target.is_realm and board.has_keyword(target, "defiance")
+    defiant = not target.is_realm and board.has_keyword(target, DEFIANCE.name)
     if counts_as_attack:
         kind = "it counts as an attack" + (f", so {holder.name}'s Defiance triggers" if defiant else "")
     else:
@@ -426,7 +435,7 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
                           f"{g.name_at(target)}. It begins at the fight and uses up no attack; {kind}.",
                 ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
                  *(("glossary/defiance",) if defiant else ())))
-    if attacker == target and board.souls[attacker].has("berserk"):
+    if attacker == target and board.souls[attacker].has(BERSERK.name):
         g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own "
                               "Berserk.", ("glossary/berserk",))
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.data.cards import CardDef, EffectDef
+from judge.engine.data.keywords import FROZEN
 from judge.engine.play import effects, zones
 from judge.engine.play.game import Entry, Game, Pending, Target
 from judge.engine.position import condition_words as words
@@ -143,7 +144,7 @@ def cast(g: Game, action: Action) -> None:
     picked_caster = ("" if "caster" in action.args
                      else " (no Caster was given, so the first legal one is taken)")
     caster_rules: tuple[str, ...] = ()
-    if g.board().has_keyword(caster, "frozen"):
+    if g.board().has_keyword(caster, FROZEN.name):
         picked_caster += f"; {soul.name} is Frozen, but a Frozen Soul may still cast Events"
         caster_rules = ("glossary/frozen",)
     if card.caster:
@@ -254,7 +255,8 @@ def use(g: Game, action: Action) -> None:
 
 def _timing_effects(card: CardDef) -> list[EffectDef]:
     out = [e for e in card.effects if e.kind in ("timing", "instant") and e.trigger]
-    out += [k.value for k in card.keywords if k.name == "reinforcement" and k.value is not None]
+    # and the Timing Effect a keyword carries (keywords.py: a keyword whose value is an effect)
+    out += [k.value for k in card.keywords if k.record.value == "effect" and k.value is not None]
     return out
 
 
@@ -299,8 +301,8 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
                                  text))
         kind = "mandatory" if eff.mandatory else "optional"
         wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
-        extra = ("glossary/reinforcement",) if any(k.name == "reinforcement" and k.value is eff
-                                                   for k in card.keywords) else ()
+        extra = next((k.record.rules for k in card.keywords if k.record.value == "effect" and k.value is eff),
+                     ())
         g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: {text}.{wait}",
                     ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *cond_rules))
 

@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from judge.engine.data.keywords import MORAL, UNYIELDING
+from judge.engine.data.keywords import words as keyword_words
 from judge.engine.position import condition_words as words
 from judge.engine.position.board import Board
 from judge.engine.position.state import SlotRef
@@ -69,7 +71,7 @@ def facts(board: Board) -> dict[int, Facts]:
         out[card.uid] = Facts(card.uid, view.ref, view.card.name,
                               (view.atk.total, view.def_.total, view.max_hp.total), parts,
                               {_kw_id(k): k for k in view.keywords}, frozenset(getattr(view, "blocked", ())),
-                              bool(view.negated), view.has("unyielding"), view.card.rank)
+                              bool(view.negated), view.has(UNYIELDING.name), view.card.rank)
     return out
 
 
@@ -202,7 +204,7 @@ def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before:
         if label in came and {k for k, _ in came[label]} == {k for k, _ in parts}:
             continue  # the same effect with another amount: said below as it comes
         status = _source_status(c.source, board, now)
-        if c.kind in ("aura", "moral") and status == "gone":
+        if c.kind in ("aura", MORAL.name) and status == "gone":
             why.append(f"{label} ({_signed(parts)}) ends: its card is no longer active")
             rules += (*c.rules, *R_AURA_ENDS)
         elif status == "negated" and c.kind not in ("lasting", "slot"):
@@ -217,7 +219,7 @@ def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before:
         elif c.kind == "armament":
             why.append(f"{label} ({_signed(parts)}) no longer adds to it")
             rules += c.rules
-        elif c.kind == "moral":
+        elif c.kind == MORAL.name:
             why.append(f"{label} ({_signed(parts)}) no longer reaches it: it is no longer an Underling of "
                        "that Soul")
             rules += (*c.rules, "glossary/underling")
@@ -232,7 +234,7 @@ def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before:
         verb = "applies to it"
         if c.kind == "slot":
             verb = f"applies to the Soul now on {new.ref}" if arrived or base.ref != new.ref else verb
-        elif c.kind in ("aura", "moral") and arrived:
+        elif c.kind in ("aura", MORAL.name) and arrived:
             verb = "reaches it as it arrives"
         elif c.kind == "lasting":
             verb = "applies from now"
@@ -308,7 +310,7 @@ def _kw_id(ks: KeywordSource) -> tuple[str, str, str, str]:
 
 
 def _kw(ks: KeywordSource) -> str:
-    return words.keyword(ks.keyword)
+    return keyword_words(ks.keyword)
 
 
 def _negation(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts], now: dict[int, Facts],

@@ -11,6 +11,8 @@ from typing import Any
 from judge.engine.data import parts
 from judge.engine.data.cards import EffectDef, Keyword, TargetSpec
 from judge.engine.data.errors import StepLimit
+from judge.engine.data.keywords import UNYIELDING
+from judge.engine.data.keywords import words as keyword_words
 from judge.engine.data.parts import Part
 from judge.engine.play import references, zones
 from judge.engine.play.game import Entry, Game, Target
@@ -269,7 +271,7 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
                 references.protected_note(g, entry, t.ref, True)
                 return []
             if not t.names_soul and g.state.active_soul_at(t.ref) is not None and \
-                    g.board().has_keyword(t.ref, "unyielding") and t.ref.player != entry.controller:
+                    g.board().has_keyword(t.ref, UNYIELDING.name) and t.ref.player != entry.controller:
                 g.trace.add("effect", f"{g.name_at(t.ref)} is Unyielding, but {entry.label} is laid on its "
                                       "Soul Spot without naming the Soul, so Unyielding does not protect "
                                       "against it.",
@@ -326,14 +328,14 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
 
 def _describe_value(kind: str, value: Any) -> str:
     if isinstance(value, Keyword):
-        return words.keyword(value)
+        return keyword_words(value)
     if isinstance(value, Mapping):
         if "gain" in value:
             return _describe_value("gain", value["gain"])
         if "grant" in value:
             return _describe_value("grant", value["grant"])
         return ", ".join(f"{'+' if v >= 0 else ''}{v} {k.upper()}" for k, v in value.items() if v)
-    return words.keyword(value) if kind == "lay" else str(value).replace("_", " ")
+    return keyword_words(value) if kind == "lay" else str(value).replace("_", " ")
 
 
 def negate(g: Game, entry: Entry, name: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from judge.engine.data.keywords import BERSERK, DEFIANCE, TAUNT
 from judge.engine.rules import legality
 
 if TYPE_CHECKING:
@@ -28,14 +29,14 @@ def taunt_exceptions(g: Game, board: Board, target: SlotRef) -> None:
     if target.is_realm:
         return
     view = board.souls[target]
-    if not view.has("taunt"):
+    if not view.has(TAUNT.name):
         return
     protecting = {ref for ref, _ in legality.taunts_protecting(board, target)}
     for ref, other in board.souls.items():
         if ref.player != target.player or ref == target or other.captured or ref in protecting \
                 or not board.is_front_line(ref):
             continue
-        for ks in other.instances("taunt"):
+        for ks in other.instances(TAUNT.name):
             if target in legality.taunt_radius(board, ref, ks.keyword.value):
                 g.trace.add("nonevent", f"The Taunt of {g.name_at(ref)} (rank {other.card.rank}) does not "
                                         f"protect {g.name_at(target)}: the Attack Target has Taunt itself "
@@ -52,7 +53,7 @@ def attacker_defiance(g: Game, board: Board, attacker: SlotRef, target: SlotRef,
     if attacker == target:
         return  # Confusion: the Soul is its own attacker, and its Defiance triggers (glossary/defiance)
     view = board.souls.get(attacker)
-    if view is None or not view.has("defiance"):
+    if view is None or not view.has(DEFIANCE.name):
         return
     counter = " A Realm's counterblow does not trigger it either." if target.is_realm else ""
     role = "attacks" if counts_as_attack else "battles"
@@ -65,7 +66,7 @@ def berserk_not_taken(g: Game, att: Any, attacker: SlotRef, target: SlotRef, cap
                       dealt_by_attack: int, hp_before: int) -> None:
     """At the capture step: the attacker's Berserk does not trigger because the attack did not capture
     the Soul it attacked (a Realm, a Soul left with HP, or one an effect brought down)."""
-    if not att.has("berserk") or attacker == target:
+    if not att.has(BERSERK.name) or attacker == target:
         return
     name, tgt = att.card.name, g.name_at(target)
     if target.is_realm:

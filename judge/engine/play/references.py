@@ -6,6 +6,7 @@ Targets are remembered by slot (11.4.8).
 
 from __future__ import annotations
 
+from judge.engine.data.keywords import UNYIELDING
 from judge.engine.play.game import Entry, Game, Target
 from judge.engine.position import tree
 from judge.engine.position.state import SlotRef
@@ -123,7 +124,7 @@ def refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: boo
 
 def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
     """13.6.7: say why an Unyielding Soul is reached after all."""
-    if ref.is_realm or not g.board().has_keyword(ref, "unyielding"):
+    if ref.is_realm or not g.board().has_keyword(ref, UNYIELDING.name):
         return
     soul = g.state.soul(ref)
     rank = g.card(soul.name).rank

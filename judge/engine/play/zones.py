@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.data.edition import numbers
+from judge.engine.data.keywords import FROZEN
 from judge.engine.play.game import Game
 from judge.engine.position import tree
 from judge.engine.position.state import PLAYERS, Realm, Slot, SlotRef, Soul
@@ -306,7 +307,7 @@ def teleport_problem(g: Game, ref: SlotRef, dest: SlotRef) -> str | None:
     if parent is None or g.state.active_soul_at(SlotRef(ref.player, parent)) is None:
         return (f"{dest} does not hang directly under a slot holding an active Soul, so nothing could be "
                 "recruited there")
-    frozen = tree.is_under_frozen(g.state, dest, lambda r: g.board().has_keyword(r, "frozen"))
+    frozen = tree.is_under_frozen(g.state, dest, lambda r: g.board().has_keyword(r, FROZEN.name))
     if frozen is not None:
         return f"{dest} is under the Frozen {g.name_at(frozen)}"
     return None

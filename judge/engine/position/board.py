@@ -19,6 +19,7 @@ from typing import Any
 
 from judge.engine.data import budget
 from judge.engine.data.cards import STAT_KEYS, CardDef, Keyword
+from judge.engine.data.keywords import MORAL, UNYIELDING
 from judge.engine.position import tree
 from judge.engine.position.conditions import _failed, failed_conditions_realm
 from judge.engine.position.state import PLAYERS, Armament, Lasting, SlotRef, State
@@ -144,7 +145,7 @@ class Board:
         """13.6.1: an Unyielding Soul is unaffected by its opponent's effects whose source has the
         Soul's rank or a lower one (for a granted effect, the granter's rank, 13.2.2)."""
         view = self.souls.get(ref)
-        if view is None or view.captured or not view.has("unyielding"):
+        if view is None or view.captured or not view.has(UNYIELDING.name):
             return False
         return source_controller != ref.player and source_rank <= view.card.rank
 
@@ -216,7 +217,7 @@ class Board:
             card = self._card(self.state.soul(r).name)
             # 13.6.1: an Unyielding Soul is unaffected by an opposing Static Effect of its rank or lower
             if src.controller != r.player and src.card.rank <= card.rank and \
-                    any(k.name == "unyielding" for k in card.keywords):
+                    any(k.name == UNYIELDING.name for k in card.keywords):
                 self.negation_blocked.setdefault(r, []).append(
                     Blocked(f"{src.card.name}'s negation", str(src.ref), src.card.rank))
                 continue
@@ -357,7 +358,7 @@ class Board:
             soul = state.soul(ref)
             if soul.captured or soul.uid in self.negated:
                 continue
-            for ks in [k for k in w.keywords if k.keyword.name == "moral"]:
+            for ks in [k for k in w.keywords if k.keyword.name == MORAL.name]:
                 values = ks.keyword.value or {}
                 src_label = f"Moral of {soul.name} ({ref})"
                 for under in tree.underlings(state, ref):
@@ -368,7 +369,7 @@ class Board:
                         continue
                     for key in STAT_KEYS:
                         if values.get(key):
-                            moral = Contribution(values[key], src_label, "moral", str(ref), R_MORAL)
+                            moral = Contribution(values[key], src_label, MORAL.name, str(ref), R_MORAL)
                             uw.parts[key].append(moral)
 
     def _unyielding(self, work: dict[SlotRef, _Work]) -> set[SlotRef]:
@@ -376,7 +377,7 @@ class Board:
         out: set[SlotRef] = set()
         for ref, w in work.items():
             negated = self.state.soul(ref).uid in self.negated
-            if any(k.keyword.name == "unyielding" and (not negated or k.kind in ("slot", "armament"))
+            if any(k.keyword.name == UNYIELDING.name and (not negated or k.kind in ("slot", "armament"))
                    for k in w.keywords):
                 out.add(ref)
         return out
@@ -460,6 +461,6 @@ def explain(value: Value, name: str) -> tuple[str, tuple[str, ...]]:
     # 13.4.1 is about effects applying twice; an Armament's values are not an effect (10.3.3)
     if len([c for c in bonuses if c.kind != "armament"]) >= 2:
         rules = (*rules, "13.4.1")
-    if any(c.kind == "moral" for c in parts):
+    if any(c.kind == MORAL.name for c in parts):
         rules = (*rules, "glossary/underling")
     return f"{name} {value.total} ({shown})", rules

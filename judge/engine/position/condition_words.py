@@ -2,7 +2,8 @@
 own condition says it (issue 11, part 3), never another kind's words.
 
     condition_now(board, ref, {"damaged": True})   # -> "Last Stand Veteran has 10 damage"
-    keyword(Keyword("dual_wielding"))               # -> "Dual Wielding"
+
+A keyword's own words are its record's (keywords.words).
 """
 
 from __future__ import annotations
@@ -15,13 +16,6 @@ from judge.engine.position.state import SlotRef
 
 if TYPE_CHECKING:
     from judge.engine.position.board import Board
-
-
-def keyword(kw: Any) -> str:
-    """A keyword as the Codex prints it: "Dual Wielding", "Defiance 5", "Frozen" (a Keyword or its name)."""
-    label = kw.label() if hasattr(kw, "label") else str(kw)
-    name, _, rest = label.partition(" ")
-    return " ".join(w.capitalize() for w in name.split("_")) + (f" {rest}" if rest else "")
 
 
 def condition_now(board: Board, ref: SlotRef, cond: Mapping[str, Any]) -> str:

@@ -284,14 +284,7 @@ class State:
 
 def _keyword_out(value: Any) -> Any:
     if isinstance(value, Keyword):
-        if value.name == "taunt":
-            return "taunt" if value.value in (None,
-                                              "same_direct_superior") else {"taunt": {"radius": value.value}}
-        if value.value is None:
-            return value.name
-        if value.name == "reinforcement":
-            return {"reinforcement": {"name": value.value.name}}
-        return {value.name: list(value.value) if isinstance(value.value, tuple) else value.value}
+        return value.record.to_data(value.value)
     if isinstance(value, dict):
         return {k: _keyword_out(v) for k, v in value.items()}
     return value

@@ -16,6 +16,7 @@ from judge.engine.data.cards import CardDef
 from judge.engine.data.edition import numbers
 from judge.engine.data.errors import Violation
 from judge.engine.data.field import line_label
+from judge.engine.data.keywords import DUAL_WIELDING, FROZEN, RANGE, RESTRICTIONS, TAUNT, UNYIELDING
 from judge.engine.position import tree
 from judge.engine.position.board import Board
 from judge.engine.position.state import SETUP, SlotRef, opponent
@@ -49,7 +50,7 @@ def verify_recruit(c: Check) -> None:
     if parent is None or state.active_soul_at(SlotRef(ref.player, parent)) is None:
         where = f"{parent} holds no active Soul" if parent else "the altar is the Leader's"
         c.no(f"{ref.slot} is not directly under a slot holding an active Soul: {where}", *r)
-    frozen = tree.is_under_frozen(state, ref, lambda up: c.board.has_keyword(up, "frozen"))
+    frozen = tree.is_under_frozen(state, ref, lambda up: c.board.has_keyword(up, FROZEN.name))
     if frozen is not None:
         c.no(f"{c.label(frozen)} is Frozen: no Soul can be recruited anywhere further out on its branch",
              "glossary/frozen", *r)
@@ -111,7 +112,7 @@ def _check_caster(c: Check, ref: SlotRef, card: CardDef) -> None:
     if not c.own_active_soul(ref, "Caster", r):
         return
     if not c.board.is_front_line(ref):
-        ranged = c.board.has_keyword(ref, "range")
+        ranged = c.board.has_keyword(ref, RANGE.name)
         c.no(f"{c.label(ref)} stands in {line_label(c.board.line(ref))}; the Caster must stand in the "
              "Front Line"
              + ("; Range lets a Soul attack from the Second Line, not cast from there" if ranged else ""), *r,
@@ -285,28 +286,27 @@ def verify_attack(c: Check) -> None:
     soul = state.soul(ref)
     view = board.souls[ref]
     line = board.line(ref)
-    if line != 1 and not (line == 2 and view.has("range")):
+    if line != 1 and not (line == 2 and view.has(RANGE.name)):
         extra = (" (Range allows the Second Line)" if line == 2
-                 else " even with Range" if view.has("range") else "")
+                 else " even with Range" if view.has(RANGE.name) else "")
         c.no(f"{c.label(ref)} stands in line {line}; a Soul attacks from the Front Line{extra}",
              "glossary/attack", "glossary/range", "9.1.1")
     c.proactive(ref, "attacker", ("glossary/attack", "glossary/proactive"))
     if soul.recruited_this_turn:
         c.no(f"{c.label(ref)} was recruited this turn; a recruited Soul may attack only in a later turn",
              "glossary/attack", "glossary/recruit")
-    allowed = 2 if view.has("dual_wielding") else 1  # 13.4.2: two Dual Wielding still allow two attacks
+    allowed = 2 if view.has(DUAL_WIELDING.name) else 1  # 13.4.2: two Dual Wielding still allow two attacks
     if soul.attacks_made >= allowed:
-        dual = len(view.instances("dual_wielding"))
+        dual = len(view.instances(DUAL_WIELDING.name))
         c.no(f"{c.label(ref)} has made {soul.attacks_made} attack{'s' if soul.attacks_made != 1 else ''} "
              f"this Combat Phase and may make {allowed}"
              + (" (Dual Wielding allows two" + (", and two instances still allow two" if dual > 1 else "")
                 + ")" if dual else ""),
              "glossary/attack", *(("glossary/dual-wielding",) if dual else ()),
              *(("13.4.2",) if dual > 1 else ()))
-    if view.has("frozen"):
-        c.no(f"{c.label(ref)} is Frozen and can't attack", "glossary/frozen", "glossary/restriction")
-    if view.has("cannot_attack"):
-        c.no(f"{c.label(ref)} can't attack: a restriction is in force", "glossary/restriction")
+    for record in RESTRICTIONS:   # each keyword that forbids attacking, in the table's order
+        if view.has(record.name) and record.restriction is not None:
+            c.no(f"{c.label(ref)} {record.restriction.declaring}", *record.restriction.declaring_rules)
     if target is not None:
         _check_attack_target(c, ref, target)
 
@@ -338,7 +338,7 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
             continue
         radius = ("glossary/direct-superior",) if ks.keyword.value in (None, "same_direct_superior") else ()
         # 13.6.1: an Unyielding attacker is stopped only by a Taunt whose source outranks it
-        higher = ("13.6.1", "13.6.3") if board.has_keyword(attacker, "unyielding") else ()
+        higher = ("13.6.1", "13.6.3") if board.has_keyword(attacker, UNYIELDING.name) else ()
         shared = " (it shares the Taunt Soul's Direct Superior)" if radius else ""
         why = ""
         if higher:
@@ -361,11 +361,11 @@ def taunts_protecting(board: Board, target: SlotRef) -> list[tuple[SlotRef, Keyw
     state = board.state
     out = []
     target_card = state.known_card(state.soul(target).name)
-    target_taunts = board.souls[target].has("taunt")
+    target_taunts = board.souls[target].has(TAUNT.name)
     for ref, view in board.souls.items():
         if ref.player != target.player or ref == target or view.captured or not board.is_front_line(ref):
             continue
-        for ks in view.instances("taunt"):
+        for ks in view.instances(TAUNT.name):
             if target not in taunt_radius(board, ref, ks.keyword.value):
                 continue
             if target_taunts and target_card.rank >= view.card.rank:

@@ -1,0 +1,93 @@
+"""The keyword table (judge/engine/data/keywords.py) is the one place a keyword is known: each is one
+record (name, words, value kind and its parser, rules, where it acts), and no other module of judge/
+spells a keyword's name — the places where a keyword acts read its record."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from judge import ROOT
+from judge.codex import load_codex
+from judge.engine import KEYWORDS, Keyword, ScenarioError
+from judge.engine.data import card_reader, keywords
+from judge.engine.data.card_reader import parse_keyword
+from judge.engine.rules import legality
+
+TABLE = ROOT / "judge" / "engine" / "data" / "keywords.py"
+# Strings that spell a keyword's name but are no keyword: OpenAPI examples of a glossary slug.
+NOT_KEYWORDS = {"judge/web/openapi.py"}
+
+
+def keyword_literals(path: Path, names: set[str]) -> list[str]:
+    """`line: 'name'` for each string constant of `path` that is a keyword's name (docstrings aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    return [f"{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower() in names
+            and id(node) not in docstrings]
+
+
+def test_no_module_but_the_table_spells_a_keyword():
+    names = set(KEYWORDS)
+    found = {p.relative_to(ROOT).as_posix(): keyword_literals(p, names)
+             for p in (ROOT / "judge").rglob("*.py")
+             if p != TABLE and p.relative_to(ROOT).as_posix() not in NOT_KEYWORDS}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_the_scan_finds_a_planted_keyword_literal(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text('"""Frozen souls: frozen."""\n\ndef f(view):\n    """frozen"""\n'
+                       '    return view.has("frozen") or view.has("Taunt")\n', encoding="utf-8")
+    assert keyword_literals(planted, set(KEYWORDS)) == ["5: 'frozen'", "5: 'Taunt'"]
+
+
+@pytest.mark.parametrize("record", KEYWORDS.values(), ids=lambda r: r.name)
+def test_each_record_is_whole(record):
+    assert record.value in keywords.VALUE_KINDS
+    assert record.value == "none" or record.value in card_reader.KEYWORD_VALUE_PARSERS
+    assert record.acts and set(record.acts) <= set(keywords.ACTS)
+    assert record.kind in ("static", "instant", "timing")
+    assert (record.trigger is not None) == (record.value == "effect")
+    assert record.bare or record.with_value          # a keyword can be written somehow
+    codex = load_codex()
+    assert record.rules and all(codex.knows(r) for r in record.rules)
+    assert keywords.words(record.name) == record.title
+    assert record.name.replace("_", " ") == record.title.lower()
+
+
+def test_the_four_words_of_a_keyword_come_from_its_record():
+    assert keywords.words(Keyword("defiance", 10)) == "Defiance 10"
+    assert Keyword("moral", {"atk": 5, "def": 0, "hp": 0}).label() == "moral +5 ATK"
+    assert Keyword("taunt", "underlings").label() == "taunt (underlings)"
+    assert Keyword("taunt", keywords.TAUNT.default).label() == "taunt"
+    assert Keyword("berserk", ()).kind == "instant" and Keyword("frozen").kind == "static"
+
+
+@pytest.mark.parametrize("data", ["frozen", {"defiance": 10}, {"taunt": {"radius": "underlings"}}, "taunt",
+                                  {"moral": {"atk": 5}}])
+def test_a_keyword_written_out_by_its_record_reads_back_the_same(data):
+    kw = parse_keyword(data)
+    assert parse_keyword(kw.record.to_data(kw.value)) == kw
+
+
+def test_a_bad_keyword_value_is_refused_at_its_key_path():
+    with pytest.raises(ScenarioError) as err:
+        parse_keyword({"frozen": 3}, "cards[0].keywords[1]")
+    assert err.value.problems == [{"path": "cards[0].keywords[1].frozen", "message": "frozen takes no value"}]
+    with pytest.raises(ScenarioError) as err:
+        parse_keyword("defiance", "k")
+    assert "defiance needs a value" in err.value.problems[0]["message"]
+
+
+def test_the_attack_checks_loop_over_the_restrictions_of_the_table():
+    assert [r.name for r in keywords.RESTRICTIONS] == [
+        k.name for k in KEYWORDS.values() if "attack restriction" in k.acts]
+    source = Path(legality.__file__).read_text(encoding="utf-8")
+    assert "keywords" in source and "RESTRICTIONS" in source
