@@ -8,8 +8,8 @@ The baseline is what `bench/rulings_identical.py --write DIR` records. Steps are
 say (kind, text, rules, changes, and the step they follow from), not by their number, so a step added
 in the middle shows as one added step and not as every later step renumbered. A ruling is
 - "same": byte-identical;
-- "added steps": every baseline step is still there, in order and unchanged, and nothing else in the
-  ruling differs, except the keys of steps that are new;
+- "added steps": every baseline step is still there, in order and saying the same (a step may carry
+  new data beside its words, e.g. `reasons`: listed with ±), and nothing else in the ruling differs;
 - "changed": anything else: a step removed or reworded, a key beside the steps (`rejected`, `final`,
   `winner`, `answers`, …) different. Each such difference is listed, to be reviewed one by one.
 The summary gives steps per ruling before and after (median, max) over the rulings both sides hold.
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -30,14 +31,31 @@ sys.path.insert(0, str(ROOT))
 
 from bench.rulings_identical import baseline_name, library_files, ruling_text
 
+STEP_NUMBER = re.compile(r"\b(steps?) (\d+)")
+
 
 def _step_key(step: dict[str, Any], by_n: dict[int, dict[str, Any]]) -> str:
-    """What a step says, independent of its number: the step it follows from by content, not by n."""
+    """What a step says, independent of its number: the step it follows from ("caused_by", and "step
+    N" in its words) by that step's content, not by its number."""
     cause = by_n.get(step.get("caused_by")) if step.get("caused_by") is not None else None
     body = {k: v for k, v in step.items() if k not in ("n", "caused_by")}
     if cause is not None:
         body["caused_by"] = [cause.get("kind"), cause.get("text")]
+
+    def named(match: re.Match[str]) -> str:
+        other = by_n.get(int(match.group(2)))
+        if other is None:
+            return match.group(0)
+        return f"{match.group(1)} <{other.get('kind')}: {str(other.get('text'))[:60]}>"
+
+    if isinstance(body.get("text"), str):
+        body["text"] = STEP_NUMBER.sub(named, body["text"])
     return json.dumps(body, sort_keys=True, ensure_ascii=False)
+
+
+def _only_added_keys(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """The new step says all the old one said, and more data beside it (a `reasons` key)."""
+    return all(k in new and (new[k] == old[k] or k == "n") for k in old)
 
 
 def _keys(steps: list[dict[str, Any]]) -> list[str]:
@@ -62,11 +80,13 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
             reworded += list(zip(b_steps[i1:i2], a_steps[j1:j2], strict=False))
             removed += b_steps[i1 + (j2 - j1):i2]
             added += a_steps[j1 + (i2 - i1):j2]
+    keyed = [(old, new) for old, new in reworded if _only_added_keys(old, new)]
+    reworded = [pair for pair in reworded if pair not in keyed]
     other = sorted(k for k in set(before) | set(after) if k != "steps" and before.get(k) != after.get(k))
     kind = "same" if before == after else (
         "added steps" if not removed and not reworded and not other else "changed")
     return {"kind": kind, "steps_before": len(b_steps), "steps_after": len(a_steps), "added": added,
-            "removed": removed, "reworded": reworded, "other": other}
+            "removed": removed, "reworded": reworded, "keys_added": keyed, "other": other}
 
 
 def _line(step: dict[str, Any]) -> str:
@@ -77,6 +97,10 @@ def report(name: str, diff: dict[str, Any], before: dict[str, Any], after: dict[
     out = [f"== {name}: {diff['kind']} (steps {diff['steps_before']} -> {diff['steps_after']})"]
     out += [f"  + step {s.get('n')}: {_line(s)}" for s in diff["added"]]
     out += [f"  - step {s.get('n')}: {_line(s)}" for s in diff["removed"]]
+    for old, new in diff.get("keys_added", []):
+        extra = sorted(set(new) - set(old))
+        out.append(f"  ± step {old.get('n')}: same words, adds {', '.join(extra)}: "
+                   + "; ".join(json.dumps(new[k], ensure_ascii=False)[:200] for k in extra))
     for old, new in diff["reworded"]:
         out += [f"  ~ step {old.get('n')}: {_line(old)}", f"    now {new.get('n')}: {_line(new)}"]
     for key in diff["other"]:
