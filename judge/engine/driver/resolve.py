@@ -201,7 +201,8 @@ def play(g: Game) -> None:
 def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     rules = list(dict.fromkeys(r for v in violations for r in v.rules))
     text = f"{action.describe()} is not legal: " + "; ".join(v.text for v in violations) + "."
-    g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules)
+    g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules,
+                reasons=[v.reason for v in violations if v.reason is not None])
     if g.rejected is None:
         g.rejected = {"action": action.index, "text": text, "rules": rules,
                       "violations": [v.to_dict() for v in violations]}

@@ -10,7 +10,7 @@ from typing import Any
 
 from judge.engine.data import parts
 from judge.engine.data.cards import EffectDef, Keyword, TargetSpec
-from judge.engine.data.errors import StepLimit
+from judge.engine.data.errors import Reason, StepLimit
 from judge.engine.data.keywords import UNYIELDING
 from judge.engine.data.keywords import words as keyword_words
 from judge.engine.data.parts import Part
@@ -426,16 +426,20 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
 
 def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:
     """11.7.1: "1/Turn", "2/Game"; limits belong to the one card on the field (11.7.2)."""
+    reason = limit_reason(g, uid, effect)
+    return reason.text if reason is not None else None
+
+
+def limit_reason(g: Game, uid: int | None, effect: EffectDef) -> Reason | None:
+    """The limit of `effect` used up on the card `uid`, as a record (11.7.1, 11.7.4), or None."""
     if effect.limit is None or uid is None:
         return None
     this_turn, this_game = g.state.uses(uid, effect.label)
     lim = effect.limit
     if lim.per_turn is not None and this_turn >= lim.per_turn:
-        return (f"{effect.label} has been used {this_turn} time{'s' if this_turn != 1 else ''} this turn "
-                f"({lim.text})")
+        return Reason.of("limit_used_up", effect=effect.label, used=this_turn, per="turn", limit=lim.text)
     if lim.per_game is not None and this_game >= lim.per_game:
-        return (f"{effect.label} has been used {this_game} time{'s' if this_game != 1 else ''} this duel "
-                f"({lim.text})")
+        return Reason.of("limit_used_up", effect=effect.label, used=this_game, per="duel", limit=lim.text)
     return None
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from judge.engine.data.cards import CardDef
 from judge.engine.data.edition import numbers
-from judge.engine.data.errors import Violation
+from judge.engine.data.errors import Reason, Violation
 from judge.engine.data.field import line_label
 from judge.engine.data.keywords import DUAL_WIELDING, FROZEN, RANGE, RESTRICTIONS, TAUNT, UNYIELDING
 from judge.engine.position import tree
@@ -74,8 +74,7 @@ def verify_cast(c: Check) -> None:
     c.in_hand(card, ("10.2.1", "glossary/cast"))
     state = c.state
     if state.event_slot:
-        c.no(f"{state.event_slot} still lies on the event slot; only one Event fits there", "10.2.3",
-             "glossary/event-slot")
+        c.because(Reason.of("event_slot_taken", event=state.event_slot, next=card.name))
     eff = card.main_effect
     source = Source(c.player, card.name, card.rank)
     if "caster" in c.action.args:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.data.cards import CardDef, EffectDef
-from judge.engine.data.errors import Violation
+from judge.engine.data.errors import Reason, Violation
 from judge.engine.position import tree
 from judge.engine.position.action import Action
 from judge.engine.position.board import Board, derive
@@ -70,6 +70,10 @@ class Check:
 
     def no(self, text: str, *rules: str) -> None:
         self.out.append(Violation(text, tuple(dict.fromkeys(rules))))
+
+    def because(self, reason: Reason) -> None:
+        """A refusal made from its reason record (its words and rules are the record's)."""
+        self.out.append(Violation.because(reason))
 
     def label(self, ref: SlotRef) -> str:
         soul = self.state.soul_at(ref)
