@@ -53,9 +53,19 @@ def _step_key(step: dict[str, Any], by_n: dict[int, dict[str, Any]]) -> str:
     return json.dumps(body, sort_keys=True, ensure_ascii=False)
 
 
+def _contains(old: Any, new: Any) -> bool:
+    """`new` says all `old` said and only adds keys beside it (a `reasons` key on a step, a `reason`
+    on a violation): mappings by key, lists item by item, anything else equal."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return all(k in new and _contains(v, new[k]) for k, v in old.items())
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_contains(a, b) for a, b in zip(old, new, strict=True))
+    return bool(old == new)
+
+
 def _only_added_keys(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """The new step says all the old one said, and more data beside it (a `reasons` key)."""
-    return all(k in new and (new[k] == old[k] or k == "n") for k in old)
+    return _contains({k: v for k, v in old.items() if k != "n"}, new)
 
 
 def _keys(steps: list[dict[str, Any]]) -> list[str]:
@@ -83,10 +93,12 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     keyed = [(old, new) for old, new in reworded if _only_added_keys(old, new)]
     reworded = [pair for pair in reworded if pair not in keyed]
     other = sorted(k for k in set(before) | set(after) if k != "steps" and before.get(k) != after.get(k))
+    grown = [k for k in other if k in before and _contains(before[k], after.get(k))]
+    other = [k for k in other if k not in grown]
     kind = "same" if before == after else (
         "added steps" if not removed and not reworded and not other else "changed")
     return {"kind": kind, "steps_before": len(b_steps), "steps_after": len(a_steps), "added": added,
-            "removed": removed, "reworded": reworded, "keys_added": keyed, "other": other}
+            "removed": removed, "reworded": reworded, "keys_added": keyed, "grown": grown, "other": other}
 
 
 def _line(step: dict[str, Any]) -> str:
@@ -103,6 +115,7 @@ def report(name: str, diff: dict[str, Any], before: dict[str, Any], after: dict[
                    + "; ".join(json.dumps(new[k], ensure_ascii=False)[:200] for k in extra))
     for old, new in diff["reworded"]:
         out += [f"  ~ step {old.get('n')}: {_line(old)}", f"    now {new.get('n')}: {_line(new)}"]
+    out += [f"  ± {key}: same, with data added beside it" for key in diff.get("grown", [])]
     for key in diff["other"]:
         out.append(f"  * {key}: {json.dumps(before.get(key), ensure_ascii=False)[:300]}")
         out.append(f"    now: {json.dumps(after.get(key), ensure_ascii=False)[:300]}")

@@ -87,6 +87,43 @@ REASONS: dict[str, ReasonKind] = {
     "slot_effect_stays": ReasonKind(
         "the slot {slot} stays affected: {other}, laid there too, ran side by side with {ended} and lasts "
         "{until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
+    # --- refusals of an action (legality): the facts a judge checks
+    "not_proactive": ReasonKind(
+        "{slot_name} is not a proactive slot in {player}'s turn {turn} of the Escalation Spiral, so {card} "
+        "({slot}) can't act as the {role}", ()),
+    "attacker_line": ReasonKind("{card} ({slot}) stands in line {line}; a Soul attacks from the Front "
+                                "Line{extra}", ("glossary/attack", "glossary/range", "9.1.1")),
+    "recruited_this_turn": ReasonKind(
+        "{card} ({slot}) was recruited this turn; a recruited Soul may attack only in a later turn",
+        ("glossary/attack", "glossary/recruit")),
+    "attack_target_line": ReasonKind(
+        "{card} ({slot}) stands in {line_name}; only Souls in the Front Line can be attacked (glossary "
+        "Attack Target)", ("glossary/attack-target", "glossary/front-line")),
+    "taunt_protects": ReasonKind(
+        "{taunter} ({taunter_slot}) has Taunt{given} and stands in the Front Line: {card} ({slot}) is in its "
+        "radius{shared} and can't be chosen as Attack Target{why}",
+        ("glossary/taunt", "glossary/attack-target")),
+    "effects_negated": ReasonKind("{card}'s effects are negated by an effect in force", ()),
+    # --- fizzles (11.6.1): why an effect about to resolve can't
+    "fizzle_negated": ReasonKind(
+        "it was negated{by}; a negated effect does not resolve and costs nothing",
+        ("11.6.1d", "13.5.1", "11.5.3")),
+    "fizzle_card_inactive": ReasonKind("{card} is no longer active ({how}{note})", ("11.6.1a",)),
+    "fizzle_caster_inactive": ReasonKind("its Caster is no longer active ({how})", ("11.6.1b", "10.2.5")),
+    "fizzle_ambusher_returned": ReasonKind("its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")),
+    "fizzle_cost": ReasonKind(
+        "its cost, checked now just before it resolves, can't be paid: {problem}; nothing is paid",
+        ("11.6.1d", "11.5.2", "11.2.1")),
+    # --- parts of an effect that do nothing (11.6.3, 11.6.4, 13.6)
+    "part_skipped": ReasonKind(
+        "nothing is left for its {verb} to act on ({which}), so that part is skipped; the rest still happens",
+        ("11.6.3",)),
+    "unyielding_now": ReasonKind(
+        "{card} ({slot}, rank {rank}) is Unyielding against {effect} (rank {source_rank}) now, so the effect "
+        "does nothing to it", ("11.6.4", "13.6.2", "13.6.1", "13.6.3")),
+    "unyielding_instant": ReasonKind(
+        "{card} ({slot}, rank {rank}) is Unyielding against the Instant Effect {effect} "
+        "(rank {source_rank}), which does nothing to it", ("13.6.6", "13.6.1", "13.6.3")),
     "granted_by": ReasonKind(
         "this {keyword} is granted by {source} and works as if printed on {card}", ("13.2.1",)),
 }
@@ -120,8 +157,10 @@ class Reason:
 
     @property
     def rules(self) -> tuple[str, ...]:
+        """The kind's rules, those a fact adds (`also`: e.g. 15.5.1 for a card that came back), and the
+        rules of the nested reasons."""
         nested = [r for sub in self.facts.get("excluded", ()) if isinstance(sub, Reason) for r in sub.rules]
-        return tuple(dict.fromkeys((*self.kind.rules, *nested)))
+        return tuple(dict.fromkeys((*self.kind.rules, *self.facts.get("also", ()), *nested)))
 
     def to_dict(self) -> dict[str, Any]:
         facts = {k: [v.to_dict() if isinstance(v, Reason) else v for v in val]

@@ -26,10 +26,10 @@ R_FIZZLE = "11.6.1"
 
 # --- fizzling and costs -----------------------------------------------------------------------------
 
-def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
+def fizzle_reason(g: Game, entry: Entry) -> Reason | None:
+    """Why `entry` can't resolve now (11.6.1), as a record, or None."""
     if entry.negated:
-        return (f"it was negated{entry.negated_by}; a negated effect does not resolve and costs nothing",
-                ("11.6.1d", "13.5.1", "11.5.3"))
+        return Reason.of("fizzle_negated", effect=entry.label, by=entry.negated_by)
     if entry.kind in ("activated", "timing") and entry.source_uid is not None \
             and not g.is_active_uid(entry.source_uid):
         how = g.left.get(entry.source_uid, "no longer active")
@@ -39,14 +39,14 @@ def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
             (s := g.state.soul_at(r)) is not None and s.name == entry.card
             for r in g.state.soul_refs(entry.controller))
         note = "; the one on the field now came back and is a new card" if back else ""
-        return (f"{entry.card} is no longer active ({_how(how)}{note})",
-                ("11.6.1a", *(("15.5.1",) if back else ())))
+        return Reason.of("fizzle_card_inactive", effect=entry.label, card=entry.card, how=_how(how),
+                         note=note, also=("15.5.1",) if back else ())
     if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
         how = g.left.get(entry.caster_uid,
                          "no longer active") if entry.caster_uid is not None else "no longer active"
-        return f"its Caster is no longer active ({_how(how)})", ("11.6.1b", "10.2.5")
+        return Reason.of("fizzle_caster_inactive", effect=entry.label, how=_how(how))
     if entry.kind == "ambush" and entry.ambusher_uid is not None and g.left.get(entry.ambusher_uid) == "hand":
-        return "its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")
+        return Reason.of("fizzle_ambusher_returned", effect=entry.label)
     return None
 
 
@@ -118,12 +118,10 @@ def resolve_entry(g: Game, entry: Entry) -> None:
     if reason is None:
         problem = cost_problem(g, entry)
         if problem is not None:
-            reason = (f"its cost, checked now just before it resolves, can't be paid: {problem}; nothing is "
-                      "paid",
-                      ("11.6.1d", "11.5.2", "11.2.1"))
+            reason = Reason.of("fizzle_cost", effect=entry.label, problem=problem)
     if reason is not None:
-        text, rules = reason
-        g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
+        g.trace.add("fizzle", f"{entry.label} fizzles: {reason.text}.", (R_FIZZLE, *reason.rules),
+                    reasons=[reason])
     else:
         if entry.effect.cost:
             pay_costs(g, entry)

@@ -237,7 +237,7 @@ def verify_activate(c: Check) -> None:
         c.no(f"{c.label(ref)} is not active; only active cards have effects", "glossary/active", *r)
         return
     if c.board.is_negated(holder.uid):
-        c.no(f"{card.name}'s effects are negated by an effect in force", *R_NEGATION)
+        c.because(Reason.of("effects_negated", card=card.name, slot=str(ref), also=R_NEGATION))
     if eff.fast:
         c.fast_timing(f"{card.name}'s {eff.label} is Fast", ("11.1.2", "glossary/fast"))
     else:
@@ -288,12 +288,10 @@ def verify_attack(c: Check) -> None:
     if line != 1 and not (line == 2 and view.has(RANGE.name)):
         extra = (" (Range allows the Second Line)" if line == 2
                  else " even with Range" if view.has(RANGE.name) else "")
-        c.no(f"{c.label(ref)} stands in line {line}; a Soul attacks from the Front Line{extra}",
-             "glossary/attack", "glossary/range", "9.1.1")
+        c.because(Reason.of("attacker_line", card=soul.name, slot=str(ref), line=line, extra=extra))
     c.proactive(ref, "attacker", ("glossary/attack", "glossary/proactive"))
     if soul.recruited_this_turn:
-        c.no(f"{c.label(ref)} was recruited this turn; a recruited Soul may attack only in a later turn",
-             "glossary/attack", "glossary/recruit")
+        c.because(Reason.of("recruited_this_turn", card=soul.name, slot=str(ref)))
     allowed = 2 if view.has(DUAL_WIELDING.name) else 1  # 13.4.2: two Dual Wielding still allow two attacks
     if soul.attacks_made >= allowed:
         dual = len(view.instances(DUAL_WIELDING.name))
@@ -327,9 +325,8 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
              "the Attack Target must be an active Soul", *r)
         return
     if not board.is_front_line(target):
-        c.no(f"{c.label(target)} stands in {line_label(board.line(target))}; only Souls in the Front Line "
-             "can be attacked (glossary Attack Target)",
-             *r, "glossary/front-line")
+        c.because(Reason.of("attack_target_line", card=soul.name, slot=str(target), line=board.line(target),
+                            line_name=line_label(board.line(target))))
         return
     for taunter, ks in taunts_protecting(board, target):
         # glossary/taunt: an attacker Unyielding against the Taunt's source ignores it
@@ -345,11 +342,9 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
             why = (f"; {c.label(attacker)} is Unyielding, but the Taunt's source (rank {ks.source_rank}) "
                    f"outranks it (rank {att_card.rank}), so it does not ignore the Taunt")
         given = f" (from {ks.label})" if ks.kind != "printed" else ""
-        c.no(f"{c.label(taunter)} has Taunt{given} and stands in the Front Line: {c.label(target)} is in its "
-             f"radius{shared} "
-             f"and can't be chosen as Attack Target{why}", "glossary/taunt", "glossary/attack-target",
-             *ks.rules,
-             *radius, *higher)
+        c.because(Reason.of("taunt_protects", taunter=state.soul(taunter).name, taunter_slot=str(taunter),
+                            card=soul.name, slot=str(target), given=given, shared=shared, why=why,
+                            source=ks.label, source_rank=ks.source_rank, also=(*ks.rules, *radius, *higher)))
         return
 
 

@@ -155,9 +155,13 @@ class Check:
     def proactive(self, ref: SlotRef, role: str, rules: tuple[str, ...]) -> None:
         if not self.board.is_proactive(ref):
             ps = self.state.players[ref.player]
-            self.no(f"{ref.slot} is not a proactive slot in {ref.player}'s turn {ps.turns_taken} of the "
-                    f"Escalation Spiral, so {self.label(ref)} can't act as the {role}", *rules,
-                    *tree.RULES_SPIRAL)
+            holder = self.state.holder_at(ref)
+            reason = Reason.of("not_proactive", slot_name=ref.slot, slot=str(ref), player=ref.player,
+                               turn=ps.turns_taken, card=holder.name if holder else "", role=role,
+                               also=(*rules, *tree.RULES_SPIRAL))
+            text = (f"{ref.slot} is not a proactive slot in {ref.player}'s turn {ps.turns_taken} of the "
+                    f"Escalation Spiral, so {self.label(ref)} can't act as the {role}")
+            self.out.append(Violation(text, reason.rules, reason))
 
     def slot_rank(self, ref: SlotRef, card: CardDef, role: str, rules: tuple[str, ...]) -> None:
         rank = self.state.field.rank(ref.slot)
