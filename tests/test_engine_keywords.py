@@ -8,13 +8,15 @@ import ast
 from pathlib import Path
 
 import pytest
+from engine_helpers import base, check
 
 from judge import ROOT
 from judge.codex import load_codex
 from judge.engine import KEYWORDS, Keyword, ScenarioError
 from judge.engine.data import card_reader, keywords
 from judge.engine.data.card_reader import parse_keyword
-from judge.engine.rules import legality
+from judge.engine.driver.resolve import resolve
+from judge.engine.driver.scenario import load_scenario
 
 TABLE = ROOT / "judge" / "engine" / "data" / "keywords.py"
 # Strings that spell a keyword's name but are no keyword: OpenAPI examples of a glossary slug.
@@ -87,7 +89,37 @@ def test_a_bad_keyword_value_is_refused_at_its_key_path():
 
 
 def test_the_attack_checks_loop_over_the_restrictions_of_the_table():
-    assert [r.name for r in keywords.RESTRICTIONS] == [
-        k.name for k in KEYWORDS.values() if "attack restriction" in k.acts]
-    source = Path(legality.__file__).read_text(encoding="utf-8")
-    assert "keywords" in source and "RESTRICTIONS" in source
+    assert [r.name for r, _ in keywords.restrictions()] == [
+        k.name for k in KEYWORDS.values() if "attack restriction" in k.acts] == ["frozen", "cannot_attack"]
+    assert [r.name for r, _ in keywords.guards()] == [
+        k.name for k in KEYWORDS.values() if "attack target" in k.acts]
+
+
+def _wary(monkeypatch):
+    """A keyword the Codex does not have, added as one record: its Soul can't be chosen as Attack Target
+    while undamaged."""
+    record = keywords.KeywordDef(
+        "wary", "Wary", ("glossary/attack-target",), ("attack target",),
+        guard=keywords.Guard(lambda view: view.damage == 0,
+                             "is Wary and can't be chosen as Attack Target while undamaged",
+                             "is Wary and undamaged, so it can't be the Attack Target", ()))
+    monkeypatch.setitem(keywords.KEYWORDS, "wary", record)
+    data = base(B={"field": {"C3": "Wary Knight"}}, A={"field": {"C3": "Warlord"}})
+    data["cards"].append({"name": "Wary Knight", "type": "soul", "rank": 2, "attribute": "light",
+                          "atk": 20, "def": 10, "hp": 35, "keywords": [{"wary": True}]})
+    data["state"]["phase"] = "combat"
+    return data
+
+
+def test_a_new_keyword_that_guards_its_soul_acts_from_its_record_alone(monkeypatch):
+    data = _wary(monkeypatch)
+    refused = check({"attack": "C3", "target": "B:C3"}, A={"field": {"C3": "Warlord"}}, phase="combat",
+                    B={"field": {"C3": {"card": "Knight"}}})
+    assert refused == []   # an ordinary Knight may be attacked
+    data["actions"] = [{"attack": "C3", "target": "B:C3"}]
+    ruling = resolve(load_scenario(data))
+    assert ruling["rejected"]["violations"][0]["text"] == (
+        "Wary Knight (B:C3) is Wary and can't be chosen as Attack Target while undamaged")
+    data["state"]["players"]["B"]["field"]["C3"] = {"card": "Wary Knight", "damage": 5}
+    damaged = resolve(load_scenario(data))   # damaged, it may be attacked: the battle is fought
+    assert damaged["rejected"] is None and "damage" in [step["kind"] for step in damaged["steps"]]

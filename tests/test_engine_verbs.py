@@ -4,12 +4,15 @@ legality, resolution and the legal-action list read it; actions are typed, their
 from __future__ import annotations
 
 import ast
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from engine_helpers import base, position
 
 from judge import ROOT
+from judge.desk import words as desk_words
 from judge.engine import ScenarioError, SlotRef
 from judge.engine.driver import verbs
 from judge.engine.driver.scenario import load_scenario
@@ -21,7 +24,8 @@ from judge.engine.rules import moment as checks
 
 def test_every_verb_has_its_check_its_deed_and_its_candidates():
     for verb in verbs.TABLE:
-        assert verb.verify is getattr(legality, f"verify_{verb.name}")
+        assert verb.verify.__name__ == f"verify_{verb.name}"
+        assert verb.words.count("{") == verb.words.count("}") and verb.words.strip()
         assert callable(verb.do) and callable(verb.candidates)
         assert verb.value in verbs.VALUE_KINDS
         assert verb.required is None or verb.required in verb.keys
@@ -95,3 +99,27 @@ def _verb_lists(path: Path) -> list[int]:
 def test_no_module_but_the_table_lists_the_verbs():
     found = {p.relative_to(ROOT).as_posix(): _verb_lists(p) for p in (ROOT / "judge").rglob("*.py")}
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_every_verbs_words_fill_from_its_own_keys_and_a_new_verb_is_said_from_its_row(monkeypatch):
+    """The desk says an action in the words of its verb's row (judge/desk/words.py has no list of its
+    own): every placeholder is a key of the verb or one the desk fills, and a verb added to the table
+    is said without touching the desk."""
+    filled = {"by", "value", "targets", "phase"}
+    for verb in verbs.TABLE:
+        names = {f.split(":")[0] for f in re.findall(r"\{([^}]*)\}", verb.words)}
+        assert names <= filled | set(verb.keys), (verb.name, names)
+    row = verbs.Verb("shout", "card", ("at",), None, None, False, legality.verify_pass, verbs.TABLE[0].do,
+                     moves.pass_, words="{by} shouts {value} at {at}", offered=False)
+    monkeypatch.setitem(verbs.VERBS, "shout", row)
+    board = desk_words.Board({"players": {"B": {"field": {"C3": "Harold"}}}})
+    assert desk_words.describe({"shout": "Hey", "at": "B:C3"}, board) == "A shouts Hey at B's Harold (C3)"
+
+
+def test_a_verb_not_offered_is_left_out_of_the_legal_actions(monkeypatch):
+    state = position(A={"field": {"C3": "Knight"}, "hand": ["Grunt"]}).state
+    assert any(a.verb == "recruit" for a in verbs.legal_actions(state))
+    hidden = tuple(replace(v, offered=False) if v.name == "recruit" else v for v in verbs.TABLE)
+    monkeypatch.setattr(verbs, "TABLE", hidden)
+    assert not any(a.verb == "recruit" for a in verbs.legal_actions(state))
+    assert any(a.verb == "end_phase" for a in verbs.legal_actions(state))

@@ -71,6 +71,14 @@ def verb_forms(text: str) -> dict[str, str]:
     return {row[0]: row[1] for row in table_rows(text, "## 4. Actions")}
 
 
+OURS = "## Verbs of our own"
+
+
+def all_verb_forms(text: str) -> dict[str, str]:
+    """The contract's actions table and ours (our additions): verb -> its written form."""
+    return {**verb_forms(text), **{row[0]: row[1] for row in table_rows(text, OURS)}}
+
+
 @pytest.fixture(scope="module")
 def doc() -> str:
     return DOC.read_text(encoding="utf-8")
@@ -78,14 +86,14 @@ def doc() -> str:
 
 @pytest.mark.parametrize("verb", sorted(VERB_KEYS))
 def test_every_verb_is_in_the_actions_table_with_its_keys(doc, verb):
-    forms = verb_forms(doc)
+    forms = all_verb_forms(doc)
     assert verb in forms, f"the verb {verb!r} is not in the actions table of {DOC.name}"
     for key in VERB_KEYS[verb]:
         assert f"{key}:" in forms[verb], f"{verb}'s key {key!r} is not in its form {forms[verb]}"
 
 
 def test_every_verb_of_the_actions_table_is_one_the_engine_knows(doc):
-    forms = verb_forms(doc)
+    forms = all_verb_forms(doc)
     assert len(forms) >= 11
     assert set(forms) <= set(VERB_KEYS), set(forms) - set(VERB_KEYS)
     for verb, form in forms.items():
@@ -151,6 +159,18 @@ def test_every_verb_and_key_of_the_contract_is_here(doc, contract):
     our_spans = set(code_spans(doc))
     missing = [span for span in code_spans(contract) if span not in our_spans]
     assert missing == [], "code of the contract that is not in ours"
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def test_the_contracts_part_is_the_contract_unchanged(doc, contract):
+    """Our verbs, keys and keywords go in "Our additions", never into the contract's copy."""
+    ours = doc.split("# Scenario format v1", 1)[1].split("# Our additions and choices", 1)[0]
+    theirs = contract.split("# Scenario format v1", 1)[1]
+    assert _words(ours) == _words(theirs)
+    assert OURS in doc.split("# Our additions and choices", 1)[1]
 
 
 def test_the_checks_fail_on_a_reference_that_lost_a_verb_and_a_heading(contract):

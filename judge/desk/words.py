@@ -11,6 +11,7 @@ player again once the window closes. Queuing any of them is enough; the passes b
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from typing import Any
 
@@ -81,42 +82,49 @@ def describe(action: Mapping[str, Any], board: Board, answer_to: str | None = No
     actor = str(action.get("by") or board.turn_player)
     verb = next((v for v in VERBS if v in action), next(iter(action)))
     text = _verb_words(verb, action, board, actor)
-    if answer_to and verb not in ("pass", "end_phase"):
+    if answer_to and (verb not in VERBS or VERBS[verb].in_answer):
         text += f", in answer to {answer_to}"
     return text
 
 
+class _Words(string.Formatter):
+    """Fills a verb's words (the verb table's `Verb.words`) from one action: a slot key as the card on
+    it, `:written` as written, `:slot` its slot alone, `:own` with the owner's name even for the actor."""
+
+    def __init__(self, verb: str, action: Mapping[str, Any], board: Board, actor: str):
+        self.verb, self.action, self.board, self.actor = verb, action, board, actor
+
+    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
+        if key == "by":
+            return self.actor
+        if key == "targets":
+            return targets_words(self.board, self.action, self.actor)
+        if key == "phase":
+            if self.board.state.get("phase") == "setup":
+                return "their recruiting round"
+            return "the " + PHASE_WORDS.get(str(self.board.state.get("phase") or "preparation"), "phase")
+        return _Slot(self.action.get(self.verb if key == "value" else key), key == "value")
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if not isinstance(value, _Slot):
+            return str(value)
+        if format_spec == "written" or (value.is_value and not format_spec):
+            return str(value.ref)
+        if format_spec == "slot":
+            return split_ref(value.ref, self.actor)[1]
+        return slot_words(self.board, value.ref, self.actor, own_prefix=format_spec == "own")
+
+
+class _Slot:
+    def __init__(self, ref: Any, is_value: bool):
+        self.ref, self.is_value = ref, is_value
+
+
 def _verb_words(verb: str, a: Mapping[str, Any], board: Board, actor: str) -> str:
-    name = a.get(verb)
-    if verb == "recruit":
-        return f"{actor} recruits {name} to {a.get('to')}"
-    if verb == "cast":
-        caster = slot_words(board, a.get("caster"), actor)
-        return f"{actor} casts {name} with {caster}{targets_words(board, a, actor)}"
-    if verb == "equip":
-        return f"{actor} equips {name} to {slot_words(board, a.get('to'), actor)}"
-    if verb == "invoke":
-        return f"{actor} invokes {name} on {a.get('to')}"
-    if verb == "set":
-        return f"{actor} sets {name} face down under {slot_words(board, a.get('at'), actor)}"
-    if verb == "spring":
-        setter_slot = split_ref(a.get("at"), actor)[1]
-        return f"{actor} springs {name} (set on {setter_slot}){targets_words(board, a, actor)}"
-    if verb in ("activate", "use"):
-        verb_word = "activates" if verb == "activate" else "uses"
-        return f"{actor} {verb_word} {name} of {slot_words(board, a.get('card'), actor)}" \
-               f"{targets_words(board, a, actor)}"
-    if verb == "attack":
-        return f"{slot_words(board, a.get('attack'), actor, own_prefix=True)} attacks " \
-               f"{slot_words(board, a.get('target'), actor)}"
-    if verb == "pass":
-        return f"{actor} passes"
-    if verb == "end_phase" and board.state.get("phase") == "setup":
-        return f"{actor} ends their recruiting round"
-    if verb == "end_phase":
-        phase = PHASE_WORDS.get(str(board.state.get("phase") or "preparation"), "phase")
-        return f"{actor} ends the {phase}"
-    return " · ".join(f"{k} {v}" for k, v in a.items())
+    row = VERBS.get(verb)
+    if row is None or not row.words:
+        return " · ".join(f"{k} {v}" for k, v in a.items())
+    return _Words(verb, a, board, actor).format(row.words)
 
 
 def what_it_plays(action: Mapping[str, Any]) -> str | None:
@@ -124,9 +132,7 @@ def what_it_plays(action: Mapping[str, Any]) -> str | None:
     for verb in (v.name for v in VERBS.values() if v.on_cascade):
         if isinstance(action.get(verb), str):
             return action[verb]
-    if "attack" in action:
-        return "the attack"
-    return None
+    return next((v.named for v in VERBS.values() if v.named and v.name in action), None)
 
 
 def queue_words(data: Mapping[str, Any]) -> list[str]:
@@ -144,7 +150,7 @@ def queue_words(data: Mapping[str, Any]) -> list[str]:
         answer = what_it_plays(previous) if previous is not None and actor != previous_actor(previous,
                                                                                              board) else None
         out.append(describe(action, board, answer))
-        for verb in ("recruit", "invoke"):
+        for verb in (v.name for v in VERBS.values() if v.places):
             if isinstance(action.get(verb), str) and action.get("to"):
                 board.place(actor, str(action["to"]), action[verb])
         previous = action

@@ -6,6 +6,7 @@ name (tests/test_engine_keywords.py fails on a keyword literal anywhere else).
     DEFIANCE.label(10)              # "defiance 10"; words(Keyword("defiance", 10)) -> "Defiance 10"
     FROZEN.restriction.declaring    # what the attack check says when it forbids the attack
     KEYWORDS["taunt"].acts          # where the engine applies it: ("target protection", "non-events")
+    for record, restriction in restrictions(): ...   # the attack checks loop over the table
 
 A record holds what the keyword is (its value kind, the kind of effect it is, its rules, its words)
 and says where it acts (`acts`, one of ACTS each); the code that applies it lives in the module ACTS
@@ -15,7 +16,7 @@ Reading a keyword's value from a card is `card_reader.KEYWORD_VALUE_PARSERS[reco
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,9 @@ from typing import Any
 ACTS: dict[str, str] = {
     "target protection": "rules/legality.py (Taunt), play/references.py and position/board.py (Unyielding)",
     "attack restriction": "rules/legality.py verify_attack, play/battle.py check and effect_battle: "
-                          "they loop over RESTRICTIONS",
+                          "they loop over restrictions() (a record's `restriction`)",
+    "attack target": "rules/legality.py verify_attack, play/battle.py check: they loop over guards() "
+                     "(a record's `guard`: when its Soul can't be chosen as Attack Target)",
     "attack reach": "rules/legality.py verify_attack, play/battle.py check",
     "attacks": "rules/legality.py verify_attack (how many attacks a Combat Phase allows)",
     "values": "position/board.py (values and abilities in force)",
@@ -52,6 +55,18 @@ class Restriction:
 
 
 @dataclass(frozen=True)
+class Guard:
+    """A keyword that keeps its Soul from being chosen as Attack Target while `holds(view)` (the Soul's
+    derived `SoulView`) is true: what the attack check says (`declaring`, after the Soul's label) and
+    what the battle's check says when it has come to hold since (`still`, after its name)."""
+
+    holds: Callable[[Any], bool]
+    declaring: str
+    still: str
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class KeywordDef:
     """One keyword: its name as a card writes it, its words, the kind of its value (VALUE_KINDS) and
     of the effect it is (11.1), the rules that define it, and where it acts (ACTS)."""
@@ -67,6 +82,7 @@ class KeywordDef:
     kind: str = "static"                 # static | instant | timing
     trigger: str | None = None           # the trigger of the Timing Effect it carries ("effect")
     restriction: Restriction | None = None
+    guard: Guard | None = None
 
     @property
     def with_value(self) -> bool:
@@ -144,8 +160,16 @@ KEYWORDS: dict[str, KeywordDef] = {k.name: k for k in (
 NAMES = tuple(KEYWORDS)
 BARE = tuple(k.name for k in KEYWORDS.values() if k.bare)
 WITH_VALUE = tuple(k.name for k in KEYWORDS.values() if k.with_value)
-# The keywords that forbid attacking, in the order their refusals are said.
-RESTRICTIONS = tuple(k for k in KEYWORDS.values() if k.restriction is not None)
+
+
+def restrictions() -> list[tuple[KeywordDef, Restriction]]:
+    """The keywords that forbid attacking, in the table's order (the order their refusals are said)."""
+    return [(k, k.restriction) for k in KEYWORDS.values() if k.restriction is not None]
+
+
+def guards() -> list[tuple[KeywordDef, Guard]]:
+    """The keywords that keep their Soul from being chosen as Attack Target, in the table's order."""
+    return [(k, k.guard) for k in KEYWORDS.values() if k.guard is not None]
 
 
 def words(kw: Any) -> str:

@@ -181,10 +181,8 @@ def play(g: Game) -> None:
         action = g.peek()
         if action is None:
             return
-        if g.state.winner:
-            reject(g, action, [Violation(f"the duel is over: {g.state.winner} has won, so nothing more is "
-                                         "played",
-                                         ("interpretation/duel-over", "glossary/leader"))])
+        if g.state.outcome is not None:
+            reject(g, action, [g.state.outcome.refusal(", so nothing more is played")])
             return
         violations = verbs.verify(g.state, action, cascade.window(g), g.board())
         if violations:

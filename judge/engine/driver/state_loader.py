@@ -16,6 +16,7 @@ from judge.engine.data.errors import Problems
 from judge.engine.data.field import load_field
 from judge.engine.data.input_checks import show
 from judge.engine.position import board as stats
+from judge.engine.position.outcome import Outcome
 from judge.engine.position.state import (
     LASTING_KINDS,
     PHASES,
@@ -161,7 +162,7 @@ class StateLoader:
             if data["winner"] not in PLAYERS:
                 self.bad(f"{path}.winner", "expected A, B or nothing")
             else:
-                state.winner = data["winner"]
+                state.outcome = Outcome.of("stated", data["winner"])
         for i, item in enumerate(self.c.seq(data.get("lasting"), f"{path}.lasting")):
             self.lasting(state, item, f"{path}.lasting[{i}]")
         for i, item in enumerate(self.c.seq(data.get("used"), f"{path}.used")):

@@ -1,19 +1,23 @@
-"""The verb table: every action verb of the contract (§4) in one place, with the keys it takes,
-the card type it plays, whether it is Fast, and the three functions that make it a rule:
+"""The verb table: every action verb of the contract (§4) in one place, each row one unit — the keys
+it takes, the card type it plays, whether it is Fast, its words, whether it is offered among the legal
+actions, and the functions that make it a rule (pokerkit's verify / do side by side):
 
-    verify      legality.verify_<verb>: what makes it illegal now (violations with rule ids)
+    verify      verify_<verb>: what makes it illegal now (violations with rule ids); legality.py
+                holds those of the contract's verbs, a verb of our own may keep it beside its row
     do          what taking it does, from the open game state (placing, cascade, battle, turns)
     respond     what taking it does inside a response window (the verbs that answer), else None
-    candidates  moves.<verb>: every action of the verb the acting player could try now
+    candidates  every action of the verb the acting player could try now (moves.py)
+    words       the verb in a judge's words, for the desk (a template: see `Verb.words`); the trace's
+                words are the steps its `do` adds
 
     verify(state, action, window=None, board=None) -> list[Violation]
     apply(g, action)                      # the verb's `do`
     legal_actions(state, window=None) -> list[Action]   # `action in legal_actions(...)` works
     action_of(data, index=0) -> Action    # a contract §4 dict as an Action
 
-Adding a verb: one `Verb(...)` row below, its verify_<verb> (legality.py), its do and its
-candidates, and their tests; the scenario loader, legality, resolution and the lists of legal
-actions all read this table.
+Adding a verb: one `Verb(...)` row below with its verify_<verb>, its do and its candidates (beside the
+row, or where the mechanism lives), and their tests; the scenario loader, legality, resolution, the
+lists of legal actions, the vocabulary and the desk's words all read this table.
 """
 
 from __future__ import annotations
@@ -55,12 +59,22 @@ class Verb:
     realm_slot: bool = False          # its slot key may name a realm slot
     on_cascade: bool = False          # taking it puts an entry (its card or effect) on the Cascade (12.1)
     in_setup: bool = False            # may be taken in the recruiting rounds before turn 1 (glossary/setup)
+    # Its words for the desk: a template over `by`, `value` (the verb's own key), its other keys,
+    # `targets` (" at X and Y", or nothing) and `phase` ("the Combat Phase", "their recruiting round").
+    # A slot key reads as the card on it ("B's Harold (C3)"); `:written` as written, `:slot` its slot
+    # alone, `:own` with the owner's name even for the actor's own.
+    words: str = ""
+    in_answer: bool = True            # its words say what it answers when it follows an opponent's play
+    named: str | None = None          # how an answer to it names it when it plays no card ("the attack")
+    places: bool = False              # it puts its card on its `to` slot (the desk names it there after)
+    offered: bool = True              # legal_actions() lists it (a verb only ever queued by hand: False)
 
     def describe(self) -> dict[str, Any]:
         """The verb as data (vocabulary()): JSON-able, without the functions."""
         return {"verb": self.name, "value": self.value, "keys": list(self.keys), "required": self.required,
                 "card_type": self.card_type, "fast": self.fast, "responds": self.respond is not None,
-                "on_cascade": self.on_cascade, "in_setup": self.in_setup}
+                "on_cascade": self.on_cascade, "in_setup": self.in_setup, "words": self.words,
+                "offered": self.offered}
 
 
 def _cast(g: Game, action: Action) -> None:
@@ -87,30 +101,38 @@ def _end_phase(g: Game, action: Action) -> None:
 TABLE: tuple[Verb, ...] = (
     # name, value kind, keys, required key, card type, Fast; then verify, do, candidates
     Verb("recruit", "card", ("to",), "to", "soul", False,
-         legality.verify_recruit, placing.recruit, moves.recruit, in_setup=True),
+         legality.verify_recruit, placing.recruit, moves.recruit, in_setup=True,
+         words="{by} recruits {value} to {to:written}", places=True),
     Verb("cast", "card", ("caster",), None, "event", False,
-         legality.verify_cast, _cast, moves.cast, on_cascade=True),
+         legality.verify_cast, _cast, moves.cast, on_cascade=True,
+         words="{by} casts {value} with {caster}{targets}"),
     Verb("equip", "card", ("to",), "to", "armament", False,
-         legality.verify_equip, placing.equip, moves.equip),
+         legality.verify_equip, placing.equip, moves.equip,
+         words="{by} equips {value} to {to}"),
     Verb("invoke", "card", ("to",), "to", "realm", False,
-         legality.verify_invoke, placing.invoke, moves.invoke, realm_slot=True),
+         legality.verify_invoke, placing.invoke, moves.invoke, realm_slot=True,
+         words="{by} invokes {value} on {to:written}", places=True),
     Verb("set", "card", ("at",), "at", "ambush", False,
-         legality.verify_set, placing.set_ambush, moves.set_ambush),
+         legality.verify_set, placing.set_ambush, moves.set_ambush,
+         words="{by} sets {value} face down under {at}"),
     Verb("spring", "card", ("at",), "at", "ambush", True,
          legality.verify_spring, _answering(cascade.spring), moves.spring, respond=cascade.spring,
-         on_cascade=True),
+         on_cascade=True, words="{by} springs {value} (set on {at:slot}){targets}"),
     Verb("activate", "effect", ("card",), "card", None, True,
          legality.verify_activate, _answering(cascade.activate), moves.activate, respond=cascade.activate,
-         on_cascade=True),
+         on_cascade=True, words="{by} activates {value} of {card}{targets}"),
     Verb("use", "effect", ("card",), "card", None, True,
          legality.verify_use, _answering(cascade.use), moves.use, respond=cascade.use,
-         on_cascade=True, in_setup=True),
+         on_cascade=True, in_setup=True, words="{by} uses {value} of {card}{targets}"),
     Verb("attack", "slot", ("target",), "target", None, False,
-         legality.verify_attack, battle.declare, moves.attack),
+         legality.verify_attack, battle.declare, moves.attack,
+         words="{value:own} attacks {target}", named="the attack"),
     Verb("pass", "true", (), None, None, True,
-         legality.verify_pass, _nothing, moves.pass_, in_setup=True),
+         legality.verify_pass, _nothing, moves.pass_, in_setup=True,
+         words="{by} passes", in_answer=False),
     Verb("end_phase", "true", (), None, None, False,
-         legality.verify_end_phase, _end_phase, moves.end_phase, in_setup=True),
+         legality.verify_end_phase, _end_phase, moves.end_phase, in_setup=True,
+         words="{by} ends {phase}", in_answer=False),
 )
 VERBS: Mapping[str, Verb] = {v.name: v for v in TABLE}
 NAMES: tuple[str, ...] = tuple(VERBS)
@@ -153,7 +175,7 @@ def legal_actions(state: State, window: Window | None = None) -> list[Action]:
     moment = moves.Moment(state, window, player, board, state.soul_refs(player))
     out = []
     seen: set[str] = set()
-    for verb in TABLE:
+    for verb in (v for v in TABLE if v.offered):
         for data in verb.candidates(moment):
             data = {**data, "by": player}
             key = repr(sorted(data.items(), key=lambda kv: kv[0]))

@@ -16,9 +16,10 @@ from judge.engine.data.keywords import (
     DUAL_WIELDING,
     PRECISION,
     RANGE,
-    RESTRICTIONS,
     TAUNT,
     UNYIELDING,
+    guards,
+    restrictions,
 )
 from judge.engine.play import cascade, effects, nonevents, references, zones
 from judge.engine.play.game import Entry, Game
@@ -140,9 +141,9 @@ def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
         return "the attacker is no longer active", ()
     b.attacker = now
     view = board.souls[now]
-    for record in RESTRICTIONS:   # each keyword that forbids attacking, in the table's order
-        if view.has(record.name) and record.restriction is not None:
-            return f"{view.card.name} {record.restriction.still}", record.restriction.still_rules
+    for record, restriction in restrictions():   # each keyword that forbids attacking (keywords.py)
+        if view.has(record.name):
+            return f"{view.card.name} {restriction.still}", restriction.still_rules
     line = board.line(now)
     reach = 2 if view.has(RANGE.name) else 1
     if line is None or line > reach:
@@ -157,6 +158,11 @@ def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
     if not b.target.is_realm and not board.is_front_line(b.target):
         return (f"{holder.name} ({b.target}) has left the Front Line (line {board.line(b.target)})",
                 ("glossary/front-line",))
+    if not b.target.is_realm:
+        target_view = board.souls[b.target]
+        for record, guard in guards():   # each keyword that keeps its Soul from being chosen (keywords.py)
+            if target_view.has(record.name) and guard.holds(target_view):
+                return f"{holder.name} ({b.target}) {guard.still}", ("glossary/attack-target", *guard.rules)
     return None
 
 
@@ -442,7 +448,7 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
         return
     if counts_as_attack:
         view = board.souls[attacker]
-        restricted = [r.restriction for r in RESTRICTIONS if view.has(r.name) and r.restriction]
+        restricted = [restriction for record, restriction in restrictions() if view.has(record.name)]
         if restricted:
             why = restricted[0]
             # the glossary says it (Restriction: "stops battles started by effects that count as attacks")

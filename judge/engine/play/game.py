@@ -15,6 +15,7 @@ from judge.engine.data.errors import Violation
 from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
+from judge.engine.position.outcome import Outcome
 from judge.engine.position.state import SlotRef, State, opponent
 from judge.engine.rules.moment import Window
 
@@ -160,6 +161,13 @@ class Game:
 
     def other(self, player: str) -> str:
         return opponent(player)
+
+    def end_duel(self, reason: str, winner: str, **words: object) -> None:
+        """The duel ends (outcome.ENDINGS[reason]): the state holds its Outcome and the trace its win
+        step, in the ending's own words and with its rules."""
+        outcome = Outcome.of(reason, winner)
+        self.state.outcome = outcome
+        self.trace.add("win", outcome.says(**words), outcome.rules)
 
     def is_active_uid(self, uid: int | None) -> bool:
         """A Soul or Realm with this uid is face up on the field (glossary/active)."""

@@ -118,9 +118,7 @@ def end_turn(g: Game) -> None:
     tp = state.turn_player
     ps = state.players[tp]
     if ps.decked_out_turns is not None and ps.decked_out_turns >= numbers().decked_out_turns:
-        state.winner = g.other(tp)
-        g.trace.add("win", f"{tp} has been Decked Out for {ps.decked_out_turns} of their turns and loses at "
-                           f"the end of this one: {state.winner} wins the duel.", ("glossary/decked-out",))
+        g.end_duel("decked out", g.other(tp), loser=tp, turns=ps.decked_out_turns)
         return
 
 

@@ -22,7 +22,6 @@ R_CAPTURE = ("glossary/capture", "interpretation/capture-timing")
 R_ARMAMENT_ELYSIUM = ("10.3.4", "10.3.4a")
 R_LEADER_STAYS = ("15.4.1", "glossary/leader")
 R_NEW_CARD = ("15.5.1",)
-R_WIN = ("glossary/leader", "glossary/capture")
 
 
 def in_steps(amount: int) -> int:
@@ -198,15 +197,11 @@ def check_winner(g: Game, captured: list[SlotRef]) -> None:
     if not fallen:
         return
     if len(fallen) == 2:
-        g.state.winner = g.state.turn_player
-        g.trace.add("win", f"Both Leaders are captured at once: the turn player, {g.state.turn_player}, wins "
-                           "the duel.",
-                    ("glossary/turn-player", *R_WIN))
+        g.end_duel("both leaders captured", g.state.turn_player)
     else:
         loser = fallen[0]
-        g.state.winner = g.other(loser)
         leader = g.state.soul(SlotRef(loser, root)).name
-        g.trace.add("win", f"{loser}'s Leader {leader} is captured: {g.state.winner} wins the duel.", R_WIN)
+        g.end_duel("leader captured", g.other(loser), loser=loser, leader=leader)
 
 
 # --- leaving the field ----------------------------------------------------------------------------

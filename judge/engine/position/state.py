@@ -19,6 +19,7 @@ from typing import Any
 from judge.engine.data.cards import CardDef, Keyword, Library
 from judge.engine.data.field import Field, load_field
 from judge.engine.data.parts import PARTS
+from judge.engine.position.outcome import Outcome
 
 PLAYERS = ("A", "B")
 PHASES = ("preparation", "combat", "emplacement")
@@ -163,10 +164,15 @@ class State:
     lasting: list[Lasting] = field(default_factory=list)
     used: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # (uid, effect) -> [turn, game]
     event_slot: str | None = None
-    winner: str | None = None
+    outcome: Outcome | None = None    # how the duel ended (outcome.py); None while it goes on
     next_uid: int = 1
     round: int = 0                # phase setup: the turn player's recruiting round (1..4 for A, 1..3 for B)
     library: Library = field(default_factory=Library, repr=False, compare=False)
+
+    @property
+    def winner(self) -> str | None:
+        """The player who has won the duel, or None while it goes on."""
+        return self.outcome.winner if self.outcome is not None else None
 
     # --- identity
     def new_uid(self) -> int:

@@ -16,7 +16,7 @@ from judge.engine.data.cards import CardDef
 from judge.engine.data.edition import numbers
 from judge.engine.data.errors import Reason, Violation
 from judge.engine.data.field import line_label
-from judge.engine.data.keywords import DUAL_WIELDING, FROZEN, RANGE, RESTRICTIONS, TAUNT, UNYIELDING
+from judge.engine.data.keywords import DUAL_WIELDING, FROZEN, RANGE, TAUNT, UNYIELDING, guards, restrictions
 from judge.engine.position import tree
 from judge.engine.position.board import Board
 from judge.engine.position.state import SETUP, SlotRef, opponent
@@ -301,9 +301,9 @@ def verify_attack(c: Check) -> None:
                 + ")" if dual else ""),
              "glossary/attack", *(("glossary/dual-wielding",) if dual else ()),
              *(("13.4.2",) if dual > 1 else ()))
-    for record in RESTRICTIONS:   # each keyword that forbids attacking, in the table's order
-        if view.has(record.name) and record.restriction is not None:
-            c.no(f"{c.label(ref)} {record.restriction.declaring}", *record.restriction.declaring_rules)
+    for record, restriction in restrictions():   # each keyword that forbids attacking (keywords.py)
+        if view.has(record.name):
+            c.no(f"{c.label(ref)} {restriction.declaring}", *restriction.declaring_rules)
     if target is not None:
         _check_attack_target(c, ref, target)
 
@@ -328,6 +328,11 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
         c.because(Reason.of("attack_target_line", card=soul.name, slot=str(target), line=board.line(target),
                             line_name=line_label(board.line(target))))
         return
+    view = board.souls[target]
+    for record, guard in guards():   # each keyword that keeps its Soul from being chosen (keywords.py)
+        if view.has(record.name) and guard.holds(view):
+            c.no(f"{c.label(target)} {guard.declaring}", *r, *guard.rules)
+            return
     for taunter, ks in taunts_protecting(board, target):
         # glossary/taunt: an attacker Unyielding against the Taunt's source ignores it
         if board.unyielding_against(attacker, ks.source_rank, ks.controller):

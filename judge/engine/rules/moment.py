@@ -219,8 +219,9 @@ def run(verify_verb: Callable[[Check], None], fast: bool, state: State, action: 
     """Every reason `action` is not legal now (empty when it is legal): the duel must not be over,
     a verb that is not Fast is the turn player's, then the verb's own check (`verify_verb`)."""
     check = Check(state, action, window, board)
-    if state.winner:
-        check.no(f"the duel is over: {state.winner} has won", "glossary/leader")
+    if state.outcome is not None:
+        over = state.outcome.refusal()
+        check.no(over.text, *over.rules)
         return check.out
     if check.player != state.turn_player and not fast:
         check.no(f"it is {state.turn_player}'s turn; {check.player} may only act in a response window",
