@@ -61,6 +61,9 @@ REASONS: dict[str, ReasonKind] = {
     "leader_card_ordinary": ReasonKind(
         "{card} on {slot} is a Leader card recruited as an ordinary Soul, not {player}'s Leader on the "
         "altar: its capture does not end the duel", ("glossary/leader",)),
+    "leader_label": ReasonKind(
+        "{card} on {slot} is a Leader card recruited as an ordinary Soul, but it keeps the label: text about "
+        "a Leader ({effect}) reaches it too", ("glossary/leader",)),
     # --- triggers that do not fire (11.3.3, 11.7.4, 11.8.1, 13.5.2)
     "trigger_condition": ReasonKind(
         "its condition is not met, {card} {failed}", ("11.3.3",)),

@@ -129,11 +129,23 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
     g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
                            f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
                 [{"cascade": "push", "entry": entry.label, "controller": entry.controller}])
+    _leader_labels(g, entry)
     for t in entry.targets:
         soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None
         if soul is not None and t.names_soul and t.ref.player != entry.controller:
             triggered(g, "targeted", t.ref, {"triggering_entry": entry.id},
                       f"{soul.name} ({t.ref}) is targeted by {entry.label}")
+
+
+def _leader_labels(g: Game, entry: Entry) -> None:
+    """glossary/leader: a Leader card recruited as an ordinary Soul keeps the label, so a target that asks
+    for a Leader reaches it; said where such a target is chosen off the altar (a judge would ask why)."""
+    for t, spec in zip(entry.targets, entry.effect.targets, strict=False):
+        soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None
+        if soul is None or not (spec.where or {}).get("leader") or t.ref.slot == g.state.field.root:
+            continue
+        reason = Reason.of("leader_label", card=soul.name, slot=str(t.ref), effect=entry.label)
+        g.trace.add("effect", f"{reason.text[0].upper()}{reason.text[1:]}.", reason.rules, reasons=[reason])
 
 
 def cast(g: Game, action: Action) -> None:
