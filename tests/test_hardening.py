@@ -296,7 +296,7 @@ def test_a_permalink_is_resolved_once_and_answers_304(client, monkeypatch):
 
 
 def test_a_permalink_made_by_other_versions_is_resolved_again_and_kept(client, app):
-    from judge.desk.store import RulingStore
+    from judge.rulings.sqlite import RulingStore
     from judge.web.desk import view_versions
 
     response = client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
@@ -331,7 +331,7 @@ def test_a_locked_database_answers_503_with_retry_after(client, app):
     holder = sqlite3.connect(app.config["DATABASE"], check_same_thread=False)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        from judge.desk import store
+        from judge.rulings import sqlite as store
 
         old = store.BUSY_SECONDS
         store.BUSY_SECONDS = 0.2
@@ -350,7 +350,7 @@ def test_a_locked_database_answers_503_with_retry_after(client, app):
 
 def test_a_read_only_database_answers_503_naming_the_cause(client, app, tmp_path):
     client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
-    from judge.desk.store import RulingStore, StoreUnavailable
+    from judge.rulings.sqlite import RulingStore, StoreUnavailable
 
     store = RulingStore(app.config["DATABASE"])
     store._connect = lambda: _query_only(app.config["DATABASE"])  # type: ignore[method-assign]
@@ -477,7 +477,7 @@ def test_the_desk_stops_the_engine_early_enough_to_draw_within_the_request(app, 
 
 
 def test_a_ruling_too_large_to_keep_is_a_422_and_nothing_is_lost(client, app, monkeypatch):
-    from judge.desk import store
+    from judge.rulings import sqlite as store
 
     first = client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
     monkeypatch.setattr(store, "MAX_ROW", 200)
@@ -493,7 +493,7 @@ def test_a_ruling_too_large_to_keep_is_a_422_and_nothing_is_lost(client, app, mo
     ("database disk image is malformed", "corrupt"), ("unable to open database file", "can't be opened"),
 ])
 def test_each_storage_fault_names_its_cause(error, cause):
-    from judge.desk.store import _cause
+    from judge.rulings.sqlite import _cause
 
     found = _cause(sqlite3.OperationalError(error))
     assert cause in found.cause and found.retry_after > 0

@@ -9,10 +9,9 @@ from contextlib import closing
 
 import pytest
 
-from judge.desk import migrations
 from judge.desk.runner import canonical_json, content_id
-from judge.desk.store import pack
-from judge.rulings import StoreUnavailable, open_store
+from judge.rulings import StoreUnavailable, migrations, open_store
+from judge.rulings.sqlite import pack
 
 SCENARIO = {"title": "T", "state": {"players": {"A": {"field": {}}}}, "actions": [{"pass": True}]}
 

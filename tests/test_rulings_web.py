@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.desk import migrations
+from judge.rulings import migrations
 from judge.web import create_app
 
 SCENARIO = {"title": "web", "state": {"players": {"A": {"field": {"altar": "Queen Sol"}},

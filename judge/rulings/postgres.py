@@ -18,9 +18,9 @@ from typing import Any
 import psycopg
 from psycopg import conninfo
 
-from judge.desk import migrations
 from judge.desk.runner import canonical_json, content_id
-from judge.desk.store import MAX_ROW, RulingTooLarge, Saved, StoreUnavailable, pack, unpack, valid_id
+from judge.rulings import migrations
+from judge.rulings.sqlite import MAX_ROW, RulingTooLarge, Saved, StoreUnavailable, pack, unpack, valid_id
 
 MIGRATION_LOCK = 0x436F646578  # pg_advisory_xact_lock key: one migrating instance at a time
 ID_LENGTHS = (12, 16, 24, 64)  # a longer id only on a (vanishingly rare) clash of the short one
@@ -93,7 +93,7 @@ class PostgresStore:
             self._idle, self._pid = [], os.getpid()
 
     def migrate(self) -> list[int]:
-        """Apply the migrations the database lacks (judge/desk/migrations.py); the versions applied."""
+        """Apply the migrations the database lacks (judge/rulings/migrations.py); the versions applied."""
         return self._run(self._apply_migrations, migrating=True)
 
     def _apply_migrations(self, db: psycopg.Connection) -> list[int]:

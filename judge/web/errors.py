@@ -8,7 +8,7 @@ from flask import Flask, Response, jsonify, make_response, render_template
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from judge.desk.runner import EngineFailure
-from judge.desk.store import StoreUnavailable
+from judge.rulings.sqlite import StoreUnavailable
 from judge.web.twin import wants_json
 
 log = logging.getLogger(__name__)

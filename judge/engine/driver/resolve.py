@@ -16,7 +16,7 @@ from judge.engine.data import budget
 from judge.engine.data.budget import OutOfTime
 from judge.engine.data.edition import current_version, under
 from judge.engine.data.errors import StepLimit, Violation
-from judge.engine.driver import expect, verbs
+from judge.engine.driver import answers, expect, verbs
 from judge.engine.driver.scenario import Scenario
 from judge.engine.play import cascade, consequences, zones
 from judge.engine.play.game import Game, Pause
@@ -48,7 +48,9 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     looped = False
     stopped: dict[str, Any] | None = None
     failed = ""
+    trace.watch = g.ledger.after
     try:
+        answers.follow(g, scenario.asks or answers.likely_asks(scenario.actions, scenario.state))
         if not scenario.actions:
             describe_position(g)
         play(g)
@@ -78,6 +80,7 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
         "final": state.to_dict(),
         "derived": _final_derived(g, stopped),
         "winner": state.winner,
+        "answers": answers.answers(g, scenario.asks, scenario.actions, scenario.state),
     }
     if looped:
         ruling["loop"] = True
@@ -199,8 +202,9 @@ def play(g: Game) -> None:
 def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     rules = list(dict.fromkeys(r for v in violations for r in v.rules))
     text = f"{action.describe()} is not legal: " + "; ".join(v.text for v in violations) + "."
-    g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules,
-                reasons=[v.reason for v in violations if v.reason is not None])
+    step = g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules,
+                       reasons=[v.reason for v in violations if v.reason is not None])
+    g.ledger.refused(action.index, step.n, "; ".join(v.text for v in violations))
     if g.rejected is None:
         g.rejected = {"action": action.index, "text": text, "rules": rules,
                       "violations": [v.to_dict() for v in violations]}

@@ -120,9 +120,11 @@ def resolve_entry(g: Game, entry: Entry) -> None:
         if problem is not None:
             reason = Reason.of("fizzle_cost", effect=entry.label, problem=problem)
     if reason is not None:
-        g.trace.add("fizzle", f"{entry.label} fizzles: {reason.text}.", (R_FIZZLE, *reason.rules),
-                    reasons=[reason])
+        fizzled = g.trace.add("fizzle", f"{entry.label} fizzles: {reason.text}.", (R_FIZZLE, *reason.rules),
+                              reasons=[reason])
+        g.ledger.fizzled(entry.id, fizzled.n, reason.text, fizzled.rules)
     else:
+        g.ledger.resolved(entry.id, len(g.trace.steps))   # the last check made: what let it resolve
         if entry.effect.cost:
             pay_costs(g, entry)
         run_do(g, entry, entry.effect.do)
@@ -359,8 +361,9 @@ def negate(g: Game, entry: Entry, name: str) -> None:
                 return
         victim.negated = True
         victim.negated_by = f" by {entry.label}"
-        g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs nothing.",
-                    ("13.5.1", "11.5.3"))
+        said = g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs "
+                                     "nothing.", ("13.5.1", "11.5.3"))
+        g.ledger.negated(victim.id, said.n, entry.label, said.rules)
         return
     for ref in references.refs_for(g, entry, name, "negate"):
         add_lasting(g, entry, "negate", None, ref, "permanently")
@@ -402,8 +405,11 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
     It counts towards its limit when it begins to resolve (11.7.3)."""
     zones.check_captures(g)
     if entry.source_uid is not None and not g.is_active_uid(entry.source_uid):
-        g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {entry.card} is no longer "
-                               "active, so it does nothing.", ("glossary/instant-effect", "11.1.5"))
+        why = f"{entry.card} is no longer active, so it does nothing"
+        gone = g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {why}.",
+                           ("glossary/instant-effect", "11.1.5"))
+        g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, gone.n)
+        g.ledger.fizzled(entry.id, gone.n, why, gone.rules)
         return
     if g.instant_depth >= MAX_INSTANT_DEPTH:
         # Instant Effects that trigger each other without end never come back to the step cap's loop
@@ -412,9 +418,12 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
                         f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering "
                         "each other")
     count_use(g, entry.source_uid, entry.effect)
-    g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it can't "
-                           "be answered.",
-                ("glossary/instant-effect", "12.5.1", "11.1.5", *(("11.7.3",) if entry.effect.limit else ())))
+    said = g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it "
+                                  "can't be answered.",
+                       ("glossary/instant-effect", "12.5.1", "11.1.5",
+                        *(("11.7.3",) if entry.effect.limit else ())))
+    g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, said.n)
+    g.ledger.resolved(entry.id, said.n)
     g.instant_depth += 1
     try:
         run_do(g, entry, entry.effect.do)

@@ -1,4 +1,4 @@
-"""What an edition change does: the Codex's changes (judge.codex.diff) and, for every library ruling
+"""What an edition change does: the Codex's changes (judge.changes.diff) and, for every library ruling
 and every saved ruling, whether it still holds.
 
     report = changes("0.4.0", "0.4.1", saved=RulingStore(path))
@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from judge.changes.diff import Change, compare, compare_data
 from judge.codex.book import load_edition
-from judge.codex.diff import Change, compare, compare_data
 from judge.codex.editions import editions
 from judge.desk import runner
-from judge.desk.store import RulingStorage
 from judge.library import LIBRARY, cited_rules, cites_rule
+from judge.rulings.sqlite import RulingStorage
 
 STATUSES = ("outcome-changed", "cites-changed-rule", "same")
 KINDS = ("library", "saved")
@@ -109,37 +109,6 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
     expect = data.get("expect")
     expected = expect.get("cites") or [] if isinstance(expect, dict) else []
     return runner.outcome(ruling), list(cited_rules(ruling, expected))
-
-
-def outcome_differences(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:
-    """What differs between two outcomes, one short line each ("winner: none → A",
-    "B:L1 hp: 15 → 10", "rejected: action 2 (10.1.1) → none")."""
-    before, after = before or {}, after or {}
-    lines = []
-    for key in ("problems", "winner", "rejected"):
-        if runner.canonical_json(before.get(key)) != runner.canonical_json(after.get(key)):
-            lines.append(f"{key}: {_value(key, before.get(key))} → {_value(key, after.get(key))}")
-    old, new = before.get("derived") or {}, after.get("derived") or {}
-    for ref in sorted(set(old) | set(new)):
-        a, b = old.get(ref) or {}, new.get(ref) or {}
-        for key in sorted(set(a) | set(b)):
-            if runner.canonical_json(a.get(key)) != runner.canonical_json(b.get(key)):
-                lines.append(f"{ref} {key}: {_value(key, a.get(key))} → {_value(key, b.get(key))}")
-    if not lines and runner.canonical_json(before.get("final")) != runner.canonical_json(after.get("final")):
-        lines.append("the final board (piles, proactive slots or lasting effects) differs")
-    return lines
-
-
-def _value(key: str, value: Any) -> str:
-    if value is None:
-        return "none"
-    if key == "rejected":
-        return f"action {value.get('action')} ({', '.join(value.get('rules') or [])})"
-    if key == "problems":
-        return "; ".join(p.get("message", "") for p in value)
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "none"
-    return str(value)
 
 
 _cache: dict[tuple, EditionChanges] = {}

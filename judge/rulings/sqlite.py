@@ -22,8 +22,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from judge.desk import migrations
 from judge.desk.runner import canonical_json, content_id
+from judge.rulings import migrations
 
 SCHEMA = migrations.SQLITE_SCHEMA
 
@@ -109,7 +109,7 @@ class RulingStore:
         self._migrated = False   # set once the migrations have run
 
     def migrate(self) -> list[int]:
-        """Apply the schema migrations this database lacks (judge/desk/migrations.py); the versions
+        """Apply the schema migrations this database lacks (judge/rulings/migrations.py); the versions
         applied. At start-up; else on the first connection (the database was unusable at start-up)."""
         try:
             with closing(self._connect(migrating=True)) as db:
