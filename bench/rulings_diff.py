@@ -63,6 +63,19 @@ def _contains(old: Any, new: Any) -> bool:
     return bool(old == new)
 
 
+def _renumbered(value: Any, renumber: dict[int, int]) -> Any:
+    """`value` with its step numbers (a `step` key, "step N" in words) as the steps are numbered now."""
+    if isinstance(value, dict):
+        return {k: renumber.get(v, v) if k == "step" and isinstance(v, int) else _renumbered(v, renumber)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renumbered(v, renumber) for v in value]
+    if isinstance(value, str):
+        return STEP_NUMBER.sub(lambda m: f"{m.group(1)} {renumber.get(int(m.group(2)), int(m.group(2)))}",
+                               value)
+    return value
+
+
 def _only_added_keys(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """The new step says all the old one said, and more data beside it (a `reasons` key)."""
     return _contains({k: v for k, v in old.items() if k != "n"}, new)
@@ -78,8 +91,13 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     b_steps, a_steps = before.get("steps", []), after.get("steps", [])
     b_keys, a_keys = _keys(b_steps), _keys(a_steps)
     added, removed, reworded = [], [], []
+    renumber: dict[int, int] = {}   # a baseline step's n -> the same step's n now
     matcher = difflib.SequenceMatcher(a=b_keys, b=a_keys, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op in ("equal", "replace"):
+            pairs = zip(range(i1, i2), range(j1, j2), strict=False)
+            renumber.update({b_steps[i]["n"]: a_steps[j]["n"] for i, j in pairs
+                             if "n" in b_steps[i] and "n" in a_steps[j]})
         if op == "equal":
             continue
         if op == "insert":
@@ -93,7 +111,9 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     keyed = [(old, new) for old, new in reworded if _only_added_keys(old, new)]
     reworded = [pair for pair in reworded if pair not in keyed]
     other = sorted(k for k in set(before) | set(after) if k != "steps" and before.get(k) != after.get(k))
-    grown = [k for k in other if k in before and _contains(before[k], after.get(k))]
+    # a key beside the steps that only names steps by number (an answer's deciding `step`, "before step
+    # N") and says the same once they are renumbered, or gains data beside what it said
+    grown = [k for k in other if k in before and _contains(_renumbered(before[k], renumber), after.get(k))]
     other = [k for k in other if k not in grown]
     kind = "same" if before == after else (
         "added steps" if not removed and not reworded and not other else "changed")
@@ -115,7 +135,8 @@ def report(name: str, diff: dict[str, Any], before: dict[str, Any], after: dict[
                    + "; ".join(json.dumps(new[k], ensure_ascii=False)[:200] for k in extra))
     for old, new in diff["reworded"]:
         out += [f"  ~ step {old.get('n')}: {_line(old)}", f"    now {new.get('n')}: {_line(new)}"]
-    out += [f"  ± {key}: same, with data added beside it" for key in diff.get("grown", [])]
+    out += [f"  ± {key}: the same once its steps are renumbered, or with data added beside it"
+            for key in diff.get("grown", [])]
     for key in diff["other"]:
         out.append(f"  * {key}: {json.dumps(before.get(key), ensure_ascii=False)[:300]}")
         out.append(f"    now: {json.dumps(after.get(key), ensure_ascii=False)[:300]}")
