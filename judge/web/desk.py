@@ -42,6 +42,7 @@ from judge.web.twin import twin
 
 bp = Blueprint("desk", __name__)
 
+SAVE_RESERVE = 0.3  # seconds of a save's budget kept from the engine for packing and writing its view
 PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
 
 
@@ -294,6 +295,7 @@ def cards_json() -> Response:
 def share() -> ResponseReturnValue:
     check_csrf()
     data = posted_scenario()
+    budget.reserve(SAVE_RESERVE)  # packing and writing the kept view fit within the deadline + its grace
     view = pages.ruling_context(data, "share")
     if view["problems"]:
         raise BadInput("Only a scenario the engine can read can be shared.", view["problems"])
@@ -337,12 +339,17 @@ def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,
     versions = view_versions(edition)
     key = rid if own else f"{rid}@{edition}"
     ruling = store().view(key, versions)
+    if ruling is not None and "too_large" in ruling:  # refused once, and at once ever after
+        abort(422, description=f"This shared ruling is too large to show: {ruling['too_large']}.")
     if ruling is None:
         try:
             ruling = runner.resolve(scenario, source=f"r/{rid}", edition=edition)
         except runner.DeskInputError:
             return None
         store().put_view(key, versions, ruling)  # kept even when cut short: a view reads, never resolves
+        kept = store().view(key, versions)
+        if kept is not None and "too_large" in kept:
+            abort(422, description=f"This shared ruling is too large to show: {kept['too_large']}.")
     return ruling
 
 
