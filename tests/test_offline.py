@@ -2,7 +2,7 @@
 its version; /offline.json, the list of what the service worker keeps, built from the data; the offline
 search's export written with each index build; gzip for public answers only; and pages that are never
 rate limited, so keeping the whole site in one go is not refused (the browser side is
-tests/browser/test_offline.py)."""
+tests/browser/test_offline_browser.py)."""
 
 from __future__ import annotations
 
