@@ -21,7 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "resolve every scenario under a folder and check its expectations",
     ),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),
-    "changes": ("judge.rulings.changes_cli:run", "what changed between two Codex editions, for every ruling"),
+    "changes": ("judge.changes.cli:run", "what changed between two Codex editions, for every ruling"),
 }
 
 

@@ -15,9 +15,9 @@ import yaml
 from editions_copy import FIXTURE, copy_editions, import_fixture
 
 from judge import CODEX_DIR, ROOT, engine
+from judge.changes.diff import word_diff
 from judge.cli import main
 from judge.codex import load_edition
-from judge.codex.diff import word_diff
 from judge.codex.editions import editions
 from judge.engine import ScenarioError
 from judge.library import LIBRARY

@@ -151,8 +151,10 @@ def test_library_rulings_open_as_pages_and_are_found_by_the_rules_they_cite(clie
     (tmp_path / "battle" / "knight.yaml").write_text(yaml.safe_dump(SCENARIO))
     monkeypatch.setattr(library, "LIBRARY", library.Library(tmp_path))
     import judge.web.desk as desk_views
+    import judge.web.library_pages as library_views
 
     monkeypatch.setattr(desk_views, "LIBRARY", library.LIBRARY)
+    monkeypatch.setattr(library_views, "LIBRARY", library.LIBRARY)
     page = client.get("/scenarios/battle/knight")
     assert page.status_code == 200 and "battle damage" in page.get_data(as_text=True)
     assert client.get("/scenarios/battle/knight.json").get_json()["id"] == "battle/knight"
@@ -160,7 +162,8 @@ def test_library_rulings_open_as_pages_and_are_found_by_the_rules_they_cite(clie
     assert [s["id"] for s in listing["scenarios"]] == ["battle/knight"]
     with client.application.test_request_context("/"):
         assert links.rulings_citing("glossary/atk") == [
-            {"id": "battle/knight", "title": SCENARIO["title"], "url": "/scenarios/battle/knight"}]
+            {"id": "battle/knight", "title": SCENARIO["title"], "question": SCENARIO["question"].strip(),
+             "answer": None, "url": "/scenarios/battle/knight"}]   # this fake engine answers nothing
         assert links.rulings_citing("13.6.2") == []
 
 

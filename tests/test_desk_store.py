@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.desk.store import RulingStore
+from judge.rulings.sqlite import RulingStore
 
 SCENARIO = {"title": "T", "state": {"players": {"A": {"field": {}}}}, "actions": [{"pass": True}]}
 

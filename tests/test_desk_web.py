@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from judge.desk.store import RulingStore
+from judge.rulings.sqlite import RulingStore
 
 NASTY = "<script>alert(1)</script>"
 

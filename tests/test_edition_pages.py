@@ -14,8 +14,8 @@ from editions_copy import FIXTURE, copy_editions, import_fixture
 from judge.cli import main
 from judge.codex import load_edition
 from judge.desk import runner
-from judge.desk.store import RulingStore
 from judge.library import LIBRARY
+from judge.rulings.sqlite import RulingStore
 from judge.search import ensure_index, is_stale
 from judge.web import create_app
 

@@ -255,16 +255,18 @@ def test_rate_limits_answer_429_with_retry_after_in_the_error_shape(tmp_path, in
 
 
 def test_a_rate_limit_counts_a_whole_group_not_each_endpoint(tmp_path, index_dir):
-    """Spreading requests over /api endpoints does not multiply the limit; other groups count apart."""
-    app = make_app(tmp_path, index_dir, RATELIMIT_ENABLED=True, JUDGE_LIMIT_API="3/minute",
+    """Spreading engine requests over endpoints (the API's, the desk's) does not multiply the limit;
+    reading is never counted; other groups count apart."""
+    app = make_app(tmp_path, index_dir, RATELIMIT_ENABLED=True, JUDGE_LIMIT_ENGINE="3/minute",
                    JUDGE_LIMIT_SEARCH="2/minute")
     client = app.test_client()
     codes = [client.post("/api/position", data=SIMPLE, content_type="application/yaml").status_code,
              client.get("/api/v1/rules/13.6.2").status_code,
-             client.get("/api/v1/glossary/taunt").status_code,
+             client.post("/api/v1/resolve", data=SIMPLE, content_type="application/yaml").status_code,
              client.get("/api/v1/cards/noah").status_code,
-             client.post("/api/v1/legal", data=SIMPLE, content_type="application/yaml").status_code]
-    assert codes == [200, 200, 200, 429, 429]
+             client.post("/api/v1/legal", data=SIMPLE, content_type="application/yaml").status_code,
+             client.post("/api/v1/position", data=SIMPLE, content_type="application/yaml").status_code]
+    assert codes == [200, 200, 200, 200, 200, 429]
     assert [client.get("/search?q=taunt").status_code for _ in range(3)] == [200, 200, 429]
 
 
@@ -296,7 +298,7 @@ def test_a_permalink_is_resolved_once_and_answers_304(client, monkeypatch):
 
 
 def test_a_permalink_made_by_other_versions_is_resolved_again_and_kept(client, app):
-    from judge.desk.store import RulingStore
+    from judge.rulings.sqlite import RulingStore
     from judge.web.desk import view_versions
 
     response = client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
@@ -331,7 +333,7 @@ def test_a_locked_database_answers_503_with_retry_after(client, app):
     holder = sqlite3.connect(app.config["DATABASE"], check_same_thread=False)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        from judge.desk import store
+        from judge.rulings import sqlite as store
 
         old = store.BUSY_SECONDS
         store.BUSY_SECONDS = 0.2
@@ -350,7 +352,7 @@ def test_a_locked_database_answers_503_with_retry_after(client, app):
 
 def test_a_read_only_database_answers_503_naming_the_cause(client, app, tmp_path):
     client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
-    from judge.desk.store import RulingStore, StoreUnavailable
+    from judge.rulings.sqlite import RulingStore, StoreUnavailable
 
     store = RulingStore(app.config["DATABASE"])
     store._connect = lambda: _query_only(app.config["DATABASE"])  # type: ignore[method-assign]
@@ -477,7 +479,7 @@ def test_the_desk_stops_the_engine_early_enough_to_draw_within_the_request(app, 
 
 
 def test_a_ruling_too_large_to_keep_is_a_422_and_nothing_is_lost(client, app, monkeypatch):
-    from judge.desk import store
+    from judge.rulings import sqlite as store
 
     first = client.post("/desk/share", data={"yaml": SIMPLE, "csrf_token": token(client)})
     monkeypatch.setattr(store, "MAX_ROW", 200)
@@ -493,7 +495,7 @@ def test_a_ruling_too_large_to_keep_is_a_422_and_nothing_is_lost(client, app, mo
     ("database disk image is malformed", "corrupt"), ("unable to open database file", "can't be opened"),
 ])
 def test_each_storage_fault_names_its_cause(error, cause):
-    from judge.desk.store import _cause
+    from judge.rulings.sqlite import _cause
 
     found = _cause(sqlite3.OperationalError(error))
     assert cause in found.cause and found.retry_after > 0

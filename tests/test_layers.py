@@ -35,7 +35,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("library", ("judge.library",)),
     ("search and desk", ("judge.search", "judge.desk")),
     ("saved rulings",
-     ("judge.rulings",)),      # the storage of saved rulings: SQLite (desk.store) or PostgreSQL
+     ("judge.rulings",)),      # the database: saved rulings (SQLite or PostgreSQL), rate-limit counts
+    ("edition changes", ("judge.changes",)),   # what changed between two editions, for every ruling
     ("web", ("judge.web",)),
     ("commands", ("judge.cli", "judge.coverage", "judge.commands")),
 )
@@ -239,6 +240,28 @@ def test_the_engine_is_folders_each_importing_only_those_below_it():
              for folder in ENGINE_FOLDERS}
     assert all(engine_folder(m) >= 0 for m in inside)   # every module is in a folder, none loose
     assert all(1 <= n <= MAX_FOLDER_MODULES for n in sizes.values()), sizes
+
+
+DATABASE_DRIVERS = ("sqlite3", "psycopg", "psycopg_pool")
+
+
+def database_modules(root: Path) -> list[str]:
+    """The modules of `root` that import a database driver."""
+    found = []
+    for name, path in module_names(root).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            if any(n.split(".")[0] in DATABASE_DRIVERS for n in names):
+                found.append(name)
+                break
+    return sorted(found)
+
+
+def test_no_module_outside_judge_rulings_speaks_to_a_database():
+    found = database_modules(JUDGE)
+    assert found and all(m.startswith("judge.rulings.") for m in found), found
 
 
 def test_the_scenario_library_is_below_search_and_the_desk():

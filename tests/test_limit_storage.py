@@ -1,4 +1,4 @@
-"""Rate-limit counts in PostgreSQL shared by several instances (judge/web/limit_storage.py), through
+"""Rate-limit counts in PostgreSQL shared by several instances (judge/rulings/limit_storage.py), through
 the `limits` library's own rate limiters, on a throwaway cluster (tests/pg.py)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from limits import parse
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
-from judge.web.limit_storage import PostgresStorage
+from judge.rulings.limit_storage import PostgresStorage
 
 
 @pytest.fixture()
@@ -63,7 +63,7 @@ def test_expired_rows_of_every_key_are_swept_now_and_then(two_instances, monkeyp
     all keys go."""
     import psycopg
 
-    from judge.web import limit_storage
+    from judge.rulings import limit_storage
 
     monkeypatch.setattr(limit_storage, "SWEEP_EVERY", 3)
     one, _ = two_instances

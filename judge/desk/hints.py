@@ -16,7 +16,8 @@ UNKNOWN_CARD = re.compile(r"no card named '(?P<name>[^']*)'[^;]*?"
 
 def card_names(data: Mapping[str, Any] | None) -> list[str]:
     names = [card.name for card in load_library()]
-    for card in (data or {}).get("cards") or []:
+    cards = (data or {}).get("cards")
+    for card in cards if isinstance(cards, list) else []:
         if isinstance(card, Mapping) and isinstance(card.get("name"), str):
             names.append(card["name"])
     return names

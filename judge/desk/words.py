@@ -46,8 +46,17 @@ class Board:
 
     def place(self, player: str, slot: str, card: str) -> None:
         """Note a card that a queued action puts on a slot (a recruit, an invocation)."""
-        players = self.state.setdefault("players", {}) if isinstance(self.state, dict) else {}
-        players.setdefault(player, {}).setdefault("field", {})[slot] = card
+        state = self.state if isinstance(self.state, dict) else {}
+        players = state.get("players")
+        if not isinstance(players, dict):  # null or mistyped while being typed: the words use a fresh one
+            players = state["players"] = {}
+        pstate = players.get(player)
+        if not isinstance(pstate, dict):
+            pstate = players[player] = {}
+        field = pstate.get("field")
+        if not isinstance(field, dict):
+            field = pstate["field"] = {}
+        field[slot] = card
 
 
 def split_ref(ref: Any, actor: str) -> tuple[str, str]:
@@ -142,7 +151,8 @@ def queue_words(data: Mapping[str, Any]) -> list[str]:
     board = Board(state)
     out = []
     previous: Mapping[str, Any] | None = None
-    for action in data.get("actions") or []:
+    actions = data.get("actions")
+    for action in actions if isinstance(actions, list) else []:
         if not isinstance(action, Mapping):
             out.append(str(action))
             continue

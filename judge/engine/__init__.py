@@ -12,7 +12,8 @@ importing only the ones above it in this list (docs/ENGINE.md):
 
     scenario = load_scenario(text_or_mapping, source="file.yaml")   # raises ScenarioError
     position(scenario)                  # contract §6
-    resolve(scenario, snapshots=False)  # contract §5 ruling
+    resolve(scenario, snapshots=False)  # contract §5 ruling, with its answers (§7)
+    questions(scenario)                 # the questions (§7) its position and queue allow
     legal_actions(scenario, after=None) # contract §4 dicts
     with budget.limit(Budget(seconds=2.0, steps=2000)): ...   # OutOfTime past it
 """
@@ -34,6 +35,7 @@ from judge.engine.data.errors import Problems, ScenarioError, StepLimit, Violati
 from judge.engine.data.field import Field, load_field, parse_field
 from judge.engine.data.keywords import KEYWORDS, KeywordDef
 from judge.engine.data.suggest import matches
+from judge.engine.data.yamlio import TooLarge as YamlTooLarge
 from judge.engine.data.yamlio import (
     expanded_size_problem,
     fix_keys,
@@ -42,7 +44,7 @@ from judge.engine.data.yamlio import (
     safe_load,
     value_problems,
 )
-from judge.engine.driver.api import legal_actions, load_scenario, position, resolve
+from judge.engine.driver.api import legal_actions, load_scenario, position, questions, resolve
 from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
@@ -51,6 +53,7 @@ from judge.engine.position.state import PLAYERS, SlotRef
 __all__ = [
     # loading, reading and running a scenario
     "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
+    "questions",
     # the budget a caller may run the engine under
     "budget", "Budget", "OutOfTime",
     # errors
@@ -67,5 +70,6 @@ __all__ = [
     "current_version", "held", "known",
     # YAML and JSON as the engine reads them, and did-you-mean
     "safe_load", "json_loads", "fix_keys", "value_problems", "expanded_size_problem", "load_project_file",
+    "YamlTooLarge",
     "matches",
 ]

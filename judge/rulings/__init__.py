@@ -1,6 +1,8 @@
-"""Saved rulings behind one interface (`RulingStorage`), two implementations:
+"""The database, in one home: saved rulings behind one interface (`RulingStorage`), two
+implementations, their schema migrations (`migrations.py`), and the rate-limit counts several
+instances share in PostgreSQL (`limit_storage.py`, registered with `limits` by the web app):
 
-    SQLite      judge/desk/store.py: a file in the instance folder (`DATABASE`, env `JUDGE_DB`) —
+    SQLite      judge/rulings/sqlite.py: a file in the instance folder (`DATABASE`, env `JUDGE_DB`) —
                 the default, no server to run
     PostgreSQL  judge/rulings/postgres.py: when `DATABASE_URL=postgresql://…` is set — several app
                 instances share it
@@ -24,8 +26,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from judge.desk.store import RulingStorage, RulingStore, RulingTooLarge, Saved, StoreUnavailable, valid_id
 from judge.rulings.postgres import PostgresStore
+from judge.rulings.sqlite import RulingStorage, RulingStore, RulingTooLarge, Saved, StoreUnavailable, valid_id
 
 __all__ = ["RulingStorage", "RulingTooLarge", "Saved", "Store", "StoreUnavailable", "open_store", "valid_id"]
 

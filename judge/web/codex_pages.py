@@ -16,9 +16,9 @@ from typing import Any
 from flask import Blueprint, abort, g, redirect, request, url_for
 from markupsafe import Markup, escape
 
+from judge.changes.diff import entry_text, rule_text, word_diff
 from judge.codex import Codex, UnknownEdition, editions, load_edition
 from judge.codex import pages as ctx
-from judge.codex.diff import entry_text, rule_text, word_diff
 from judge.codex.linkify import link
 from judge.codex.linkify import linkify as _linkify
 from judge.desk.pages import nearest_rule, rulings_by_directness

@@ -36,12 +36,13 @@ from judge.library import LIBRARY, Entry
 from judge.rulings import RulingStorage, RulingTooLarge, Saved
 from judge.web import caching
 from judge.web.errors import BadInput, error_response
-from judge.web.links import rulings_citing, titles
+from judge.web.links import rulings_citing
 from judge.web.security import check_csrf
 from judge.web.twin import twin
 
 bp = Blueprint("desk", __name__)
 
+SAVE_RESERVE = 0.3  # seconds of a save's budget kept from the engine for packing and writing its view
 PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
 
 
@@ -230,8 +231,10 @@ def resolve_json() -> Response:
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,
                    deciding=view["deciding_step"],
-                   trace=render_template("desk/_trace.html", ruling=ruling, boards=False,
-                                         deciding=view["deciding_step"], action_words=view["action_words"]))
+                   answers=ruling.get("answers") or [],
+                   trace=render_template("desk/_answers.html", ruling=ruling)
+                   + render_template("desk/_trace.html", ruling=ruling, boards=False,
+                                     deciding=view["deciding_step"], action_words=view["action_words"]))
 
 
 @bp.post("/desk/parse.json")
@@ -292,6 +295,7 @@ def cards_json() -> Response:
 def share() -> ResponseReturnValue:
     check_csrf()
     data = posted_scenario()
+    budget.reserve(SAVE_RESERVE)  # packing and writing the kept view fit within the deadline + its grace
     view = pages.ruling_context(data, "share")
     if view["problems"]:
         raise BadInput("Only a scenario the engine can read can be shared.", view["problems"])
@@ -335,12 +339,17 @@ def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,
     versions = view_versions(edition)
     key = rid if own else f"{rid}@{edition}"
     ruling = store().view(key, versions)
+    if ruling is not None and "too_large" in ruling:  # refused once, and at once ever after
+        abort(422, description=f"This shared ruling is too large to show: {ruling['too_large']}.")
     if ruling is None:
         try:
             ruling = runner.resolve(scenario, source=f"r/{rid}", edition=edition)
         except runner.DeskInputError:
             return None
         store().put_view(key, versions, ruling)  # kept even when cut short: a view reads, never resolves
+        kept = store().view(key, versions)
+        if kept is not None and "too_large" in kept:
+            abort(422, description=f"This shared ruling is too large to show: {kept['too_large']}.")
     return ruling
 
 
@@ -360,33 +369,6 @@ def keep_links_in_edition(version: str | None) -> None:
 def saved_yaml(rid: str) -> Response:
     record = saved_or_404(rid)
     return yaml_response(record.scenario, f"{rid}.yaml")
-
-
-@twin(bp, "/scenarios")
-def scenarios() -> tuple[str, dict[str, Any]]:
-    query = request.args.get("q", "")[:200]
-    found = titles(LIBRARY.search(query))
-    return "desk/scenarios.html", {"q": query, "scenarios": found, "groups": pages.library_groups(found),
-                                   "total": len(LIBRARY.entries())}
-
-
-@twin(bp, "/scenarios/<path:pid>")
-def scenario(pid: str) -> tuple[str, dict[str, Any]]:
-    entry = library_entry_or_404(pid)
-    context = pages.ruling_context(entry.data, entry.path.name)
-    pages.compare_with_current(context, entry.data, entry.path.name)
-    keep_links_in_edition(context.get("codex"))
-    context.update(id=pid, kind="library", yaml_url=url_for("desk.scenario_yaml", pid=pid),
-                   json_url=url_for("desk.scenario_json", pid=pid),
-                   page_url=url_for("desk.scenario", pid=pid),
-                   desk_url=url_for("desk.desk", scenario=pid))
-    return "desk/ruling.html", context
-
-
-@bp.get("/scenarios/<path:pid>.yaml")
-def scenario_yaml(pid: str) -> Response:
-    entry = library_entry_or_404(pid)
-    return yaml_response(entry.data, entry.path.name)
 
 
 def yaml_response(data: dict[str, Any], filename: str) -> Response:

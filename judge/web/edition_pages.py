@@ -1,6 +1,6 @@
 """The Codex editions we hold (`/editions`) and what changed between two of them
 (`/changes/<from>...<to>`), each with a JSON twin. The JSON of a change page is exactly
-{"from", "to", "rules", "glossary", "rulings", "data"} (judge.desk.changes); the HTML adds the
+{"from", "to", "rules", "glossary", "rulings", "data"} (judge.changes.rulings); the HTML adds the
 word-level diffs through the `word_diff` and `outcome_differences` filters."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, url_for
 
+from judge.changes.diff import word_diff
+from judge.changes.rulings import STATUSES, cached_changes
 from judge.codex import UnknownEdition, editions, load_edition
-from judge.codex.diff import word_diff
-from judge.desk.changes import STATUSES, cached_changes, outcome_differences
+from judge.desk.outcomes import outcome_differences
 from judge.web.links import scenario_url
 from judge.web.twin import twin
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.desk.runner import MAX_ACTIONS, MAX_CARDS
+from judge.search.query import MAX_QUERY
+
 VERSION = "1.0.0"
 REF = "#/components/schemas/"
 
@@ -41,22 +44,64 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"path": {"type": "string", "description": "key path, e.g. state.players.A.field.C9"},
                        "message": {"type": "string"}, "line": {"type": "integer"}}},
     "Scenario": {
-        "type": "object", "description": "Contract §1: a board position plus a queue of actions.",
+        "type": "object", "required": ["state"],
+        "description": "Contract §1: a board position plus a queue of actions. The shape is checked "
+                       "here; what only the engine can know (card names, slots, the Codex's rules) is a "
+                       "400 naming the key path, so a body this schema allows may still be refused.",
         "properties": {
             "id": {"type": "string"}, "title": {"type": "string"}, "question": {"type": "string"},
-            "codex": {"type": "string", "description": 'the rules version, e.g. "0.4.0"'},
-            "cards": {"type": "array", "items": ref("Card")},
+            "codex": {"type": "string", "description": 'the rules version, e.g. "0.4.0" (one we hold)'},
+            "cards": {"type": "array", "items": ref("Card"), "maxItems": MAX_CARDS},
             "state": ref("State"),
-            "actions": {"type": "array", "items": ref("Action")},
+            "actions": {"type": "array", "items": ref("Action"), "maxItems": MAX_ACTIONS},
             "expect": ref("Expect"),
+            "ask": {"type": "array", "items": ref("Ask"),
+                    "description": "Contract §7: what the judge wants to know, one question an item"},
             "on_illegal": {"enum": ["stop", "continue"]}}},
+    "Ask": {
+        "description": "Contract §7: one question. `legal`/`resolves` name a queued action by its index "
+                       "(`resolves` also by card name), `happens_to` a slot at the start, `value` a slot's "
+                       "value after the queue, `winner: true` who wins.",
+        "oneOf": [
+            {"type": "object", "required": ["legal"], "additionalProperties": False,
+             "properties": {"legal": {"type": "integer", "minimum": 0}}},
+            {"type": "object", "required": ["resolves"], "additionalProperties": False,
+             "properties": {"resolves": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}}},
+            {"type": "object", "required": ["happens_to"], "additionalProperties": False,
+             "properties": {"happens_to": {"type": "string", "example": "B:C3"}}},
+            {"type": "object", "required": ["value"], "additionalProperties": False,
+             "properties": {"value": {
+                 "type": "object", "required": ["slot", "of"], "additionalProperties": False,
+                 "properties": {"slot": {"type": "string"},
+                                "of": {"enum": ["atk", "def", "hp", "max_hp", "damage", "captured",
+                                                "keywords", "line", "proactive"]}}}}},
+            {"type": "object", "required": ["winner"], "additionalProperties": False,
+             "properties": {"winner": {"const": True}}}],
+        "example": {"resolves": 0}},
+    "Answer": {
+        "type": "object", "required": ["ask", "verdict", "text", "step", "rules"],
+        "description": "Contract §7: the answer to one question, its verdict first.",
+        "properties": {
+            "ask": ref("Ask"),
+            "question": {"type": "string", "description": "the question in words (ours)"},
+            "default": {"const": True, "description": "present when the scenario asked nothing: the question "
+                                                      "a judge most likely has about the last queued action"},
+            "verdict": {"description": '"yes"/"no" (legal, resolves); the value (value); "A", "B" or "none" '
+                                       '(winner); a list of damaged, healed, captured, returned, exiled, '
+                                       'moved, changed or ["nothing"] (happens_to)',
+                        "oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"},
+                                  {"type": "null"}, STRINGS]},
+            "text": {"type": "string", "description": "the answer in words, opening with its verdict"},
+            "step": {"type": ["integer", "null"], "description": "the deciding step's n"},
+            "rules": RULE_IDS}},
     "State": {
-        "type": "object", "description": "Contract §2: the board position.",
+        "type": "object", "required": ["players"], "description": "Contract §2: the board position.",
         "properties": {
             "turn_player": {"enum": ["A", "B"]},
             "phase": {"enum": ["setup", "preparation", "combat", "emplacement"]},
             "turn": {"type": "integer", "minimum": 0}, "round": {"type": "integer", "minimum": 1},
-            "players": {"type": "object", "properties": {"A": ref("Player"), "B": ref("Player")}},
+            "players": {"type": "object", "required": ["A", "B"],
+                        "properties": {"A": ref("Player"), "B": ref("Player")}},
             "lasting": {"type": "array", "items": OPEN}, "used": {"type": "array", "items": OPEN}}},
     "Player": {
         "type": "object",
@@ -83,7 +128,9 @@ SCHEMAS: dict[str, Any] = {
     "Expect": {
         "type": "object", "description": "Contract §6: the expected ruling.",
         "properties": {"rejected": {"oneOf": [{"type": "integer"}, {"const": "none"}]}, "cites": STRINGS,
-                       "winner": {"enum": ["A", "B", "none"]}, "board": OPEN}},
+                       "winner": {"enum": ["A", "B", "none"]}, "board": OPEN,
+                       "answers": {"type": "array", "description": "ours: each answer's expected verdict "
+                                                                   "(and step), in the order of `ask:`"}}},
     "Step": {
         "type": "object", "required": ["n", "kind", "text", "rules"],
         "properties": {"n": {"type": "integer"}, "kind": {"type": "string"}, "text": {"type": "string"},
@@ -91,7 +138,8 @@ SCHEMAS: dict[str, Any] = {
                        "state": {"description": "with ?snapshots=1: the §2 state after this step"}}},
     "Ruling": {
         "type": "object",
-               "required": ["scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner"],
+               "required": ["scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner",
+                            "answers"],
         "description": "Contract §5: what the engine returns.",
         "properties": {
             "scenario": {"type": "string"}, "codex": {"type": "string"}, "ok": {"type": "boolean"},
@@ -102,6 +150,8 @@ SCHEMAS: dict[str, Any] = {
             "final": nullable(ref("State")),
             "derived": {"type": "object", "additionalProperties": ref("Derived")},
             "winner": {"enum": ["A", "B", None]},
+            "answers": {"type": "array", "items": ref("Answer"),
+                        "description": "Contract §7: one answer per question of `ask:` (or the default one)"},
             "expect": {"type": "object", "required": ["passed", "failures"],
                        "properties": {"passed": {"type": "boolean"}, "failures": {"type": "array"}}},
             "stopped": {"type": "object", "properties": {"reason": {"type": "string"},
@@ -235,10 +285,11 @@ SNAPSHOTS = {"name": "snapshots", "in": "query", "required": False, "schema": {"
              "description": "1: each step also carries the state after it"}
 AFTER = {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
          "description": "play the first N queued actions first (default: all)"}
-QUERY = {"name": "q", "in": "query", "required": True, "schema": {"type": "string", "maxLength": 200},
+QUERY = {"name": "q", "in": "query", "required": True, "schema": {"type": "string", "maxLength": MAX_QUERY},
          "description": "words, a rule number (13.6.2), a term; kind:card, kind:rule, … narrow it",
          "example": "unyielding"}
-PAGE = {"name": "page", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}}
+PAGE = {"name": "page", "in": "query", "required": False,
+        "schema": {"type": "integer", "minimum": 1, "maximum": 999999}}
 
 PATHS: dict[str, Any] = {
     "/api/v1/rules/{rule_id}": get_op("getRule", "A rule of the Codex, its citations and the rulings citing "

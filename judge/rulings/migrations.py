@@ -1,5 +1,5 @@
 """The schema of saved rulings, as numbered migrations applied once each, in order, at start-up
-(`judge.rulings.open_store`), for SQLite (judge/desk/store.py) and PostgreSQL (judge/rulings/postgres.py).
+(`judge.rulings.open_store`), for SQLite (judge/rulings/sqlite.py) and PostgreSQL (judge/rulings/postgres.py).
 
 A table `schema_migrations(version, name, applied)` records what has run. Each migration has its
 statements per backend; add a new one at the end, never edit one that has shipped. Instances starting

@@ -1,5 +1,5 @@
 """`judge changes FROM TO [--json]`: what changed from one Codex edition to another, and what that
-does to every library ruling and every saved ruling (judge.desk.changes). Exit 0, or 2 when an
+does to every library ruling and every saved ruling (judge.changes.rulings). Exit 0, or 2 when an
 edition is not one we hold.
 
 The saved rulings are read where the web app keeps them: PostgreSQL when DATABASE_URL is set, else
@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 
 from judge import ROOT
-from judge.codex.diff import Change, word_diff
+from judge.changes.diff import Change, word_diff
+from judge.changes.rulings import EditionChanges, changes
 from judge.codex.model import CodexError
-from judge.desk.changes import EditionChanges, changes, outcome_differences
+from judge.desk.outcomes import outcome_differences
 from judge.rulings import open_store
 
 
