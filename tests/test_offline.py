@@ -142,16 +142,14 @@ def test_public_pages_go_gzipped_and_the_desk_with_its_token_does_not(client):
 
 
 def test_pages_are_never_rate_limited_with_the_production_defaults(tmp_path, index_dir):
-    """Keeping the site offline asks for every page in a few seconds; only /api, the desk's POSTs,
-    sharing and search have limits (README)."""
+    """Keeping the site offline asks for every page in a few seconds; reading is never limited (the
+    limits of costly work are tests/test_venue.py's)."""
     app = create_app({"DATABASE": str(tmp_path / "r.sqlite3"), "INDEX_DIR": index_dir})
     assert app.config["RATELIMIT_ENABLED"] is True
     client = app.test_client()
     rules = [f"/rules/{r}" for r in list(load_codex().rules)[:40]]
     codes = {client.get(url).status_code for _ in range(4) for url in rules}     # 160 in a second or two
     assert codes == {200}
-    searches = [client.get("/search?q=taunt").status_code for _ in range(25)]   # 20/s for search
-    assert 429 in searches
 
 
 def test_the_offline_pages_say_what_they_are(client):

@@ -36,6 +36,7 @@ from judge.library import LIBRARY, card_slug
 from judge.search import export
 from judge.search import store as index_store
 from judge.web import caching
+from judge.web.links import scenario_url
 
 bp = Blueprint("offline", __name__)
 
@@ -46,7 +47,7 @@ SW_SOURCE = ROOT / "static" / "js" / "sw.js"
 # the kind ("glossary/def" -> "def"); an example opens its rule (`parent`).
 DOC_ENDPOINTS = {"rule": ("codex.rule", "rule_id"), "section": ("codex.rule", "rule_id"),
                  "example": ("codex.rule", "rule_id"), "glossary": ("codex.glossary_entry", "slug"),
-                 "card": ("cards.card", "slug"), "ruling": ("desk.scenario", "pid")}
+                 "card": ("cards.card", "slug"), "ruling": ("library.scenario", "pid")}
 PLACEHOLDER = "__ID__"
 
 
@@ -77,8 +78,8 @@ def kept_urls() -> dict[str, list[str]]:
         "cards": [url_for("cards.cards"),
                   *(url_for("cards.card", slug=card_slug(c.name))
                     for c in sorted(load_library(), key=lambda c: c.name.lower()))],
-        "library": [url_for("desk.scenarios"),
-                    *(url_for("desk.scenario", pid=e.pid) for e in LIBRARY.entries())],
+        "library": [url_for("library.scenarios"),
+                    *(scenario_url(e.pid) for e in LIBRARY.entries())],
         "offline": [url_for("offline.page"), url_for("offline.search_page"), url_for("offline.search_data"),
                     url_for("offline.missing"), url_for("offline.manifest")],
         "static": [url_for("static", filename=name) for name in static_files()],
