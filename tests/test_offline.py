@@ -150,6 +150,7 @@ def test_pages_are_never_rate_limited_with_the_production_defaults(tmp_path, ind
     rules = [f"/rules/{r}" for r in list(load_codex().rules)[:40]]
     codes = {client.get(url).status_code for _ in range(4) for url in rules}     # 160 in a second or two
     assert codes == {200}
+    # that costly work stays limited (search, the engine) is tests/test_venue.py's part
 
 
 def test_the_offline_pages_say_what_they_are(client):
