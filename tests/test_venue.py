@@ -422,4 +422,4 @@ def test_yaml_reading_is_bounded_and_its_refusal_accurate(tmp_path, index_dir):
                                else "application/json")
         assert response.status_code == 400, path
         problem = response.get_json()["problems"][0]
-        assert "nested more than 100 levels" in problem["message"] and problem["line"] == 1
+        assert "nested too deeply (more than 100 levels)" in problem["message"] and problem["line"] == 1
