@@ -400,3 +400,15 @@ def test_the_openapi_document_describes_ask_and_answers_and_a_ruling_with_them_c
         conforms({"winner": "A"}, "Ask")
     with pytest.raises(jsonschema.ValidationError):
         conforms({"value": {"slot": "A:C3", "of": "speed"}}, "Ask")
+
+
+def test_the_desk_questions_of_a_scenario_that_does_not_load_are_a_400_naming_the_problem(client):
+    bad = {"state": board({"field": {"C9": "Dusk Lancer"}}, {}), "actions": []}
+    response = client.post("/desk/questions.json", json={"scenario": bad})
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["ok"] is False and any("C9" in p["path"] for p in body["problems"])
+    # a question that no longer fits the queue does not hide the ones that do
+    scenario = {**DISPUTES[0][1], "ask": [{"legal": 5}]}
+    offered = client.post("/desk/questions.json", json={"scenario": scenario}).get_json()["questions"]
+    assert {"legal": 0} in [q["ask"] for q in offered]

@@ -17,7 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
 from judge.rulings import open_store
-from judge.web import caching, errors, limits, previews, security
+from judge.web import caching, compress, errors, limits, previews, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -32,6 +32,7 @@ BLUEPRINTS = [
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
     "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)
+    "judge.web.offline:bp",       # /manifest.webmanifest, /sw.js, /offline…   (the site offline)
 ]
 
 # Settings read from the environment when set (numbers and booleans parsed), below create_app's config.
@@ -42,6 +43,7 @@ ENV_SETTINGS: dict[str, Callable[[str], object]] = {
     "JUDGE_LIMIT_SHARE": str, "JUDGE_LIMIT_SEARCH": str, "JUDGE_LIMIT_ENGINE": str, "JUDGE_LIMIT_SAVE": str,
     "JUDGE_LIMIT_CHANGES": str, "JUDGE_COST_LIMIT": str, "JUDGE_ENGINE_SLOTS": int,
     "JUDGE_HTTPS": lambda v: v.lower() in ("1", "true", "yes", "on"), "JUDGE_PROXIES": int,
+    "JUDGE_OFFLINE": lambda v: v.lower() not in ("0", "false", "no", "off"),
 }
 
 
@@ -113,6 +115,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.wsgi_app = BodyLimit(app.wsgi_app)  # type: ignore[method-assign]
     errors.register(app)
+    compress.register(app)  # first registered, so it runs last: after the page cache kept the plain body
     security.register(app)
     previews.register(app)
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):

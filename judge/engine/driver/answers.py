@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.engine.data.input_checks import show
+from judge.engine.driver.verbs import VERBS
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, State
 
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from judge.engine.play.trace import Step
 
 KINDS = ("legal", "resolves", "happens_to", "value", "winner")
-USES_EFFECT = ("cast", "spring", "activate", "use")   # the verbs that use an Event, an Ambush or an effect
 VALUES = {"atk": "ATK", "def": "DEF", "hp": "HP", "max_hp": "maximum HP", "damage": "damage",
           "captured": "captured", "keywords": "keywords", "line": "line", "proactive": "proactive"}
 # what can happen to a card, most telling first (the order of a happens_to verdict)
@@ -103,7 +103,7 @@ def _one(item: Any, path: str, actions: Sequence[Action], state: State,
         if not 0 <= value < len(actions):
             bad(where, f"no action {value}: {count}")
             return None
-        if kind == "resolves" and actions[value].verb not in USES_EFFECT:
+        if kind == "resolves" and not uses_effect(actions[value]):
             bad(where, f"action {value} ({describe(actions[value])}) uses no Event, Ambush or effect, so "
                        f"nothing of it can resolve; ask legal: {value}, or happens_to: a slot")
             return None
@@ -149,8 +149,7 @@ def _by_name(value: Any, where: str, actions: Sequence[Action], state: State,
     if card is None:
         bad(where, f"expected the number of a queued action or a card's name; no card named {show(value)}")
         return None
-    used = [a for a in actions if a.verb in ("cast", "spring", "recruit")
-            and str(a.value).lower() == card.name.lower()]
+    used = [a for a in actions if VERBS[a.verb].value == "card" and str(a.value).lower() == card.name.lower()]
     on_field = any(h.name.lower() == card.name.lower()
                    for ref in state.soul_refs(active=False) + state.realm_refs()
                    if (h := state.holder_at(ref)) is not None)
@@ -176,6 +175,12 @@ def question(ask: Ask, actions: Sequence[Action], state: State) -> str:
     return "Does the duel end, and who wins?"
 
 
+def uses_effect(action: Action) -> bool:
+    """The action uses an Event, an Ambush or an effect: taking it puts an entry on the Cascade (the verb
+    table's `on_cascade`)."""
+    return VERBS[action.verb].on_cascade
+
+
 def describe(action: Action) -> str:
     """An action in words: "attack C2, target B:L1", "cast Firebolt, caster L2, targets B:L2"."""
     parts = [f"{action.verb} {action.value}" if action.value is not True else action.verb.replace("_", " ")]
@@ -191,7 +196,7 @@ def used_label(ask: Ask, actions: Sequence[Action], state: State) -> str:
     if ask.card is not None:
         return ask.card
     action = actions[ask.action or 0]
-    if action.verb in ("cast", "spring"):
+    if VERBS[action.verb].value == "card":   # an Event cast or an Ambush sprung: the card's name
         return str(action.value)
     ref = action.ref("card", state)
     holder = state.holder_at(ref) if ref is not None else None
@@ -210,7 +215,7 @@ def candidates(actions: Sequence[Action], state: State) -> list[Ask]:
     out: list[Ask] = []
     cards: list[SlotRef] = []
     for action in reversed(actions):
-        if action.verb in USES_EFFECT:
+        if uses_effect(action):
             out.append(Ask("resolves", action=action.index))
         out.append(Ask("legal", action=action.index))
         for ref in [*action.target_refs(state), action.ref("target", state), action.ref("value", state),
@@ -244,9 +249,9 @@ def likely_ask(actions: Sequence[Action], state: State, g: Game | None) -> Ask |
     last = actions[-1]
     if g is not None and last.index not in g.ledger.taken:
         return Ask("legal", action=last.index)
-    if last.verb in USES_EFFECT:
+    if uses_effect(last):
         return Ask("resolves", action=last.index)
-    target = last.ref("target", state) if last.verb == "attack" else None
+    target = last.ref("target", state) if VERBS[last.verb].value == "slot" else None   # an attack's target
     if target is not None and state.holder_at(target) is not None:
         return Ask("happens_to", slot=target)
     return Ask("legal", action=last.index)
@@ -536,7 +541,7 @@ class _Reader:
 
     # --- winner: the step that ended the duel
     def _winner(self, ask: Ask) -> Said:
-        won = next((s for s in reversed(self.steps) if s.kind == "win"), None)
+        won = self.step(self.g.ledger.ended)
         winner = self.g.state.winner
         if winner and won is not None:
             return winner, f"{winner} wins: {_sentence(won.text)}", won.n, won.rules

@@ -48,9 +48,10 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     looped = False
     stopped: dict[str, Any] | None = None
     failed = ""
-    trace.watch = g.ledger.after
     try:
         answers.follow(g, scenario.asks or answers.likely_asks(scenario.actions, scenario.state))
+        if g.ledger.watchers:   # a step that changes no derived value changes nothing a question follows
+            trace.watch = lambda step: None if step.kind in consequences.QUIET else g.ledger.after(step.n)
         if not scenario.actions:
             describe_position(g)
         play(g)

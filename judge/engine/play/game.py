@@ -171,7 +171,8 @@ class Game:
         step, in the ending's own words and with its rules."""
         outcome = Outcome.of(reason, winner)
         self.state.outcome = outcome
-        self.trace.add("win", outcome.says(**words), outcome.rules)
+        ended = self.trace.add("win", outcome.says(**words), outcome.rules)
+        self.ledger.ended = ended.n
 
     def is_active_uid(self, uid: int | None) -> bool:
         """A Soul or Realm with this uid is face up on the field (glossary/active)."""

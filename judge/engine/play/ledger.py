@@ -47,6 +47,7 @@ class Ledger:
     reasons: dict[int, str] = field(default_factory=dict)     # action index -> why it is not legal
     used: list[Used] = field(default_factory=list)
     outcomes: dict[int, Outcome] = field(default_factory=dict)  # entry id -> outcome
+    ended: int | None = None                                   # the step that ended the duel
     # followed cards and slots: key -> [(step n, what it was after that step)], the first at step 0
     seen: dict[str, list[tuple[int, Any]]] = field(default_factory=dict)
     watchers: dict[str, Callable[[], Any]] = field(default_factory=dict)
