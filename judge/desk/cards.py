@@ -143,7 +143,8 @@ def variant_of(card: Mapping[str, Any]) -> str | None:
 
 def card_notes(state: Mapping[str, Any] | None, cards: list[Any] | None) -> dict[str, CardNote]:
     """For each card name on the board: its rank, and whether it is the scenario's own or a variant."""
-    own = {c["name"]: c for c in cards or [] if isinstance(c, Mapping) and isinstance(c.get("name"), str)}
+    listed = cards if isinstance(cards, list) else []  # `cards: 7` while being typed: none of its own
+    own = {c["name"]: c for c in listed if isinstance(c, Mapping) and isinstance(c.get("name"), str)}
     library = {card.name: card for card in load_library()}
     notes: dict[str, CardNote] = {}
     for name in board_names(state):

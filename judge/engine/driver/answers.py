@@ -126,7 +126,7 @@ def _one(item: Any, path: str, actions: Sequence[Action], state: State,
             bad(where, f"expected {{slot: \"A:C3\", of: atk}}; got {show(value)}")
             return None
         ref = _slot(value["slot"], f"{where}.slot", state, bad)
-        if value["of"] not in VALUES:
+        if not isinstance(value["of"], str) or value["of"] not in VALUES:  # a list or a map is no value
             bad(f"{where}.of", f"expected one of {', '.join(VALUES)}; got {show(value['of'])}")
             return None
         return Ask(kind, slot=ref, of=str(value["of"])) if ref is not None else None
