@@ -4,6 +4,8 @@ with / replaced by _, plus .json). With --write, write that baseline folder inst
 
     python bench/rulings_identical.py BASELINE_DIR          # exit 1 and a diff when one differs
     python bench/rulings_identical.py --write BASELINE_DIR  # record the rulings of this checkout
+    python bench/rulings_identical.py --added answers BASELINE_DIR
+        # a change that adds a key to every ruling: each ruling has it, and without it each is identical
 
 Run it before a refactoring (--write) and after every change (compare): a reshaping of the engine
 must not change a single ruling.
@@ -32,14 +34,20 @@ def library_files(root: Path) -> list[Path]:
                   if p.is_file() and p.name not in NOT_SCENARIOS and is_scenario_file(p))
 
 
-def ruling_text(path: Path) -> str:
+def ruling_text(path: Path, without: str | None = None) -> str:
     """What `judge resolve --json FILE` prints (with its final newline); an invalid file gives its
-    error message, so a change there shows too."""
+    error message, so a change there shows too. With `without`, that top-level key is taken out (a
+    ruling that lacks it says so)."""
     try:
         scenario = load_scenario_file(path)
     except ScenarioError as exc:
         return f"invalid: {exc.describe()}\n"
-    return json.dumps(resolve(scenario), indent=2, ensure_ascii=False) + "\n"
+    ruling = resolve(scenario)
+    if without is not None:
+        if without not in ruling:
+            return f"no {without!r} key in this ruling\n"
+        del ruling[without]
+    return json.dumps(ruling, indent=2, ensure_ascii=False) + "\n"
 
 
 def baseline_name(path: Path, root: Path) -> str:
@@ -51,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("baseline", help="the folder of recorded rulings")
     parser.add_argument("--write", action="store_true", help="record this checkout's rulings into it")
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose scenarios/ to read")
+    parser.add_argument("--added", metavar="KEY", help="every ruling gains this top-level key: compare the "
+                                                        "rulings without it (and fail where it is missing)")
     parser.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per differing ruling")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
@@ -72,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             missing.append(recorded.name)
             continue
         before = recorded.read_text(encoding="utf-8")
-        after = ruling_text(path)
+        after = ruling_text(path, args.added)
         if before != after:
             differ.append(recorded.name)
             diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(),
@@ -87,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in missing:
         print(f"not in the baseline (new scenario?): {name}")
     same = len(files) - len(differ) - len(missing)
-    print(f"{same} of {len(files)} rulings byte-identical; {len(differ)} differ, {len(missing)} new, "
+    added = f" once their {args.added!r} key is taken out (every ruling has one)" if args.added else ""
+    print(f"{same} of {len(files)} rulings byte-identical{added}; {len(differ)} differ, {len(missing)} new, "
           f"{len(extra)} gone")
     return 1 if differ or missing or extra else 0
 

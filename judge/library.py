@@ -77,6 +77,7 @@ class Library:
         self._stamp: tuple | None = None
         self._entries: dict[str, Entry] = {}
         self._cites: dict[str, tuple[str, ...]] = {}
+        self._answers: dict[str, tuple[dict[str, Any], ...]] = {}
         self._citing: dict[str, list[Entry]] = {}
         self._warming = False
 
@@ -108,6 +109,7 @@ class Library:
             if stamp != self._stamp:
                 self._entries = {e.pid: e for e in (self._read(path) for path, _ in files) if e is not None}
                 self._cites = {}
+                self._answers = {}
                 self._citing = {}
                 self._stamp = stamp
             return self._entries, self._citing
@@ -144,8 +146,15 @@ class Library:
             log.exception("resolving library scenario %s failed", entry.pid)
             ruling = {}
         result = cited_rules(ruling, entry.expected_cites)
+        self._answers[entry.pid] = tuple(ruling.get("answers") or ())
         self._cites[entry.pid] = result
         return result
+
+    def answers(self, entry: Entry) -> tuple[dict[str, Any], ...]:
+        """The answers of the scenario's ruling (contract §7), worked out with its cites."""
+        if entry.pid not in self._answers:
+            self.cites(entry)
+        return self._answers.get(entry.pid, ())
 
     def search(self, query: str) -> list[Entry]:
         words = [w for w in query.lower().split() if w]

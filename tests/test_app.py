@@ -52,6 +52,10 @@ def test_odd_query_arguments_never_break_the_json_twin_link(client, path, json_u
 
 def test_search_pages_link_on_without_url_for_options(client):
     page = client.get("/search?q=soul&_method=x&_external=1").get_data(as_text=True)
+    # the link preview's og:url is the one absolute address a page sends (a chat needs it whole)
+    preview = '<meta property="og:url" content="http://localhost/search">'
+    assert preview in page
+    page = page.replace(preview, "")
     assert "page=2" in page and "_method" not in page and "http://" not in page
 
 

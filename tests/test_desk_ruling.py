@@ -162,7 +162,8 @@ def test_library_rulings_open_as_pages_and_are_found_by_the_rules_they_cite(clie
     assert [s["id"] for s in listing["scenarios"]] == ["battle/knight"]
     with client.application.test_request_context("/"):
         assert links.rulings_citing("glossary/atk") == [
-            {"id": "battle/knight", "title": SCENARIO["title"], "url": "/scenarios/battle/knight"}]
+            {"id": "battle/knight", "title": SCENARIO["title"], "question": SCENARIO["question"].strip(),
+             "answer": None, "url": "/scenarios/battle/knight"}]   # this fake engine answers nothing
         assert links.rulings_citing("13.6.2") == []
 
 

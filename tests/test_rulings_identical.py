@@ -32,3 +32,16 @@ def test_recorded_rulings_compare_identical_and_a_changed_byte_is_found(tmp_path
 def test_the_file_names_are_the_scenario_paths():
     path = ROOT / "scenarios" / "glossary" / "berserk-triggers-on-capture.yaml"
     assert tool.baseline_name(path, ROOT) == "scenarios_glossary_berserk-triggers-on-capture.yaml.json"
+
+
+def test_a_key_added_to_every_ruling_is_compared_without_it(tmp_path, capsys):
+    """--added answers: the rulings gained `answers` (issue 20) and nothing else changed."""
+    assert tool.main(["--write", str(tmp_path)]) == 0
+    for path in tmp_path.glob("*.json"):   # the baseline as it was before rulings had answers
+        ruling = json.loads(path.read_text(encoding="utf-8"))
+        del ruling["answers"]
+        path.write_text(json.dumps(ruling, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert tool.main([str(tmp_path)]) == 1
+    capsys.readouterr()
+    assert tool.main(["--added", "answers", str(tmp_path)]) == 0
+    assert "once their 'answers' key is taken out" in capsys.readouterr().out

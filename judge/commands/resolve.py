@@ -85,6 +85,13 @@ def readable(ruling: dict[str, Any], title: str = "", question: str = "") -> str
     if question:
         lines.append(" ".join(question.split()))
     lines.append("")
+    for answer in ruling.get("answers") or []:   # the answers first, verdict first (contract §7)
+        asked = "The likeliest question" if answer.get("default") else "Asked"
+        lines.append(f"{asked}: {answer['question']}")
+        where = f" (step {answer['step']})" if answer.get("step") else ""
+        rules = f"  [{shown(answer['rules'])}]" if answer.get("rules") else ""
+        lines.append(f"Answer{where}: {answer['text']}{rules}")
+        lines.append("")
     for step in ruling["steps"]:
         rules = f"  [{shown(step['rules'])}]" if step["rules"] else ""
         lines.append(f"Step {step['n']} — {step['text']}{rules}")

@@ -189,21 +189,10 @@ def action_label(action: Any) -> str:
     return " · ".join(parts)
 
 
-# Steps that settle a dispute, most telling first; bookkeeping (a card going to the Elysium, a window,
-# a phase) rarely is the answer.
-DECIDING_KINDS = (("reject",), ("win",),
-                  ("capture", "damage", "heal", "fizzle", "effect", "battle", "instant"))
-
-
 def deciding_step(ruling: Mapping[str, Any]) -> int | None:
-    """The step that settles the question: the refusal of a rejected action, else a win, else the last
-    capture, damage, heal, fizzle or effect, else the last step."""
-    steps = ruling.get("steps") or []
-    for kinds in DECIDING_KINDS:
-        for step in reversed(steps):
-            if step.get("kind") in kinds:
-                return step.get("n")
-    return steps[-1].get("n") if steps else None
+    """The step the ruling's (first) answer rests on (contract §7): the one the pages mark and link to."""
+    answers = ruling.get("answers") or []
+    return answers[0].get("step") if answers and isinstance(answers[0], Mapping) else None
 
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",

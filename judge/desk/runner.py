@@ -215,6 +215,11 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
     return ruling
 
 
+def questions(data: Mapping[str, Any], source: str = "desk") -> list[dict[str, Any]]:
+    """The questions the scenario's position and queue allow (contract §7), the likeliest first."""
+    return engine.questions(load(data, source))
+
+
 def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
     return engine.position(load(data, source))
 

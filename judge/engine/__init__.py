@@ -12,7 +12,8 @@ importing only the ones above it in this list (docs/ENGINE.md):
 
     scenario = load_scenario(text_or_mapping, source="file.yaml")   # raises ScenarioError
     position(scenario)                  # contract §6
-    resolve(scenario, snapshots=False)  # contract §5 ruling
+    resolve(scenario, snapshots=False)  # contract §5 ruling, with its answers (§7)
+    questions(scenario)                 # the questions (§7) its position and queue allow
     legal_actions(scenario, after=None) # contract §4 dicts
     with budget.limit(Budget(seconds=2.0, steps=2000)): ...   # OutOfTime past it
 """
@@ -42,7 +43,7 @@ from judge.engine.data.yamlio import (
     safe_load,
     value_problems,
 )
-from judge.engine.driver.api import legal_actions, load_scenario, position, resolve
+from judge.engine.driver.api import legal_actions, load_scenario, position, questions, resolve
 from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
@@ -51,6 +52,7 @@ from judge.engine.position.state import PLAYERS, SlotRef
 __all__ = [
     # loading, reading and running a scenario
     "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
+    "questions",
     # the budget a caller may run the engine under
     "budget", "Budget", "OutOfTime",
     # errors

@@ -16,7 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
 from judge.rulings import open_store
-from judge.web import caching, errors, limits, security
+from judge.web import caching, errors, limits, previews, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -27,6 +27,7 @@ BLUEPRINTS = [
     "judge.web.api_docs:bp",      # /api, /api/openapi.json                     (its documentation)
     "judge.web.desk:bp",          # /desk, /r/<id>                             (ruling desk)
     "judge.web.library_pages:bp",  # /scenarios, /scenarios/<pid>              (scenario library)
+    "judge.web.desk_ask:bp",      # /desk/questions.json                       (the desk's questions)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
     "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)
@@ -86,6 +87,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     security.register(app)
+    previews.register(app)
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
         importlib.import_module("judge.rulings.limit_storage")  # registers postgresql:// with `limits`
     # A shared limit store (PostgreSQL, Redis) that fails must not fail requests: count per process

@@ -230,8 +230,10 @@ def resolve_json() -> Response:
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,
                    deciding=view["deciding_step"],
-                   trace=render_template("desk/_trace.html", ruling=ruling, boards=False,
-                                         deciding=view["deciding_step"], action_words=view["action_words"]))
+                   answers=ruling.get("answers") or [],
+                   trace=render_template("desk/_answers.html", ruling=ruling)
+                   + render_template("desk/_trace.html", ruling=ruling, boards=False,
+                                     deciding=view["deciding_step"], action_words=view["action_words"]))
 
 
 @bp.post("/desk/parse.json")

@@ -7,10 +7,11 @@ never URLs; the web turns them into links here.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from flask import url_for
 
-from judge.library import Entry
+from judge.library import LIBRARY, Entry
 from judge.library import rulings_citing as library_rulings_citing
 
 
@@ -18,9 +19,16 @@ def scenario_url(pid: str) -> str:
     return url_for("library.scenario", pid=pid)
 
 
-def rulings(entries: Iterable[Entry]) -> list[dict[str, str]]:
-    """Library rulings as links: [{id, title, url}]."""
-    return [{"id": e.pid, "title": e.title, "url": scenario_url(e.pid)} for e in entries]
+def answer(entry: Entry) -> dict[str, Any] | None:
+    """A library ruling's first answer, to show beside its title: {question, verdict, text}."""
+    found = LIBRARY.answers(entry)
+    return {k: found[0].get(k) for k in ("question", "verdict", "text")} if found else None
+
+
+def rulings(entries: Iterable[Entry]) -> list[dict[str, Any]]:
+    """Library rulings as links: [{id, title, question, answer, url}]."""
+    return [{"id": e.pid, "title": e.title, "question": e.question, "answer": answer(e),
+             "url": scenario_url(e.pid)} for e in entries]
 
 
 def rulings_citing(rule_id: str) -> list[dict[str, str]]:
@@ -28,11 +36,9 @@ def rulings_citing(rule_id: str) -> list[dict[str, str]]:
     return rulings(library_rulings_citing(rule_id))
 
 
-def titles(entries: Iterable[Entry]) -> list[dict[str, str]]:
-    """Library rulings for a list: [{id, title, question, url}]."""
-    return [
-        {"id": e.pid, "title": e.title, "question": e.question, "url": scenario_url(e.pid)} for e in entries
-    ]
+def titles(entries: Iterable[Entry]) -> list[dict[str, Any]]:
+    """Library rulings for a list: [{id, title, question, answer, url}]."""
+    return rulings(entries)
 
 
 def doc_url(kind: str, doc_id: str, parent: str = "") -> str:

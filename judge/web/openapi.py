@@ -49,7 +49,45 @@ SCHEMAS: dict[str, Any] = {
             "state": ref("State"),
             "actions": {"type": "array", "items": ref("Action")},
             "expect": ref("Expect"),
+            "ask": {"type": "array", "items": ref("Ask"),
+                    "description": "Contract §7: what the judge wants to know, one question an item"},
             "on_illegal": {"enum": ["stop", "continue"]}}},
+    "Ask": {
+        "description": "Contract §7: one question. `legal`/`resolves` name a queued action by its index "
+                       "(`resolves` also by card name), `happens_to` a slot at the start, `value` a slot's "
+                       "value after the queue, `winner: true` who wins.",
+        "oneOf": [
+            {"type": "object", "required": ["legal"], "additionalProperties": False,
+             "properties": {"legal": {"type": "integer", "minimum": 0}}},
+            {"type": "object", "required": ["resolves"], "additionalProperties": False,
+             "properties": {"resolves": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}}},
+            {"type": "object", "required": ["happens_to"], "additionalProperties": False,
+             "properties": {"happens_to": {"type": "string", "example": "B:C3"}}},
+            {"type": "object", "required": ["value"], "additionalProperties": False,
+             "properties": {"value": {
+                 "type": "object", "required": ["slot", "of"], "additionalProperties": False,
+                 "properties": {"slot": {"type": "string"},
+                                "of": {"enum": ["atk", "def", "hp", "max_hp", "damage", "captured",
+                                                "keywords", "line", "proactive"]}}}}},
+            {"type": "object", "required": ["winner"], "additionalProperties": False,
+             "properties": {"winner": {"const": True}}}],
+        "example": {"resolves": 0}},
+    "Answer": {
+        "type": "object", "required": ["ask", "verdict", "text", "step", "rules"],
+        "description": "Contract §7: the answer to one question, its verdict first.",
+        "properties": {
+            "ask": ref("Ask"),
+            "question": {"type": "string", "description": "the question in words (ours)"},
+            "default": {"const": True, "description": "present when the scenario asked nothing: the question "
+                                                      "a judge most likely has about the last queued action"},
+            "verdict": {"description": '"yes"/"no" (legal, resolves); the value (value); "A", "B" or "none" '
+                                       '(winner); a list of damaged, healed, captured, returned, exiled, '
+                                       'moved, changed or ["nothing"] (happens_to)',
+                        "oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"},
+                                  {"type": "null"}, STRINGS]},
+            "text": {"type": "string", "description": "the answer in words, opening with its verdict"},
+            "step": {"type": ["integer", "null"], "description": "the deciding step's n"},
+            "rules": RULE_IDS}},
     "State": {
         "type": "object", "description": "Contract §2: the board position.",
         "properties": {
@@ -83,7 +121,9 @@ SCHEMAS: dict[str, Any] = {
     "Expect": {
         "type": "object", "description": "Contract §6: the expected ruling.",
         "properties": {"rejected": {"oneOf": [{"type": "integer"}, {"const": "none"}]}, "cites": STRINGS,
-                       "winner": {"enum": ["A", "B", "none"]}, "board": OPEN}},
+                       "winner": {"enum": ["A", "B", "none"]}, "board": OPEN,
+                       "answers": {"type": "array", "description": "ours: each answer's expected verdict "
+                                                                   "(and step), in the order of `ask:`"}}},
     "Step": {
         "type": "object", "required": ["n", "kind", "text", "rules"],
         "properties": {"n": {"type": "integer"}, "kind": {"type": "string"}, "text": {"type": "string"},
@@ -91,7 +131,8 @@ SCHEMAS: dict[str, Any] = {
                        "state": {"description": "with ?snapshots=1: the §2 state after this step"}}},
     "Ruling": {
         "type": "object",
-               "required": ["scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner"],
+               "required": ["scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner",
+                            "answers"],
         "description": "Contract §5: what the engine returns.",
         "properties": {
             "scenario": {"type": "string"}, "codex": {"type": "string"}, "ok": {"type": "boolean"},
@@ -102,6 +143,8 @@ SCHEMAS: dict[str, Any] = {
             "final": nullable(ref("State")),
             "derived": {"type": "object", "additionalProperties": ref("Derived")},
             "winner": {"enum": ["A", "B", None]},
+            "answers": {"type": "array", "items": ref("Answer"),
+                        "description": "Contract §7: one answer per question of `ask:` (or the default one)"},
             "expect": {"type": "object", "required": ["passed", "failures"],
                        "properties": {"passed": {"type": "boolean"}, "failures": {"type": "array"}}},
             "stopped": {"type": "object", "properties": {"reason": {"type": "string"},

@@ -27,9 +27,10 @@ from flask.typing import ResponseReturnValue
 
 from judge import search as searching
 from judge.codex import editions
+from judge.library import LIBRARY
 from judge.search.query import MAX_QUERY, QueryError, prepare
 from judge.web.errors import BadInput
-from judge.web.links import doc_url
+from judge.web.links import answer, doc_url
 from judge.web.twin import announce_json, query_args
 
 log = logging.getLogger(__name__)
@@ -132,7 +133,8 @@ def _run(as_json: bool) -> ResponseReturnValue:
         return redirect(target, 302)
 
     results = [{"id": hit.id, "kind": hit.kind, "url": doc_url(hit.kind, hit.id, hit.parent),
-                "title": hit.title, "snippet": hit.snippet, "text": hit.text} for hit in result.hits]
+                "title": hit.title, "snippet": hit.snippet, "text": hit.text, **ruling_answer(hit)}
+               for hit in result.hits]
     body = {"query": result.query, "redirect": None, "suggestion": result.suggestion,
             "total": result.total, "results": results, "page": result.page, "pages": result.pages}
     if as_json:
@@ -142,6 +144,12 @@ def _run(as_json: bool) -> ResponseReturnValue:
                            searched=result.searched, notices=list(result.notices), sections=sections,
                            kind_labels=KIND_LABELS, pager=_pager(result), error=None, empty=False)
     return announce_json(make_response(html), url_for("search.search_json", **query_args()))
+
+
+def ruling_answer(hit: Any) -> dict[str, Any]:
+    """A library ruling's hit also carries its question and its answer (verdict first)."""
+    entry = LIBRARY.get(hit.id.split("/", 1)[1]) if hit.kind == "ruling" else None
+    return {"question": entry.question, "answer": answer(entry)} if entry is not None else {}
 
 
 def _pager(result: searching.SearchResult) -> dict[str, str | None]:

@@ -1,5 +1,6 @@
 // Ruling pages (saved and library rulings): step through the trace with buttons or arrow keys; the page
-// opens with the final board beside the trace and the deciding step in view.
+// opens at its question and the answer's verdict, the deciding step marked and one click away (the
+// answer's link, or the step buttons, which start from it).
 "use strict";
 
 function initRulingPage(page) {
@@ -38,13 +39,19 @@ function initRulingPage(page) {
     if (e.key === "ArrowLeft") go(current - 1);
     if (e.key === "ArrowRight") go(current + 1);
   });
-  // The deciding step in view: beside the final board on a wide screen; on a phone with its own board open.
+  // The page stays at its top (the question and the verdict); the deciding step is one click away: the
+  // answer links to it, and going there shows its board (beside the trace, or its own on a phone).
   const deciding = $(".ruling-trace .step.deciding", page);
-  if (deciding && !window.location.hash) {
-    if (!wide.matches) go(steps.indexOf(deciding), false);
+  if (deciding) {
+    if (!wide.matches) go(steps.indexOf(deciding), false);   // on a phone its own board is open, out of view
     label.textContent = `The deciding step: ${deciding.querySelector(".step-n").textContent} of ${steps.length}`;
-    deciding.scrollIntoView({ block: wide.matches ? "center" : "start" });
   }
+  const follow = () => {
+    const target = window.location.hash && steps.find((li) => `#${li.id}` === window.location.hash);
+    if (target) go(steps.indexOf(target));
+  };
+  window.addEventListener("hashchange", follow);
+  follow();
 }
 
 

@@ -68,7 +68,9 @@ const YamlAndShare = {
     const dialog = $("#share-dialog");
     const words = this.words.filter(Boolean);
     $("#share-name").value = this.scenario.title || (words.length ? `${words[0]}${words.length > 1 ? ", and an answer" : ""}` : "A position");
-    $("#share-question").value = this.scenario.question || (words.length ? `${words.join("; then ")}. What happens?` : "What is legal here?");
+    const asked = this.askControl ? this.askControl.words() : "";  // "What do you want to know?" (desk-ask.js)
+    $("#share-question").value = this.scenario.question || (asked && words.length ? `${words.join("; then ")}. ${asked}` : asked)
+      || (words.length ? `${words.join("; then ")}. What happens?` : "What is legal here?");
     $("#share-msg").textContent = "";
     dialog.showModal();
     $("#share-name").select();

@@ -163,6 +163,7 @@ class Desk {
     this.renderNextTitle();
     this.renderPiles();
     this.renderQueue();
+    this.root.dispatchEvent(new CustomEvent("desk:refreshed"));  // the questions (desk-ask.js) follow the queue
     if (!this.yamlDirty) $("#yaml-text").value = data.yaml;
     await this.loadLegal(seq);
   }
@@ -522,7 +523,8 @@ class Desk {
     const deciding = steps.findIndex((li) => li.id === `step-${data.deciding}`);
     for (const [i, li] of steps.entries()) li.classList.toggle("deciding", i === deciding);
     this.goStep(this.boards.length - 1, false);
-    if (deciding >= 0 && !options.keepStep) steps[deciding].scrollIntoView({ block: "center" });
+    // the ruling opens at its answer (verdict first); the answer links to the deciding step
+    if (!options.keepStep) $("#ruling-panel").scrollIntoView({ block: "start" });
     this.keepSoon();
   }
 

@@ -97,8 +97,11 @@ def test_share_from_the_ruling_asks_a_title_and_question_prefilled_from_the_queu
     assert not re.search(r"\d{4}-\d\d-\d\dT", page.locator(".ruling-header .meta").text_content())
     deciding = page.locator(".ruling-trace .step.deciding")
     assert deciding.count() == 1
-    box = deciding.bounding_box()
-    assert 0 <= box["y"] < page.viewport_size["height"]  # opened with the deciding step in view
+    answer = page.locator(".ruling-header .answer").first
+    box = answer.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]  # opens on the answer
+    link = answer.locator("a.to-deciding")
+    assert link.get_attribute("href") == f"#{deciding.get_attribute('id')}"   # the deciding step, one click
     assert page.problems == []
 
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from judge.engine.data.edition import current_version
 from judge.engine.data.errors import ScenarioError
+from judge.engine.driver import answers, verbs
 from judge.engine.driver import resolve as resolution
 from judge.engine.driver import scenario as scenario_mod
-from judge.engine.driver import verbs
 from judge.engine.driver.scenario import Scenario
 from judge.engine.position.action import Action
 from judge.engine.position.board import derive
@@ -82,3 +82,11 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
 
 def _dicts(actions: list[Action]) -> list[dict[str, Any]]:
     return [a.to_dict() for a in actions]
+
+
+def questions(scenario: Scenario) -> list[dict[str, Any]]:
+    """The questions (contract §7) the scenario's position and queue allow, the likeliest first:
+    [{"ask", "question", "likely"}] (the desk's "What do you want to know?")."""
+    likely = answers.likely_ask(scenario.actions, scenario.state, None)
+    return [{"ask": ask.to_dict(), "question": answers.question(ask, scenario.actions, scenario.state),
+             "likely": ask == likely} for ask in answers.candidates(scenario.actions, scenario.state)]

@@ -3,7 +3,9 @@
     check(expect, ruling) -> list[str]      # failures, each naming the key and both values
 
 `board` spot checks read `final` and `derived`. Our extensions (docs/scenario-format.md):
-`shattered`, `proactive` and `line` on a slot, `count` on `X.deck`.
+`shattered`, `proactive` and `line` on a slot, `count` on `X.deck`; `answers` (§7), one item per
+question in the order of `ask:` (or one for the question answered without it): its verdict, or a
+mapping `{verdict, step, rules}` (`step`: the deciding step's n; `rules`: ids the answer must cite).
 """
 
 from __future__ import annotations
@@ -44,7 +46,61 @@ def check(expect: Mapping[str, Any] | None, ruling: Mapping[str, Any]) -> list[s
                 failures.append(f"cites: {rule} is cited by no step")
     for key, spec in (expect.get("board") or {}).items():
         failures += _board(str(key), spec or {}, ruling)
+    for i, want in enumerate(expect.get("answers") or []):
+        failures += _answer(i, want, ruling.get("answers") or [])
     return failures
+
+
+def _verdict(value: Any) -> Any:
+    """A verdict as it compares: words lower-cased, lists as sets, `none` as none."""
+    if isinstance(value, (list, tuple)):
+        return frozenset(str(v).lower() for v in value)
+    if isinstance(value, str):
+        return value.strip().lower()
+    return value
+
+
+def _answer(i: int, want: Any, answers: list[Mapping[str, Any]]) -> list[str]:
+    spec = want if isinstance(want, Mapping) else {"verdict": want}
+    if i >= len(answers):
+        return [f"answers[{i}]: expected an answer, but the ruling has {len(answers)}"]
+    got = answers[i]
+    out = []
+    if "verdict" in spec and _verdict(spec["verdict"]) != _verdict(got.get("verdict")):
+        out.append(f"answers[{i}].verdict: expected {_show(spec['verdict'])}, got "
+                   f"{_show(got.get('verdict'))} ({got.get('text')})")
+    if "step" in spec and spec["step"] != got.get("step"):
+        out.append(f"answers[{i}].step: expected step {spec['step']}, got {_show(got.get('step'))}")
+    for rule in spec.get("rules") or []:
+        if str(rule) not in (got.get("rules") or []):
+            out.append(f"answers[{i}].rules: {rule} is not among the answer's rules {got.get('rules')}")
+    return out
+
+
+def answer_problems(value: Any, count: int) -> list[tuple[str, str]]:
+    """What is wrong with `expect.answers`, given how many questions the scenario asks."""
+    if not isinstance(value, list):
+        return [("expect.answers", "expected a list, one expected verdict per question of ask:")]
+    out = []
+    if len(value) > count:
+        out.append(("expect.answers", f"{len(value)} expected answers for {count} question"
+                                      f"{'s' if count != 1 else ''}"))
+    for i, item in enumerate(value):
+        path = f"expect.answers.{i}"
+        if isinstance(item, Mapping):
+            for key in item:
+                if key not in ("verdict", "step", "rules"):
+                    out.append((f"{path}.{key}", "unknown check (expected verdict, step or rules)"))
+            step = item.get("step")
+            if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
+                out.append((f"{path}.step", "expected a step number"))
+            rules = item.get("rules")
+            if rules is not None and not (isinstance(rules, list) and all(_scalar(r) for r in rules)):
+                out.append((f"{path}.rules", "expected a list of rule ids"))
+        elif not (_scalar(item) or isinstance(item, (bool, list))):
+            out.append((path, "expected a verdict (yes, no, A, B, none, a value, a list) or "
+                              "{verdict, step, rules}"))
+    return out
 
 
 def _show(value: Any) -> str:
@@ -149,8 +205,9 @@ def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
     loads, so `check` only ever meets the shapes it reads."""
     out: list[tuple[str, str]] = []
     for key in expect:
-        if key not in ("rejected", "winner", "cites", "board"):
-            out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites or board)"))
+        if key not in ("rejected", "winner", "cites", "board", "answers"):
+            out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites, board or "
+                                         "answers)"))
     rejected = expect.get("rejected")
     if rejected is not None and not _none(rejected) and (isinstance(rejected,
                                                                     bool) or not isinstance(rejected, int)):

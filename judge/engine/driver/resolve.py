@@ -16,7 +16,7 @@ from judge.engine.data import budget
 from judge.engine.data.budget import OutOfTime
 from judge.engine.data.edition import current_version, under
 from judge.engine.data.errors import StepLimit, Violation
-from judge.engine.driver import expect, verbs
+from judge.engine.driver import answers, expect, verbs
 from judge.engine.driver.scenario import Scenario
 from judge.engine.play import cascade, consequences, zones
 from judge.engine.play.game import Game, Pause
@@ -49,6 +49,9 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     stopped: dict[str, Any] | None = None
     failed = ""
     try:
+        answers.follow(g, scenario.asks or answers.likely_asks(scenario.actions, scenario.state))
+        if g.ledger.watchers:   # a step that changes no derived value changes nothing a question follows
+            trace.watch = lambda step: None if step.kind in consequences.QUIET else g.ledger.after(step.n)
         if not scenario.actions:
             describe_position(g)
         play(g)
@@ -78,6 +81,7 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
         "final": state.to_dict(),
         "derived": _final_derived(g, stopped),
         "winner": state.winner,
+        "answers": answers.answers(g, scenario.asks, scenario.actions, scenario.state),
     }
     if looped:
         ruling["loop"] = True
@@ -199,7 +203,8 @@ def play(g: Game) -> None:
 def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     rules = list(dict.fromkeys(r for v in violations for r in v.rules))
     text = f"{action.describe()} is not legal: " + "; ".join(v.text for v in violations) + "."
-    g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules)
+    step = g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules)
+    g.ledger.refused(action.index, step.n, "; ".join(v.text for v in violations))
     if g.rejected is None:
         g.rejected = {"action": action.index, "text": text, "rules": rules,
                       "violations": [v.to_dict() for v in violations]}

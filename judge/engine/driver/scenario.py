@@ -21,13 +21,14 @@ from judge.engine.data import edition, yamlio
 from judge.engine.data.cards import CardDef, Library, load_library
 from judge.engine.data.errors import Problems, ScenarioError
 from judge.engine.data.input_checks import show
+from judge.engine.driver import answers
 from judge.engine.driver import expect as expect_mod
 from judge.engine.driver.state_loader import StateLoader, _blank_state
 from judge.engine.driver.verbs import NAMES, VERBS, Verb
 from judge.engine.position.action import Action, Place
 from judge.engine.position.state import PLAYERS, State
 
-TOP_KEYS = ("id", "title", "question", "codex", "cards", "state", "actions", "expect", "on_illegal",
+TOP_KEYS = ("id", "title", "question", "codex", "cards", "state", "actions", "expect", "ask", "on_illegal",
             "notes", "tags", "rules")
 @dataclass
 class Scenario:
@@ -44,6 +45,7 @@ class Scenario:
     cards_raw: list[Any] = field(default_factory=list)
     source: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    asks: tuple[answers.Ask, ...] = ()     # §7: what the judge wants to know
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id}
@@ -59,6 +61,8 @@ class Scenario:
         out["actions"] = [a.to_dict() for a in self.actions]
         if self.expect is not None:
             out["expect"] = self.expect
+        if self.asks:
+            out["ask"] = [a.to_dict() for a in self.asks]
         if self.on_illegal != "stop":
             out["on_illegal"] = self.on_illegal
         out.update(self.extra)
@@ -161,6 +165,11 @@ class _Loader(StateLoader):
             self.bad("state", "expected a mapping with players:")
             state = _blank_state(self.library)
         actions = tuple(self.actions(data.get("actions"), "actions"))
+        # questions are checked against a position and a queue that loaded (one mistake, one message)
+        asks = answers.parse(data["ask"], actions, state, self.bad) if "ask" in data and not self.p else ()
+        if expect is not None and "answers" in expect:
+            for path, message in expect_mod.answer_problems(expect["answers"], len(asks) or 1):
+                self.bad(path, message)
         extra = {k: data[k] for k in ("notes", "tags") if k in data}
         scenario = Scenario(
             id=str(sid) if sid is not None else (Path(self.source).stem if self.source else "scenario"),
@@ -169,7 +178,7 @@ class _Loader(StateLoader):
             state=state, actions=actions, expect=dict(expect) if expect is not None else None,
             on_illegal=on_illegal, library=self.library, cards=tuple(own_cards),
             cards_raw=list(data.get("cards") or []) if isinstance(data.get("cards"), list) else [],
-            source=self.source, extra=extra,
+            source=self.source, extra=extra, asks=asks,
         )
         if not self.p:
             self.consistency(state)

@@ -123,9 +123,10 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
                      "counts now, even if it later fizzles.)")
             rules = (*rules, "11.7.1", "11.7.2", "11.7.3")
     depth = len(g.cascade)
-    g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
+    pushed = g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
                            f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
                 [{"cascade": "push", "entry": entry.label, "controller": entry.controller}])
+    g.ledger.pushed(entry.id, entry.action, entry.label, entry.card, entry.kind, pushed.n)
     for t in entry.targets:
         soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None
         if soul is not None and t.names_soul and t.ref.player != entry.controller:
@@ -151,7 +152,7 @@ def cast(g: Game, action: Action) -> None:
         picked_caster += f"; {soul.name} meets the Caster requirement"
         caster_rules = (*caster_rules, "10.2.2", "11.2.2")
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
-                  source_ref=caster, discard=list(action.args.get("discard") or []))
+                  source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index)
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank), None)
     g.touch()
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
@@ -178,7 +179,7 @@ def activate(g: Game, action: Action) -> None:
     card = g.card(holder.name)
     eff = card.known_effect(str(action.value))
     entry = Entry(g.new_entry_id(), "activated", card.name, eff, player, card.rank, source_uid=holder.uid,
-                  source_ref=ref, discard=list(action.args.get("discard") or []))
+                  source_ref=ref, discard=list(action.args.get("discard") or []), action=action.index)
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
     fast = "Fast " if eff.fast else ""
     cond = ""
@@ -207,7 +208,7 @@ def spring(g: Game, action: Action) -> None:
     eff = card.played_effect
     ambusher = g.state.soul(ref)
     entry = Entry(g.new_entry_id(), "ambush", card.name, eff, player, card.rank, ambusher_uid=ambusher.uid,
-                  source_ref=ref, discard=list(action.args.get("discard") or []))
+                  source_ref=ref, discard=list(action.args.get("discard") or []), action=action.index)
     rules: tuple[str, ...] = ("10.4.3", "10.4.5", "10.4.5b" if g.window_open else "10.4.5a")
     notes = ""
     moment = _moment(g) if g.window_open else None
@@ -241,7 +242,7 @@ def use(g: Game, action: Action) -> None:
     g.offered.remove(offer)
     entry = Entry(g.new_entry_id(), "timing", offer.card, offer.effect, player, offer.source_rank,
                   source_uid=offer.card_uid, source_ref=ref, context=dict(offer.context),
-                  discard=list(action.args.get("discard") or []))
+                  discard=list(action.args.get("discard") or []), action=action.index)
     card = g.card(offer.card)
     entry.targets, picked = _choose(g, action, offer.effect,
                                     targets.Source(player, card.name, card.rank, ref), ref)

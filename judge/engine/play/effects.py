@@ -123,8 +123,10 @@ def resolve_entry(g: Game, entry: Entry) -> None:
                       ("11.6.1d", "11.5.2", "11.2.1"))
     if reason is not None:
         text, rules = reason
-        g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
+        fizzled = g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
+        g.ledger.fizzled(entry.id, fizzled.n, text, fizzled.rules)
     else:
+        g.ledger.resolved(entry.id, len(g.trace.steps))   # the last check made: what let it resolve
         if entry.effect.cost:
             pay_costs(g, entry)
         run_do(g, entry, entry.effect.do)
@@ -361,8 +363,9 @@ def negate(g: Game, entry: Entry, name: str) -> None:
                 return
         victim.negated = True
         victim.negated_by = f" by {entry.label}"
-        g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs nothing.",
-                    ("13.5.1", "11.5.3"))
+        said = g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs "
+                                     "nothing.", ("13.5.1", "11.5.3"))
+        g.ledger.negated(victim.id, said.n, entry.label, said.rules)
         return
     for ref in references.refs_for(g, entry, name, "negate"):
         add_lasting(g, entry, "negate", None, ref, "permanently")
@@ -404,8 +407,11 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
     It counts towards its limit when it begins to resolve (11.7.3)."""
     zones.check_captures(g)
     if entry.source_uid is not None and not g.is_active_uid(entry.source_uid):
-        g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {entry.card} is no longer "
-                               "active, so it does nothing.", ("glossary/instant-effect", "11.1.5"))
+        why = f"{entry.card} is no longer active, so it does nothing"
+        gone = g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {why}.",
+                           ("glossary/instant-effect", "11.1.5"))
+        g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, gone.n)
+        g.ledger.fizzled(entry.id, gone.n, why, gone.rules)
         return
     if g.instant_depth >= MAX_INSTANT_DEPTH:
         # Instant Effects that trigger each other without end never come back to the step cap's loop
@@ -414,9 +420,12 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
                         f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering "
                         "each other")
     count_use(g, entry.source_uid, entry.effect)
-    g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it can't "
-                           "be answered.",
-                ("glossary/instant-effect", "12.5.1", "11.1.5", *(("11.7.3",) if entry.effect.limit else ())))
+    said = g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it "
+                                  "can't be answered.",
+                       ("glossary/instant-effect", "12.5.1", "11.1.5",
+                        *(("11.7.3",) if entry.effect.limit else ())))
+    g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, said.n)
+    g.ledger.resolved(entry.id, said.n)
     g.instant_depth += 1
     try:
         run_do(g, entry, entry.effect.do)

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from judge.engine.data.cards import CardDef, EffectDef
 from judge.engine.data.errors import Violation
+from judge.engine.play.ledger import Ledger
 from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
@@ -50,6 +51,7 @@ class Entry:
     discard: list[str] = field(default_factory=list)       # chosen discards for the cost
     negated: bool = False
     negated_by: str = ""
+    action: int | None = None         # the queued action that used it (None: it triggered)
 
     @property
     def label(self) -> str:
@@ -113,6 +115,7 @@ class Game:
     in_flight: list[tuple[str, str]] = field(default_factory=list)
     instant_depth: int = 0        # Instant Effects resolving inside one another (12.5.1)
     unnamed_discards: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    ledger: Ledger = field(default_factory=Ledger)   # facts for the answers (contract §7)
     _board: stats.Board | None = None
 
     # --- derived values, cached until the state changes
@@ -135,6 +138,7 @@ class Game:
     def take(self) -> Action:
         action = self.actions[self.pos]
         self.pos += 1
+        self.ledger.took(action.index, len(self.trace.steps) + 1)
         return action
 
     def actor(self, action: Action) -> str:
@@ -167,7 +171,8 @@ class Game:
         step, in the ending's own words and with its rules."""
         outcome = Outcome.of(reason, winner)
         self.state.outcome = outcome
-        self.trace.add("win", outcome.says(**words), outcome.rules)
+        ended = self.trace.add("win", outcome.says(**words), outcome.rules)
+        self.ledger.ended = ended.n
 
     def is_active_uid(self, uid: int | None) -> bool:
         """A Soul or Realm with this uid is face up on the field (glossary/active)."""

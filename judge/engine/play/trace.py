@@ -87,6 +87,7 @@ class Trace:
     states: list[dict[str, Any]] = field(default_factory=list)
     observer: Callable[[], None] | None = None
     explainer: Explainer | None = None
+    watch: Callable[[Step], None] | None = None   # after every step (the answers' ledger)
 
     def add(self, kind: str, text: str, rules: Iterable[str] = (),
             changes: Iterable[dict[str, Any]] = (), caused_by: int | None = None) -> Step:
@@ -104,6 +105,8 @@ class Trace:
             self.states.append(self.snapshot())
         if self.observer is not None:
             self.observer()
+        if self.watch is not None:
+            self.watch(step)
         if self.explainer is not None and kind != "consequence":
             self.explainer.after(step)
         return step
