@@ -34,6 +34,8 @@ bench: $(BIN)/.installed
 bench-site: $(BIN)/.installed
 	$(BIN)/python bench/abuse.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/venue.py
+	$(BIN)/python bench/fuzz.py
 
 # ruff (rules and the few reasoned per-file exceptions in pyproject.toml), then mypy over judge/ with
 # the engine held to --strict (config in pyproject.toml). `make test` runs it first.

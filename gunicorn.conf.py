@@ -1,9 +1,13 @@
 """gunicorn settings for `make serve` (and production: `gunicorn -c gunicorn.conf.py 'judge.web:create_app()'`).
 
-gthread workers: a slow client (or a slowloris) holds a thread, not a whole worker, and the engine's
-per-request budget (JUDGE_BUDGET_SECONDS, 2 s) keeps every request far below `timeout`, so a worker
-is never killed mid-request (gunicorn's own HTML 500). Put a buffering reverse proxy in front
-(deploy/nginx.conf): it absorbs slow uploads and slow readers before they reach a thread.
+gthread workers: the engine's per-request budget (JUDGE_BUDGET_SECONDS, 2 s) keeps every request far
+below `timeout`, so a worker is never killed mid-request (gunicorn's own HTML 500).
+
+Slowloris: gthread is NOT a defence against slow clients. Each slow socket (headers or body trickled
+in) holds one of a worker's threads; 8 such sockets per worker (16 for the default 2 workers) block
+every page, `/healthz` included. Never expose gunicorn directly: put the buffering reverse proxy of
+deploy/nginx.conf in front, which reads whole requests (with header, body and reader timeouts) before
+passing them on, and bind gunicorn to 127.0.0.1 or a private address only.
 Every value can be overridden from the environment (GUNICORN_* below) or the command line.
 
 Several instances (README "Running several instances", deploy/nginx-two-instances.conf): run this
@@ -18,7 +22,9 @@ import os
 bind = os.environ.get("GUNICORN_BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
 worker_class = "gthread"
 workers = int(os.environ.get("GUNICORN_WORKERS", os.environ.get("WORKERS", min(4, multiprocessing.cpu_count()))))
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# 8 threads, of which at most 3 run costly work at once (JUDGE_ENGINE_SLOTS): the others read pages,
+# or wait (1 s at most) for an engine slot, so reading never queues behind costly requests
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))        # a worker silent this long is restarted
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))      # seconds an idle keep-alive socket is kept

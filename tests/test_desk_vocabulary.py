@@ -1,5 +1,6 @@
 """The desk's custom-card form and scripts take the vocabulary from the engine: GET /desk/vocabulary.json
-serves `judge.engine.vocabulary.vocabulary()` (with an ETag), and the form's choices are its names."""
+serves `judge.engine.vocabulary.vocabulary()` (with an ETag) and the desk's words for its references and
+durations, and the form's choices are its names."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from judge.engine.data import card_records, parts
 def test_the_endpoint_serves_the_engines_vocabulary_with_an_etag(client):
     response = client.get("/desk/vocabulary.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
-    assert response.get_json() == json.loads(json.dumps(vocabulary()))
+    served = response.get_json()
+    words = {"reference_words": served.pop("reference_words"), "duration_words": served.pop("duration_words")}
+    assert served == json.loads(json.dumps(vocabulary()))
+    references = vocabulary()["references"]
+    assert set(words["reference_words"]) == {"target", *references["single"], *references["groups"]}
+    assert set(words["duration_words"]) == set(vocabulary()["durations"])
     etag = response.headers["ETag"]
     again = client.get("/desk/vocabulary.json", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
@@ -46,7 +52,7 @@ def test_the_form_offers_the_engines_names(client):
 def test_the_form_offers_each_effect_part_it_can_fill_and_only_those(client):
     page = client.get("/desk").get_data(as_text=True)
     offered = _select(page, "e_do")
-    fillable = {"amount", "count", "ref", "stats"}
+    fillable = {"amount", "count", "ref", "stats", "keyword"}
     expected = []
     for key, part in parts.PARTS.items():
         kinds = {k.kind for k in part.FORM if k.required}
@@ -62,4 +68,6 @@ def test_the_page_hands_the_vocabulary_to_its_scripts(client):
     page = client.get("/desk").get_data(as_text=True)
     raw = re.search(r'data-vocabulary="([^"]*)"', page)
     assert raw
-    assert json.loads(unescape(raw.group(1))) == json.loads(json.dumps(vocabulary()))
+    handed = json.loads(unescape(raw.group(1)))
+    assert {k: v for k, v in handed.items() if not k.endswith("_words") or k in vocabulary()} \
+        == json.loads(json.dumps(vocabulary()))

@@ -59,8 +59,8 @@ def test_after_a_cast_both_players_answers_are_offered_and_no_pass():
 
 def test_a_new_position_offers_casts_now_and_attacks_once_the_phase_ends():
     groups = words.legal_groups(POSITION, 0)
-    assert [(g["player"], g["when"]) for g in groups] == [("A", "now"),
-                                                          ("A", "once the Preparation Phase ends")]
+    assert [(g["player"], g["when"]) for g in groups][:2] == [("A", "now"),
+                                                              ("A", "once the Preparation Phase ends")]
     cast_words = "A casts Firebolt with Noah (C3) at B's Harold (C3)"
     assert any(a["words"] == cast_words for a in groups[0]["actions"])
     attacks = groups[1]["actions"]
@@ -69,6 +69,24 @@ def test_a_new_position_offers_casts_now_and_attacks_once_the_phase_ends():
     first = attacks[0]["queue"]
     ruling = runner.resolve(dict(POSITION, actions=first), snapshots=False)
     assert not ruling.get("rejected")
+
+
+def test_the_other_players_turn_is_offered_after_this_one_queued_with_the_phase_ends():
+    groups = words.legal_groups(POSITION, 0)
+    later = [g for g in groups if g["when"] == "as the turn player, once A's turn ends"]
+    assert later and later[0]["player"] == "B"
+    for item in later[0]["actions"]:
+        assert [a.get("end_phase") for a in item["queue"][:-1]] == [True, True, True]  # 3 phases end
+        assert item["queue"][-1].get("by") == "B" and "after A ends their turn" in item["words"]
+        ruling = runner.resolve(dict(POSITION, actions=item["queue"]), snapshots=False)
+        assert not ruling.get("rejected"), item  # queued as offered, each is legal where it stands
+
+
+def test_queued_phase_ends_are_named_for_the_phase_each_ends():
+    ends = [{"end_phase": True}] * 3 + [{"end_phase": True, "by": "B"}]
+    assert words.queue_words(dict(POSITION, actions=ends)) == [
+        "A ends the Preparation Phase", "A ends the Combat Phase", "A ends the Emplacement Phase",
+        "B ends the Preparation Phase"]
 
 
 def test_a_card_typo_gets_a_did_you_mean():

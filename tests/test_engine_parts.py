@@ -72,6 +72,9 @@ def test_the_vocabulary_is_json_and_comes_from_the_tables():
     assert [v["verb"] for v in vocab["verbs"]] == list(verbs.NAMES)
     assert [p["part"] for p in vocab["effect_parts"]] == list(parts.PARTS)
     recruit = vocab["verbs"][0]
+    words = recruit.pop("words")
+    assert recruit.pop("offered") is True          # recruiting is offered among the legal actions
+    assert "{value}" in words and "{to" in words   # the desk's words: a template over the verb's keys
     assert recruit == {"verb": "recruit", "value": "card", "keys": ["to"], "required": "to",
                        "card_type": "soul", "fast": False, "responds": False, "on_cascade": False,
                        "in_setup": True}

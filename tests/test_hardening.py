@@ -255,16 +255,18 @@ def test_rate_limits_answer_429_with_retry_after_in_the_error_shape(tmp_path, in
 
 
 def test_a_rate_limit_counts_a_whole_group_not_each_endpoint(tmp_path, index_dir):
-    """Spreading requests over /api endpoints does not multiply the limit; other groups count apart."""
-    app = make_app(tmp_path, index_dir, RATELIMIT_ENABLED=True, JUDGE_LIMIT_API="3/minute",
+    """Spreading engine requests over endpoints (the API's, the desk's) does not multiply the limit;
+    reading is never counted; other groups count apart."""
+    app = make_app(tmp_path, index_dir, RATELIMIT_ENABLED=True, JUDGE_LIMIT_ENGINE="3/minute",
                    JUDGE_LIMIT_SEARCH="2/minute")
     client = app.test_client()
     codes = [client.post("/api/position", data=SIMPLE, content_type="application/yaml").status_code,
              client.get("/api/v1/rules/13.6.2").status_code,
-             client.get("/api/v1/glossary/taunt").status_code,
+             client.post("/api/v1/resolve", data=SIMPLE, content_type="application/yaml").status_code,
              client.get("/api/v1/cards/noah").status_code,
-             client.post("/api/v1/legal", data=SIMPLE, content_type="application/yaml").status_code]
-    assert codes == [200, 200, 200, 429, 429]
+             client.post("/api/v1/legal", data=SIMPLE, content_type="application/yaml").status_code,
+             client.post("/api/v1/position", data=SIMPLE, content_type="application/yaml").status_code]
+    assert codes == [200, 200, 200, 200, 200, 429]
     assert [client.get("/search?q=taunt").status_code for _ in range(3)] == [200, 200, 429]
 
 

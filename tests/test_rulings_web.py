@@ -72,7 +72,8 @@ def test_rate_limits_are_shared_by_two_instances_through_postgresql(pg_url, tmp_
                         "INDEX_DIR": str(tmp_path / "index"), "RATELIMIT_STORAGE_URI": pg_url,
                         "JUDGE_LIMIT_API": "3/minute"}) for n in (1, 2)]
     try:
-        statuses = [app.test_client().get("/api/v1/rules/13.6.2").status_code for app in (*apps, *apps)]
+        statuses = [app.test_client().post("/api/v1/position", json=SCENARIO).status_code
+                    for app in (*apps, *apps)]
         assert statuses == [200, 200, 200, 429]
     finally:
         for app in apps:
@@ -87,4 +88,4 @@ def test_a_shared_limit_store_that_fails_falls_back_to_counting_per_process(tmp_
                       "RATELIMIT_STORAGE_URI": f"postgresql://judge@/gone?host={tmp_path}&port=8197",
                       "JUDGE_LIMIT_API": "2/minute"})
     client = app.test_client()
-    assert [client.get("/api/v1/rules/13.6.2").status_code for _ in range(3)] == [200, 200, 429]
+    assert [client.post("/api/v1/position", json=SCENARIO).status_code for _ in range(3)] == [200, 200, 429]

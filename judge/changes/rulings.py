@@ -22,6 +22,7 @@ from judge.changes.diff import Change, compare, compare_data
 from judge.codex.book import load_edition
 from judge.codex.editions import editions
 from judge.desk import runner
+from judge.engine import budget
 from judge.library import LIBRARY, cited_rules, cites_rule
 from judge.rulings.sqlite import RulingStorage
 
@@ -77,19 +78,26 @@ def changes(old: str, new: str, saved: RulingStorage | None = None) -> EditionCh
     """Compare edition `old` with `new` (UnknownEdition for one we don't hold)."""
     held = editions()
     before, after = load_edition(old), load_edition(new)
+    same = old == new  # one edition against itself: every ruling is the same, nothing to judge
     rules, glossary = compare(before, after)
     data = compare_data(held.folder(old), held.folder(new))
     changed = [c.id for c in (*rules, *glossary)]
     scenarios: list[tuple[str, str, dict[str, Any]]] = [("library", e.pid, e.data) for e in LIBRARY.entries()]
     if saved is not None:
         scenarios += [("saved", s.id, s.scenario) for s in saved.all()]
-    rulings = tuple(judge_twice(kind, rid, data_, old, new, changed) for kind, rid, data_ in scenarios)
+    rulings = tuple(RulingChange(kind, rid, "same", (), None, None) if same
+                    else judge_twice(kind, rid, data_, old, new, changed) for kind, rid, data_ in scenarios)
     return EditionChanges(old, new, tuple(rules), tuple(glossary), tuple(data), rulings)
+
+
+SAVED_SECONDS = 2.0  # the budget of one saved ruling's judgement under each edition
 
 
 def judge_twice(
     kind: str, rid: str, data: dict[str, Any], old: str, new: str, changed: Iterable[str]
 ) -> RulingChange:
+    if old == new:
+        return RulingChange(kind, rid, "same", (), None, None)
     first, cited_first = _judge(data, old)
     second, cited_second = _judge(data, new)
     cited = dict.fromkeys([*cited_first, *cited_second])
@@ -112,25 +120,44 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
 
 
 _cache: dict[tuple, EditionChanges] = {}
+_base: dict[tuple, EditionChanges] = {}          # (editions, library) → the report without saved rulings
+_judged: dict[tuple, dict[str, RulingChange]] = {}  # the same key → each saved ruling, judged once
 _lock = threading.Lock()
 
 
 def cached_changes(old: str, new: str, saved: RulingStorage | None = None) -> EditionChanges:
-    """`changes()`, kept until the editions, the library or the saved rulings change."""
+    """`changes()`, computed once per edition pair (and library), then for each saved ruling once: a
+    save adds one ruling's two judgements, never the library's and every saved ruling's again (that
+    took 2.9–3.5 s a request, growing with the saved rulings). The library is judged without the
+    request's budget (it is ours, and a ruling cut short by the clock would be kept as if it changed);
+    each saved ruling gets a budget of its own (the web's, fresh), so a loop stops where it always does."""
     held = editions()
-    stamp = (
-        old,
-        new,
-        str(held.root),
-        tuple(held.versions),
-        LIBRARY.stamp(),
-        saved.stamp() if saved is not None else None,
-    )
+    key = (old, new, str(held.root), tuple(held.versions), LIBRARY.stamp())
+    stamp = (*key, saved.stamp() if saved is not None else None)
     with _lock:
         found = _cache.get(stamp)
-    if found is None:
-        found = changes(old, new, saved)
+        base = _base.get(key)
+    if found is not None:
+        return found
+    if base is None:
+        with budget.unlimited():
+            base = changes(old, new)
         with _lock:
-            _cache.clear()
-            _cache[stamp] = found
+            if len(_base) > 8:  # a few edition pairs at most; a changed library makes new keys
+                _base.clear()
+                _judged.clear()
+            _base[key] = base
+    records = saved.all() if saved is not None else []
+    with _lock:
+        judged = _judged.setdefault(key, {})
+    changed = [c.id for c in (*base.rules, *base.glossary)]
+    for record in records:
+        if record.id not in judged:
+            with budget.limit(budget.Budget(seconds=SAVED_SECONDS, steps=runner.WEB_STEP_CAP)):
+                judged[record.id] = judge_twice("saved", record.id, record.scenario, old, new, changed)
+    found = EditionChanges(old, new, base.rules, base.glossary, base.data,
+                           (*base.rulings, *(judged[r.id] for r in records)))
+    with _lock:
+        _cache.clear()
+        _cache[stamp] = found
     return found

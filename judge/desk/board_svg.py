@@ -15,8 +15,9 @@ from markupsafe import Markup, escape
 
 from judge.desk.layout import Field, Layout, tree_layout
 
-CELL_W, CELL_H = 140, 120
-BOX_W, BOX_H = 132, 112
+CELL_W, CELL_H = 140, 124
+BOX_W, BOX_H = 132, 116
+NAME_CHARS = 12  # a card name longer than this is shortened on the board (whole in its hover text)
 REALM_GAP = 24
 BAND_H = 34
 PLAYERS = ("B", "A")  # top to bottom, as a table seen from A's side
@@ -44,6 +45,41 @@ def _text(x: float, y: float, content: Any, cls: str, **attrs: Any) -> str:
 def _clip(value: Any, width: int) -> str:
     text = str(value)
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def abbreviate(name: str, width: int = NAME_CHARS) -> str:
+    """A card name that fits `width` characters: whole words first, later words cut to an initial
+    ("Stubborn Recruit" → "Stubborn R."); the whole name is in the slot's hover text and label."""
+    if len(name) <= width:
+        return name
+    if " (" in name and len(name.split(" (")[0]) + 4 <= width:  # a variant: "Noah (…)", marked "variant"
+        return name.split(" (")[0] + " (…)"
+    words = name.split()
+    for keep in range(len(words) - 1, 0, -1):
+        short = " ".join(words[:keep] + [w[0] + "." for w in words[keep:]])
+        if len(short) <= width:
+            return short
+    return _clip(name, width)
+
+
+@dataclass(frozen=True)
+class CardNote:
+    """What the board says of a card beside its values: its rank, and whether it is the scenario's own
+    (`custom`) or a variant of a library card (`variant_of`)."""
+
+    rank: int | None
+    custom: bool = False
+    variant_of: str | None = None
+
+    @property
+    def mark(self) -> str:
+        return "variant" if self.variant_of else "custom" if self.custom else ""
+
+    @property
+    def words(self) -> str:
+        if self.variant_of:
+            return f"a variant of {self.variant_of}, made for this scenario"
+        return "a custom card of this scenario" if self.custom else ""
 
 
 def card_name(entry: Any) -> str | None:
@@ -148,10 +184,11 @@ class BoardPainter:
     # -- drawing --------------------------------------------------------------------------
     def render(self, state: Mapping[str, Any], derived: Mapping[str, Any] | None = None,
                highlight: Iterable[str] = (), title: str = "The board",
-               rows: list[SlotRow] | None = None) -> Markup:
+               rows: list[SlotRow] | None = None, notes: Mapping[str, CardNote] | None = None) -> Markup:
         """The board as SVG; `rows` (when given) receives one SlotRow per slot holding a card or
         touched by the step, in drawing order (B's first), for the compact board of a phone."""
         state, derived = _mapping(state), derived or {}
+        self.notes = notes or {}
         rows = [] if rows is None else rows
         marked = set(highlight)
         players = _mapping(state.get("players"))
@@ -227,41 +264,43 @@ class BoardPainter:
         if changed:
             classes.append("changed")
         ref = f"{player}:{slot}"
-        lines = [f"{ref} (rank {rank})"]
+        lines = [f"{ref} (soul slot of rank {rank}{', proactive' if proactive else ''})"]
         line = values.get("line") if name and not captured else None
-        corner = ([f"line {line}"] if line is not None else []) + [f"r{rank}"] + (["P"] if proactive else [])
         body = [
             _el("rect", {"x": 0, "y": 0, "width": BOX_W, "height": BOX_H, "rx": 6, "class": "slot-box"}),
-            _text(6, 14, slot, "slot-name"),
-            _text(BOX_W - 6, 14, " · ".join(corner), "slot-rank", text_anchor="end"),
+            _text(6, 18, slot, "slot-name"),
         ]
-        if proactive:
-            lines.append("proactive")
+        if line is not None:
+            body.append(_text(BOX_W - 6, 18, f"line {line}", "slot-line", text_anchor="end"))
         ambushes = _ambush_names(data)
+        note = self.notes.get(name or "") or CardNote(None)
         if name:
             damage = _whole(data.get("damage") or values.get("damage"))
-            body.append(_text(6, 31, _clip(name, 15), "card-name"))
+            body.append(_text(6, 37, abbreviate(name), "card-name"))
             lines.append(name + (" — captured (face down)" if captured else ""))
+            _draw_note(body, lines, note)
             if captured:
-                body.append(_text(6, 48, "captured (face down)", "captured-label"))
+                body.append(_text(6, 73, "captured", "captured-label"))
+                body.append(_text(6, 91, "face down", "captured-label"))
             if values and not captured:
                 _draw_values(body, lines, values, damage)
-            elif not captured:
-                body.append(_text(6, 47, f"damage {damage}" if damage else "", "stats"))
-                if damage:
-                    lines.append(f"damage {damage}")
+            elif not captured and damage:
+                body.append(_text(6, 73, f"damage {damage}", "stats"))
+                lines.append(f"damage {damage}")
             _draw_marks(body, lines, data)
         else:
-            body.append(_text(BOX_W / 2, 60, "empty", "empty-label", text_anchor="middle"))
+            body.append(_text(BOX_W / 2, 66, "empty", "empty-label", text_anchor="middle"))
         if ambushes:
             # face down, at the slot (10.4.4); the judge sees what they are in the hover text
-            body.append(_el("rect", {"x": BOX_W - 22, "y": 83, "width": 16, "height": 24, "rx": 2,
+            body.append(_el("rect", {"x": BOX_W - 22, "y": 28, "width": 16, "height": 22, "rx": 2,
                                      "class": "ambush-card"}))
-            body.append(_text(BOX_W - 14, 99, len(ambushes), "ambush-count", text_anchor="middle"))
+            body.append(_text(BOX_W - 14, 44, len(ambushes), "ambush-count", text_anchor="middle"))
             lines.append("Ambushes set here (face down): " + ", ".join(ambushes))
+        if line is not None:
+            lines.append(f"line {line} ({LINE_WORDS.get(line, 'a line further back')})")
         if name or changed:
             rows.append(SlotRow(ref, player, slot, _row_words(name, "captured" if captured else "", values,
-                                                              len(ambushes)), changed))
+                                                              len(ambushes), note), changed))
         return _slot_group(x, y, ref, "soul", classes, lines, body)
 
     def _realm_slot(self, player: str, index: int, slot: str, rank: int, entry: Any,
@@ -276,34 +315,48 @@ class BoardPainter:
         if changed:
             classes.append("changed")
         ref = f"{player}:{slot}"
-        lines = [f"{ref} (realm slot, rank {rank})"]
+        lines = [f"{ref} (realm slot of rank {rank})"]
         body = [
             _el("rect", {"x": 0, "y": 0, "width": BOX_W, "height": BOX_H, "rx": 14, "class": "slot-box"}),
-            _text(6, 14, slot, "slot-name"),
-            _text(BOX_W - 6, 14, f"r{rank}", "slot-rank", text_anchor="end"),
+            _text(6, 18, slot, "slot-name"),
         ]
+        note = self.notes.get(name or "") or CardNote(None)
         if name:
             damage = _whole(data.get("damage") or values.get("damage"))
-            body.append(_text(6, 31, _clip(name, 15), "card-name"))
+            body.append(_text(6, 37, abbreviate(name), "card-name"))
             lines.append(name)
+            _draw_note(body, lines, note)
             if shattered:
-                body.append(_text(6, 48, "shattered", "captured-label"))
+                body.append(_text(6, 73, "shattered", "captured-label"))
                 lines.append("shattered")
             elif values:
                 atk, def_ = values.get("atk", "?"), values.get("def", "?")
                 hp, max_hp = values.get("hp", "?"), values.get("max_hp", "?")
-                body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
-                body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""),
-                                  "stats"))
-                lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}")
+                body.append(_text(6, 73, f"ATK {atk}  DEF {def_}", "stats"))
+                body.append(_text(6, 91, f"HP {hp}/{max_hp}", "stats"))
+                lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}"
+                             + (f", damage {damage}" if damage else ""))
             elif damage:
-                body.append(_text(6, 47, f"damage {damage}", "stats"))
+                body.append(_text(6, 73, f"damage {damage}", "stats"))
         else:
-            body.append(_text(BOX_W / 2, 60, "realm slot", "empty-label", text_anchor="middle"))
+            body.append(_text(BOX_W / 2, 66, "realm slot", "empty-label", text_anchor="middle"))
         if name or changed:
-            rows.append(SlotRow(ref, player, slot, _row_words(name, "shattered" if shattered else "", values),
-                                changed))
+            rows.append(SlotRow(ref, player, slot, _row_words(name, "shattered" if shattered else "", values,
+                                                              note=note), changed))
         return _slot_group(x, y, ref, "realm", classes, lines, body)
+
+
+LINE_WORDS = {1: "the Front Line", 2: "the Second Line", 3: "the Third Line"}
+
+
+def _draw_note(body: list[str], lines: list[str], note: CardNote) -> None:
+    """The card's rank, and "variant" or "custom" beside it, under its name."""
+    if note.rank is not None:
+        body.append(_text(6, 55, f"rank {note.rank}", "card-rank"))
+        lines.append(f"rank {note.rank}")
+    if note.mark:
+        body.append(_text(BOX_W - 6, 55, note.mark, f"card-mark mark-{note.mark}", text_anchor="end"))
+        lines.append(note.words)
 
 
 @dataclass(frozen=True)
@@ -317,16 +370,21 @@ class SlotRow:
     changed: bool
 
 
-def _row_words(name: str | None, out: str, values: Mapping[str, Any], ambushes: int = 0) -> tuple[str, ...]:
+def _row_words(name: str | None, out: str, values: Mapping[str, Any], ambushes: int = 0,
+               note: CardNote | None = None) -> tuple[str, ...]:
     """A compact board row: the card, its values and keywords in force (or why it has none: `out`)."""
     if not name:
         return ("empty",)
     if out:
         return (f"{name} ({out})",)
     words = [name]
+    if note is not None and note.rank is not None:
+        words.append(f"rank {note.rank}" + (f" ({note.mark})" if note.mark else ""))
     if values:
         words.append(f"ATK {values.get('atk', '?')} DEF {values.get('def', '?')} "
                      f"HP {values.get('hp', '?')}/{values.get('max_hp', '?')}")
+        if values.get("line") is not None:
+            words.append(f"line {values['line']}")
         words += keywords_in_force(values)
     if ambushes:
         words.append(f"{ambushes} Ambush{'es' if ambushes > 1 else ''} set")
@@ -369,37 +427,36 @@ def _draw_values(body: list[str], lines: list[str], values: Mapping[str, Any], d
     """An active Soul's derived values and keywords in the box, with their sources in the hover text."""
     atk, def_ = values.get("atk", "?"), values.get("def", "?")
     hp, max_hp = values.get("hp", "?"), values.get("max_hp", "?")
-    body.append(_text(6, 47, f"ATK {atk} · DEF {def_}", "stats"))
-    body.append(_text(6, 62, f"HP {hp}/{max_hp}" + (f" · dmg {damage}" if damage else ""), "stats"))
+    body.append(_text(6, 73, f"ATK {atk}  DEF {def_}", "stats"))
+    body.append(_text(6, 91, f"HP {hp}/{max_hp}", "stats"))
     lines.append(f"ATK {atk}, DEF {def_}, HP {hp}/{max_hp}, damage {damage}")
     keywords = keywords_in_force(values)
     if keywords:
-        body.append(_text(6, 77, _clip(", ".join(keywords), 20), "keywords"))
+        body.append(_text(6, 109, _clip(", ".join(keywords), 16), "keywords"))
         lines.append("Keywords: " + ", ".join(keywords))
     for source in values.get("keyword_sources") or []:
         if isinstance(source, Mapping) and source.get("kind") != "printed":
             lines.append(f"  {keyword_label(source.get('label') or source.get('keyword'))} "
                          f"from {source.get('from')} ({source.get('kind')})")
-    line = values.get("line")
-    if line is not None:
-        lines.append(f"line {line}")
 
 
 def _draw_marks(body: list[str], lines: list[str], data: Mapping[str, Any]) -> None:
-    """A Soul's Armament, and whether it was recruited this turn or has attacked."""
+    """A Soul's Armament, and whether it was recruited this turn or has attacked (in the hover text; the
+    box shows "+ Armament" or the marks right of HP when there is room)."""
     armament = card_name(data.get("armament"))
-    if armament:
-        body.append(_text(6, 92, "⚔ " + _clip(armament, 14), "armament"))
-        lines.append(f"Armament: {armament}")
     marks: list[str] = []
+    if armament:
+        marks.append("⚔")
+        lines.append(f"Armament: {armament}")
     if data.get("recruited") == "this_turn":
         marks.append("new")
         lines.append("recruited this turn")
     if data.get("attacks_made"):
-        marks.append(f"attacks {data['attacks_made']}")
+        marks.append(f"✓{data['attacks_made']}")
         lines.append(f"attacks made: {data['attacks_made']}")
     if marks:
-        body.append(_text(6, 106, " · ".join(marks), "marks"))
+        body.append(_text(BOX_W - 6, 91, " ".join(marks), "marks", text_anchor="end"))
+
 
 def _pile(value: Any) -> dict[str, Any]:
     """A §2 pile is a count of unnamed cards or a list of names."""

@@ -16,7 +16,8 @@ UNKNOWN_CARD = re.compile(r"no card named '(?P<name>[^']*)'[^;]*?"
 
 def card_names(data: Mapping[str, Any] | None) -> list[str]:
     names = [card.name for card in load_library()]
-    for card in (data or {}).get("cards") or []:
+    cards = (data or {}).get("cards")
+    for card in cards if isinstance(cards, list) else []:
         if isinstance(card, Mapping) and isinstance(card.get("name"), str):
             names.append(card["name"])
     return names
@@ -45,5 +46,58 @@ def explain(problems: list[dict[str, Any]], data: Mapping[str, Any] | None = Non
             problem["card"] = match["name"]
             if guess:
                 problem["suggest"] = guess
+        problem.update(in_words(problem, data))
         out.append(problem)
+    return out
+
+
+PLACE = re.compile(r"^state\.players\.(?P<player>[AB])\.(?P<zone>field|realms|hand|deck|elysium|exile)"
+                   r"(?:\.(?P<slot>[^.\[]+)|\[(?P<index>\d+)\])?(?P<rest>.*)$")
+CARD_PATH = re.compile(r"^cards\[(?P<index>\d+)\](?:\.(?P<key>\w+))?")
+ACTION_PATH = re.compile(r"^actions\[(?P<index>\d+)\]")
+PILE_WORDS = {"hand": "hand", "deck": "deck", "elysium": "Elysium", "exile": "Exile"}
+
+
+def in_words(problem: Mapping[str, Any], data: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Where a problem is and what to do, in a judge's words, for the board and the side panel (the key
+    path stays for the YAML view): {words, ref?, fix?: {do, label, ref?, card?}}."""
+    path, message = str(problem.get("path") or ""), str(problem.get("message") or "")
+    place = PLACE.match(path)
+    out: dict[str, Any] = {}
+    if place and place["slot"] and place["zone"] in ("field", "realms"):
+        player, slot = place["player"], place["slot"]
+        ref = f"{player}:{slot}"
+        out["ref"] = ref
+        if slot == "altar" and message.startswith("empty"):
+            out["words"] = f"{player} has no Leader on the altar: choose one " \
+                           "(the altar always holds the Leader)."
+            out["fix"] = {"do": "pick", "ref": ref, "label": f"Choose {player}'s Leader"}
+            return out
+        out["words"] = f"{player}'s {slot}: {message}"
+        if "more than one Ambush" in message:
+            out["fix"] = {"do": "one-ambush", "ref": ref, "label": "Keep only the last Ambush set"}
+        elif problem.get("suggest"):
+            out["fix"] = {"do": "rename", "label": f"Use {problem['suggest']}"}
+        elif "no such slot" in message or " is rank " in message or "Leader" in message:
+            out["fix"] = {"do": "remove", "ref": ref, "label": f"Take the card off {slot}"}
+        return out
+    if place:
+        pile = PILE_WORDS.get(place["zone"], place["zone"])
+        which = f" (card {int(place['index']) + 1})" if place["index"] else ""
+        out["words"] = f"{place['player']}'s {pile}{which}: {message}"
+    elif match := CARD_PATH.match(path):
+        cards = (data or {}).get("cards") if isinstance(data, Mapping) else None
+        index = int(match["index"])
+        card = cards[index] if isinstance(cards, list) and index < len(cards) else None
+        name = card.get("name") if isinstance(card, Mapping) else None
+        out["words"] = f"The card {name or f'number {index + 1}'} made for this scenario" + \
+                       (f", its {match['key'].replace('_', ' ')}" if match["key"] else "") + f": {message}"
+        if isinstance(name, str):
+            out["fix"] = {"do": "edit-card", "card": name, "label": f"Edit {name}"}
+    elif match := ACTION_PATH.match(path):
+        out["words"] = f"Action {int(match['index']) + 1} in the queue: {message}"
+    else:
+        out["words"] = message[:1].upper() + message[1:] if message else "The scenario has a problem."
+    if problem.get("suggest") and "fix" not in out:
+        out["fix"] = {"do": "rename", "label": f"Use {problem['suggest']}"}
     return out

@@ -16,10 +16,11 @@ from markupsafe import Markup
 
 from judge.codex.editions import editions
 from judge.desk import hints, runner, words
-from judge.desk.board_svg import BoardPainter, SlotRow, zones
+from judge.desk.board_svg import BoardPainter, CardNote, SlotRow, zones
+from judge.desk.cards import card_notes
 from judge.desk.layout import load_field
 from judge.desk.outcomes import outcome_differences
-from judge.engine import OutOfTime, budget
+from judge.engine import VERBS, OutOfTime, budget
 from judge.library import LIBRARY, cites_rule
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ def painter() -> BoardPainter:
 
 def board_figure(state: Mapping[str, Any] | None, cards: list[Any] | None = None,
                  derived: Mapping[str, Any] | None = None, highlight: Any = (),
-                 title: str = "The board") -> dict[str, Any]:
+                 title: str = "The board", words: bool = False) -> dict[str, Any]:
     """The pieces of one board picture: the SVG and each player's piles (past the request's budget,
     a note in place of the picture: a long ruling's boards can't hold a worker)."""
     state = state or {}
@@ -65,18 +66,36 @@ def board_figure(state: Mapping[str, Any] | None, cards: list[Any] | None = None
     if derived is None:
         derived = runner.derive(state, cards)
     refs = [c.get("slot") for c in highlight if isinstance(c, Mapping)] if highlight else []
-    key = runner.canonical_json([state, derived, [r for r in refs if isinstance(r, str)], title])
+    notes = {name: [n.rank, n.custom, n.variant_of] for name, n in card_notes(state, cards).items()}
+    key = runner.canonical_json([state, derived, [r for r in refs if isinstance(r, str)], title, notes])
     svg, slots = _svg_cached(key)
-    return {"svg": Markup(svg), "zones": zones(state), "slots": slots}
+    return {"svg": Markup(svg), "zones": zones(state), "slots": slots,
+            "fields": words_fields(slots) if words else []}
+
+
+def words_fields(rows: tuple[SlotRow, ...]) -> list[dict[str, Any]]:
+    """The board in words (a phone's desk shows it instead of the picture): per player, B first, the
+    slots holding a card with their values, then the empty soul slots and realm slots, each a button."""
+    field = load_field()
+    out = []
+    for player in ("B", "A"):
+        taken = {r.slot: r for r in rows if r.player == player and r.words != ("empty",)}
+        out.append({"player": player, "rows": [r for r in rows if r.slot in taken and r.player == player],
+                    "kind": {r.slot: "realm" if r.slot in {d.name for d in field.realm_defs} else "soul"
+                             for r in taken.values()},
+                    "empty_souls": [(d.name, d.rank) for d in field.soul_defs if d.name not in taken],
+                    "empty_realms": [(d.name, d.rank) for d in field.realm_defs if d.name not in taken]})
+    return out
 
 
 @lru_cache(maxsize=512)
 def _svg_cached(key: str) -> tuple[str, tuple[SlotRow, ...]]:
     """Steps that leave the board as it was (windows, passes) draw the same picture: draw it once.
     With it, the compact board's rows (a phone shows those instead of the picture)."""
-    state, derived, refs, title = json.loads(key)
+    state, derived, refs, title, notes = json.loads(key)
     rows: list[SlotRow] = []
-    svg = str(painter().render(state, derived, highlight=refs, title=title, rows=rows))
+    svg = str(painter().render(state, derived, highlight=refs, title=title, rows=rows,
+                               notes={name: CardNote(*n) for name, n in notes.items()}))
     return svg, tuple(rows)
 
 
@@ -265,3 +284,43 @@ def folder_title(folder: str) -> str:
     if number.isdigit():
         return f"Chapter {number}: {words.replace('-', ' ')}"
     return folder.replace("-", " ").capitalize() or "Other rulings"
+
+
+RAW_REFUSAL = re.compile(rf"^(?:{'|'.join(re.escape(v) for v in VERBS)})\b.*? is not legal: ")
+
+
+def reason_words(text: str) -> str:
+    """Why an action is refused, without the engine's copy of the action as data in front ("cast Chrome
+    Chains, caster L2, targets ['A:C3'], by B is not legal: …"): the desk names the action in words."""
+    text = str(text)
+    match = RAW_REFUSAL.match(text)
+    return text[match.end():] if match else text
+
+
+QUESTION_ACTION = re.compile(r"\baction (?P<n>\d+) \((?P<raw>[^()]*)\)")
+
+
+def question_words(text: str, action_words: list[str] | None) -> str:
+    """A question about a queued action ("Is action 4 (cast Chrome Chains, caster L2, …) legal …?") with
+    the action named as the queue names it (“B casts Chrome Chains with Dusk Lancer (L2) at …”)."""
+    def named(match: re.Match[str]) -> str:
+        n = int(match["n"])
+        said = action_words[n - 1] if action_words and 0 < n <= len(action_words) else None
+        return f"action {n}, “{said}”," if said else match[0]
+    return QUESTION_ACTION.sub(named, str(text or ""))
+
+
+REJECTED_ACTION = re.compile(r"^Action (?P<n>\d+) \((?P<player>[AB])\): (?P<raw>.*?) is not legal: ")
+
+
+def step_words(text: str, action_words: list[str] | None) -> str:
+    """A trace step in the desk's words: the engine numbers a refused action from 0 and writes it as
+    data ("Action 0 (A): cast Chrome Chains, caster C3, targets ['B:C3'] is not legal: …"); the desk
+    numbers actions from 1, as its queue does, and names them as the queue does."""
+    match = REJECTED_ACTION.match(str(text))
+    if not match:
+        return str(text)
+    n = int(match["n"])
+    said = action_words[n] if action_words and n < len(action_words) and action_words[n] else None
+    named = f"“{said}”" if said else f"{match['player']}'s action"
+    return f"Action {n + 1}, {named}, is not legal: {text[match.end():]}"

@@ -28,6 +28,7 @@ MAX_CARDS = 60
 MAX_PILE = 120
 MAX_LASTING = 60
 MAX_EFFECTS = 12  # effects on one custom card, and parts (`do:`) of one effect
+MAX_TARGETS = 24  # target selectors of one effect (the engine's clock bounds the rest)
 MAX_DEPTH = 40  # levels of nesting; a scenario needs about ten, and the desk's JSON walks recurse
 # seconds at least for drawing a ruling's boards once it is resolved (past them: no pictures)
 RENDER_GRACE = 0.3
@@ -58,13 +59,16 @@ def read_yaml(text: str) -> Any:
     billion nodes). Raises yaml.YAMLError or DeskInputError."""
     try:
         data = engine.safe_load(text)
+    except engine.YamlTooLarge as exc:
+        line = exc.problem_mark.line + 1
+        raise DeskInputError(exc.headline, [{"path": "", "message": exc.problem, "line": line}]) from None
     except RecursionError:
         raise DeskInputError(
             "The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}]
         ) from None
     too_big = engine.expanded_size_problem(data)
     if too_big:
-        raise DeskInputError("The scenario is too large once its YAML aliases are expanded.",
+        raise DeskInputError("The scenario is too large.",
                              [{"path": "", "message": too_big}])
     if nesting_depth(data) > MAX_DEPTH:
         raise DeskInputError("The scenario is nested too deeply.", [{"path": "", "message": _TOO_DEEP}])
@@ -139,6 +143,10 @@ def _effect_problems(i: int, card: Any) -> list[dict[str, Any]]:
         if isinstance(parts, list) and len(parts) > MAX_EFFECTS:
             problems.append({"path": f"cards[{i}].effects[{j}].do", "message": f"{len(parts)} parts; at most "
                                                                                f"{MAX_EFFECTS}"})
+        targets = effect.get("targets") if isinstance(effect, Mapping) else None
+        if isinstance(targets, list) and len(targets) > MAX_TARGETS:
+            problems.append({"path": f"cards[{i}].effects[{j}].targets",
+                             "message": f"{len(targets)} targets; at most {MAX_TARGETS}"})
     return problems
 
 

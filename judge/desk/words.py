@@ -46,8 +46,17 @@ class Board:
 
     def place(self, player: str, slot: str, card: str) -> None:
         """Note a card that a queued action puts on a slot (a recruit, an invocation)."""
-        players = self.state.setdefault("players", {}) if isinstance(self.state, dict) else {}
-        players.setdefault(player, {}).setdefault("field", {})[slot] = card
+        state = self.state if isinstance(self.state, dict) else {}
+        players = state.get("players")
+        if not isinstance(players, dict):  # null or mistyped while being typed: the words use a fresh one
+            players = state["players"] = {}
+        pstate = players.get(player)
+        if not isinstance(pstate, dict):
+            pstate = players[player] = {}
+        field = pstate.get("field")
+        if not isinstance(field, dict):
+            field = pstate["field"] = {}
+        field[slot] = card
 
 
 def split_ref(ref: Any, actor: str) -> tuple[str, str]:
@@ -142,7 +151,8 @@ def queue_words(data: Mapping[str, Any]) -> list[str]:
     board = Board(state)
     out = []
     previous: Mapping[str, Any] | None = None
-    for action in data.get("actions") or []:
+    actions = data.get("actions")
+    for action in actions if isinstance(actions, list) else []:
         if not isinstance(action, Mapping):
             out.append(str(action))
             continue
@@ -153,8 +163,27 @@ def queue_words(data: Mapping[str, Any]) -> list[str]:
         for verb in (v.name for v in VERBS.values() if v.places):
             if isinstance(action.get(verb), str) and action.get("to"):
                 board.place(actor, str(action["to"]), action[verb])
+        if "end_phase" in action:
+            next_phase(board)
         previous = action
     return out
+
+
+NEXT_PHASE = {"preparation": "combat", "combat": "emplacement"}
+
+
+def next_phase(board: Board) -> None:
+    """The phase (and turn player) after a queued end of phase, so that the next one is named right: the
+    Emplacement Phase's end hands the turn to the other player (setup's rounds are left as they are)."""
+    state = board.state if isinstance(board.state, dict) else None
+    if state is None or state.get("phase") == "setup":
+        return
+    phase = str(state.get("phase") or "preparation")
+    if phase in NEXT_PHASE:
+        state["phase"] = NEXT_PHASE[phase]
+    else:
+        state["phase"] = "preparation"
+        board.turn_player = state["turn_player"] = "B" if board.turn_player == "A" else "A"
 
 
 def previous_actor(action: Mapping[str, Any], board: Board) -> str:
@@ -191,7 +220,45 @@ def legal_groups(data: Mapping[str, Any], after: int,
         passes.append({"pass": True, "by": actor})
     if not passes and groups:
         groups.extend(_after_the_phase(prefix, actions, after, board, groups[0]))
+        groups.extend(_after_the_turn(prefix, actions, after, board, groups[0]))
     return groups
+
+
+MAX_PHASE_ENDS = 4  # the Preparation, Combat and Emplacement Phases end, then the next turn begins
+
+
+def _after_the_turn(prefix: Mapping[str, Any], actions: list[Any], after: int, board: Board,
+                    now: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the other player may do as the turn player once this turn ends (each queued with the phase
+    ends that lead there), so that B's turn is offered beside A's without switching whose turn it is."""
+    end = next((a["action"] for a in now["actions"] if "end_phase" in a["action"]), None)
+    if end is None or board.state.get("phase") == "setup":
+        return []
+    ends: list[dict[str, Any]] = []
+    try:
+        for _ in range(MAX_PHASE_ENDS):
+            ends.append(dict(end))
+            legal = runner.legal_actions(dict(prefix, actions=[*actions, *ends]), after + len(ends))
+            if not legal:
+                return []
+            actor = str(legal[0].get("by") or board.turn_player)
+            if actor != now["player"]:
+                break
+            end = next((a for a in legal if "end_phase" in a), None)
+            if end is None:
+                return []
+        else:
+            return []
+    except runner.DeskInputError:
+        return []
+    offered = [a for a in legal if "end_phase" not in a and "pass" not in a]
+    if not offered:
+        return []
+    later = Board(_state_at(dict(prefix, actions=[*actions, *ends])))
+    return [{"player": actor, "when": f"as the turn player, once {now['player']}'s turn ends", "actions": [
+        {"action": a, "queue": [*ends, a],
+         "words": f"{describe(a, later)} (in {actor}'s turn, after {now['player']} ends their turn)"}
+        for a in offered]}]
 
 
 def _after_the_phase(prefix: Mapping[str, Any], actions: list[Any], after: int, board: Board,

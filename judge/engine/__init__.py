@@ -35,6 +35,7 @@ from judge.engine.data.errors import Problems, ScenarioError, StepLimit, Violati
 from judge.engine.data.field import Field, load_field, parse_field
 from judge.engine.data.keywords import KEYWORDS, KeywordDef
 from judge.engine.data.suggest import matches
+from judge.engine.data.yamlio import TooLarge as YamlTooLarge
 from judge.engine.data.yamlio import (
     expanded_size_problem,
     fix_keys,
@@ -69,5 +70,6 @@ __all__ = [
     "current_version", "held", "known",
     # YAML and JSON as the engine reads them, and did-you-mean
     "safe_load", "json_loads", "fix_keys", "value_problems", "expanded_size_problem", "load_project_file",
+    "YamlTooLarge",
     "matches",
 ]

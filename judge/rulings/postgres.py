@@ -9,6 +9,7 @@ transaction (autocommit), except the migrations, which run in one.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from collections.abc import Mapping
@@ -20,12 +21,23 @@ from psycopg import conninfo
 
 from judge.desk.runner import canonical_json, content_id
 from judge.rulings import migrations
-from judge.rulings.sqlite import MAX_ROW, RulingTooLarge, Saved, StoreUnavailable, pack, unpack, valid_id
+from judge.rulings.sqlite import (
+    MAX_ROW,
+    RulingTooLarge,
+    Saved,
+    StoreUnavailable,
+    pack,
+    pack_view,
+    too_large_view,
+    unpack,
+    valid_id,
+)
 
 MIGRATION_LOCK = 0x436F646578  # pg_advisory_xact_lock key: one migrating instance at a time
 ID_LENGTHS = (12, 16, 24, 64)  # a longer id only on a (vanishingly rare) clash of the short one
 CONNECT_TIMEOUT = 5
 _INHERITED: list[psycopg.Connection] = []  # a forked worker's copies of its parent's connections
+log = logging.getLogger(__name__)
 MAX_IDLE = 8          # connections kept open between requests, per store (per worker)
 
 
@@ -51,8 +63,8 @@ class PostgresStore:
         try:
             return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"the database at {self.where()} can't be reached ({_first_line(exc)})",
-                                   10) from None
+            raise StoreUnavailable("the database server can't be reached", 10,
+                                   detail=f"{self.where()}: {_first_line(exc)}") from None
 
     def _run(self, work, migrating: bool = False):
         """work(connection) on an idle connection (or a new one), returned to the idle list after; once
@@ -70,8 +82,8 @@ class PostgresStore:
             except psycopg.OperationalError as exc:
                 db.close()
                 if attempt == 2 or not db.broken:
-                    raise StoreUnavailable(f"the database at {self.where()} failed ({_first_line(exc)})",
-                                           10) from None
+                    raise StoreUnavailable("the database server failed", 10,
+                                           detail=f"{self.where()}: {_first_line(exc)}") from None
                 continue
             except BaseException:
                 db.close()
@@ -114,12 +126,12 @@ class PostgresStore:
                                  f"a shared ruling may take at most {MAX_ROW // 1024} KB")
         row = (text, _text(codex), _text(canonical_json(outcome)), packed,
                datetime.now(UTC).isoformat(timespec="seconds"))
-        shown = packed if view is None else pack(view)
+        shown = packed if view is None else pack_view(view)  # refused here, never on each visit
 
         def work(db: psycopg.Connection) -> str:
             with db.transaction():
                 rid = self._insert(db, scenario, text, row)
-                if versions and len(shown) <= MAX_ROW:
+                if versions:
                     self._upsert_view(db, rid, versions, shown)
             return rid
         return self._run(work)
@@ -164,10 +176,12 @@ class PostgresStore:
         return None if row is None else unpack(bytes(row[0]))
 
     def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None:
-        """Keep `ruling` as rid's view for `versions`; a database that can't write now fails no page."""
-        packed = pack(ruling)
-        if len(packed) > MAX_ROW:
-            return
+        """Keep `ruling` as rid's view for `versions`; a database that can't write now fails no page. One
+        too large to keep is kept as its reason, so it is never made again per visit."""
+        try:
+            packed = pack_view(ruling)
+        except RulingTooLarge as exc:
+            packed = too_large_view(exc)
         try:
             self._run(lambda db: self._upsert_view(db, rid, versions, packed))
         except (StoreUnavailable, psycopg.Error):
@@ -197,12 +211,16 @@ class PostgresStore:
                 "SELECT (SELECT max(version) FROM schema_migrations), "
                 "(SELECT count(*) FROM rulings)").fetchone())
         except StoreUnavailable as exc:
+            log.warning("health: %s (%s)", exc.cause, exc.detail)
             return {"ok": False, "backend": self.backend, "error": exc.cause}
         except psycopg.Error as exc:
-            return {"ok": False, "backend": self.backend,
-                    "error": f"the database failed ({_first_line(exc)})"}
-        return {"ok": schema == migrations.latest(), "backend": self.backend, "schema": schema,
-                "rulings": count}
+            log.warning("health: the database failed (%s: %s)", self.where(), _first_line(exc))
+            return {"ok": False, "backend": self.backend, "error": "the database failed"}
+        body: dict[str, Any] = {"ok": schema == migrations.latest(), "backend": self.backend,
+                                "schema": schema, "rulings": count}
+        if schema != migrations.latest():
+            body["error"] = "the database's schema is missing or not the latest (its migrations did not run)"
+        return body
 
     def close(self) -> None:
         with self._lock:

@@ -13,7 +13,9 @@ corrupt raises `StoreUnavailable` naming the cause (the web answers 503 with Ret
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import time
 import zlib
 from collections.abc import Mapping
 from contextlib import closing
@@ -28,16 +30,19 @@ from judge.rulings import migrations
 SCHEMA = migrations.SQLITE_SCHEMA
 
 MAX_ROW = 512 * 1024   # bytes of one compressed ruling; a longer one is not saved
+MAX_VIEW = 3 * 1024 * 1024  # bytes of a kept view's JSON (snapshots included): a larger page is refused
 BUSY_SECONDS = 2.0     # how long a writer waits for another's lock before giving up (503)
 
 
 class StoreUnavailable(RuntimeError):
-    """The database can't be used right now; `.cause` says why in a few words."""
+    """The database can't be used right now; `.cause` says why in a few words, for anyone to read;
+    `.detail` (the driver's own line, a host or a path) is for the log only, never a public body."""
 
-    def __init__(self, cause: str, retry_after: int = 5):
+    def __init__(self, cause: str, retry_after: int = 5, detail: str = ""):
         super().__init__(cause)
         self.cause = cause
         self.retry_after = retry_after
+        self.detail = detail
 
 
 class RulingTooLarge(ValueError):
@@ -80,6 +85,36 @@ def pack(data: Any) -> bytes:
     return zlib.compress(canonical_json(data).encode("utf-8"), 6)
 
 
+def pack_view(view: Mapping[str, Any]) -> bytes:
+    """A view (the ruling as its page shows it, snapshots included) packed to keep, or RulingTooLarge
+    naming what is too large: a view that can't be kept would be made again on every visit. Every step
+    carries a board about as large as the last, so one board × the steps says at once (without writing
+    tens of megabytes first) when a view is far too large."""
+    steps = view.get("steps")
+    states = [step["state"] for step in steps if isinstance(step, Mapping) and step.get("state")] \
+        if isinstance(steps, list) else []
+    if states and len(canonical_json(states[-1])) * len(states) > 2 * MAX_VIEW:
+        estimate = len(canonical_json(states[-1])) * len(states)
+        raise RulingTooLarge(f"its page (every step's board) would be built from about {estimate // 1024} KB "
+                             f"of ruling, more than the {MAX_VIEW // 1024} KB a shared page may take; use "
+                             "fewer actions, shorter names or fewer cards")
+    text = canonical_json(view).encode("utf-8")
+    if len(text) > MAX_VIEW:
+        raise RulingTooLarge(f"its page (every step's board) would be built from {len(text) // 1024} KB of "
+                             f"ruling, more than the {MAX_VIEW // 1024} KB a shared page may take; use "
+                             "fewer actions, shorter names or fewer cards")
+    packed = zlib.compress(text, 6)
+    if len(packed) > MAX_ROW:
+        raise RulingTooLarge(f"its page's ruling is {len(packed) // 1024} KB compressed; a shared ruling "
+                             f"may take at most {MAX_ROW // 1024} KB")
+    return packed
+
+
+def too_large_view(exc: RulingTooLarge) -> bytes:
+    """What is kept instead of a view too large to keep: the reason, so the page refuses at once."""
+    return pack({"too_large": str(exc)})
+
+
 def unpack(value: str | bytes) -> Any:
     return json.loads(zlib.decompress(value) if isinstance(value, bytes) else value)
 
@@ -97,7 +132,11 @@ def _cause(exc: sqlite3.Error) -> StoreUnavailable:
                                 ("disk i/o", "the disk holding the database failed (I/O error)", 30)):
         if needle in text:
             return StoreUnavailable(cause, wait)
-    return StoreUnavailable(f"the database failed ({exc})", 10)
+    return StoreUnavailable("the database failed", 10, detail=str(exc))
+
+
+MIN_FREE = 1024 * 1024  # bytes free on the database's disk below which /healthz says saves would fail
+WRITE_FAILURE_MEMORY = 60.0  # seconds /healthz reports a failed save (unless one succeeds since)
 
 
 class RulingStore:
@@ -107,6 +146,8 @@ class RulingStore:
         self.path = Path(path)
         self.busy_seconds = busy_seconds
         self._migrated = False   # set once the migrations have run
+        self._identity: tuple[int, int] | None = None  # the file migrated (device, inode)
+        self._write_failed: tuple[float, str] | None = None  # (when, cause) of the last failed save
 
     def migrate(self) -> list[int]:
         """Apply the schema migrations this database lacks (judge/rulings/migrations.py); the versions
@@ -128,7 +169,29 @@ class RulingStore:
         db.execute("COMMIT")
         db.isolation_level = "DEFERRED"  # back to implicit transactions for the callers ("" is its alias)
         self._migrated = True
+        try:
+            found = self.path.stat()
+            self._identity = (found.st_dev, found.st_ino)
+        except OSError:
+            self._identity = None
         return applied
+
+    def _check_identity(self) -> None:
+        """The file migrated is still the one here: a database deleted (or replaced) while the site runs
+        is reported, never silently made again empty (every saved link would then be a 404)."""
+        if self._identity is None:
+            return
+        try:
+            found = self.path.stat()
+        except FileNotFoundError:
+            raise StoreUnavailable("the database file is gone (deleted or moved while the site ran); restore "
+                                   "it, or restart the site to start an empty one", 60,
+                                   detail=str(self.path)) from None
+        except OSError as exc:
+            raise StoreUnavailable("the database file can't be read", 60, detail=str(exc)) from None
+        if (found.st_dev, found.st_ino) != self._identity:
+            raise StoreUnavailable("the database file was replaced while the site ran; restart the site to "
+                                   "use the new one", 60, detail=str(self.path))
 
     def count(self) -> int:
         try:
@@ -141,10 +204,12 @@ class RulingStore:
         """Nothing to close: every operation opens and closes its own connection."""
 
     def _connect(self, migrating: bool = False) -> sqlite3.Connection:
+        if not migrating:
+            self._check_identity()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreUnavailable(f"the database folder can't be made ({exc.strerror})", 60) from None
+            raise StoreUnavailable("the database folder can't be made", 60, detail=str(exc)) from None
         try:
             connection = sqlite3.connect(self.path, timeout=self.busy_seconds)
         except sqlite3.Error as exc:
@@ -170,16 +235,22 @@ class RulingStore:
         if len(packed) + len(text) > MAX_ROW:
             raise RulingTooLarge(f"the ruling is {(len(packed) + len(text)) // 1024} KB compressed; "
                                  f"a shared ruling may take at most {MAX_ROW // 1024} KB")
+        shown = packed if view is None else pack_view(view)  # refused here, never on each visit
         try:
             with closing(self._connect()) as db, db:
                 rid = self._insert(db, scenario, text, codex, outcome, packed)
-                shown = packed if view is None else pack(view)
-                if versions and len(shown) <= MAX_ROW:
+                if versions:
                     db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
                                (rid, versions, shown))
-                return rid
         except sqlite3.Error as exc:
-            raise _cause(exc) from None
+            failure = _cause(exc)
+            self._write_failed = (time.monotonic(), failure.cause)
+            raise failure from None
+        except StoreUnavailable as exc:
+            self._write_failed = (time.monotonic(), exc.cause)
+            raise
+        self._write_failed = None
+        return rid
 
     def _insert(self, db: sqlite3.Connection, scenario: Mapping[str, Any], text: str, codex: str,
                 outcome: Mapping[str, Any], packed: bytes) -> str:
@@ -243,10 +314,12 @@ class RulingStore:
 
     def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None:
         """Keep `ruling` as rid's view for `versions` (replacing one made by older versions). A store
-        that can't write now is no reason to fail a page: the view is made again next time."""
-        packed = pack(ruling)
-        if len(packed) > MAX_ROW:
-            return
+        that can't write now is no reason to fail a page: the view is made again next time. A view too
+        large to keep is kept as its reason (`{"too_large": …}`), so it is never made again per visit."""
+        try:
+            packed = pack_view(ruling)
+        except RulingTooLarge as exc:
+            packed = too_large_view(exc)
         try:
             with closing(self._connect()) as db, db:
                 db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
@@ -265,5 +338,24 @@ class RulingStore:
             return {"ok": False, "backend": self.backend, "error": exc.cause}
         except sqlite3.Error as exc:
             return {"ok": False, "backend": self.backend, "error": _cause(exc).cause}
-        return {"ok": schema == migrations.latest(), "backend": self.backend, "schema": schema,
-                "rulings": count}
+        body: dict[str, Any] = {"ok": schema == migrations.latest(), "backend": self.backend,
+                                "schema": schema, "rulings": count}
+        if schema != migrations.latest():
+            body["error"] = "the database's schema is missing or not the latest (its migrations did not run)"
+        problem = self._save_problem()
+        if problem:
+            body.update(ok=False, error=problem)
+        return body
+
+    def _save_problem(self) -> str | None:
+        """Why a save would fail now, though the database reads: its disk is full, or a save just failed."""
+        try:
+            disk = os.statvfs(self.path.parent)
+        except OSError:
+            disk = None
+        if disk is not None and disk.f_bavail * disk.f_frsize < MIN_FREE:
+            return "the disk holding the database is full: saves would fail"
+        failed = self._write_failed
+        if failed is not None and time.monotonic() - failed[0] < WRITE_FAILURE_MEMORY:
+            return f"the last save failed: {failed[1]}"
+        return None

@@ -28,9 +28,9 @@ FIELDS = ("names", "text")
 FILTERS = ("kind", "chapter", "edition")
 OPERATORS = ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE")
 
-_RULE_RE = re.compile(
-    r"^(?:§+\s*|rule\s*|r(?=\d))?(\d{1,2}(?:\.\d{1,2}){0,2})(?:\.?\(?([a-z])\)?)?\.?$", re.IGNORECASE
-)
+# A rule number typed on its own (case-insensitive); the offline search reads the same pattern.
+RULE_PATTERN = r"^(?:§+\s*|rule\s*|r(?=\d))?(\d{1,2}(?:\.\d{1,2}){0,2})(?:\.?\(?([a-z])\)?)?\.?$"
+_RULE_RE = re.compile(RULE_PATTERN, re.IGNORECASE)
 _FILTER_RE = re.compile(r"(?<![\w\"])([A-Za-z_]\w*):(\"[^\"]*\"|[^\s\"()]+)")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 

@@ -16,19 +16,12 @@ from whoosh.scoring import BM25F
 
 from judge.search import analysis, snippets
 from judge.search import query as Q
+from judge.search.ranking import FEW, KIND_WEIGHT, PHRASE_BONUS
 from judge.search.store import current_build
 
 PAGE_SIZE = 10
 SUGGEST_LIMIT = 8
 SNIPPET_CHARS = 240
-# "Little": fewer hits than this and a respelled query is searched instead of the typed one.
-FEW = 3
-# Section titles are short and match loosely; rules and glossary entries answer questions.
-# Cards and library rulings answer a name or a story; the Codex answers the question first.
-KIND_WEIGHT = {"section": 0.6, "card": 0.5, "ruling": 0.15}
-# A text that has a quoted phrase word for word comes before one that only has its stems in a row
-# ("can't be answered" is, to the index, just "answer": the rest are stop words).
-PHRASE_BONUS = 100.0
 _WORD_RE = re.compile(analysis.TOKEN_PATTERN)
 
 

@@ -32,10 +32,11 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
-from judge.search import analysis, snippets
+from judge.search import analysis, export, query, ranking, snippets
+from judge.search.ranking import NAMES_BOOST
 from judge.search.sources import SOURCES, Source
 
-SCHEMA_VERSION = "15"
+SCHEMA_VERSION = "16"
 log = logging.getLogger(__name__)
 KEEP_BUILDS = 2
 
@@ -58,7 +59,7 @@ def make_schema(groups: dict[str, list[str]]) -> Schema:
         chapter=ID(stored=True),
         parent=ID(stored=True),
         order=NUMERIC(stored=True, sortable=True),
-        names=TEXT(analyzer=ana, chars=True, field_boost=5.0),
+        names=TEXT(analyzer=ana, chars=True, field_boost=NAMES_BOOST),
         title=STORED(),
         text=TEXT(analyzer=ana, stored=True, chars=True),
         section=STORED(),
@@ -180,7 +181,12 @@ def _build(index_dir: Path, sources: Sequence[Source], wanted: str) -> BuildInfo
     ix.close()
 
     kinds = Counter(doc["kind"] for doc in docs)
-    (target / "lookup.json").write_text(json.dumps(_lookup(docs, groups, sorted(pages))))
+    lookup = _lookup(docs, groups, sorted(pages))
+    (target / "lookup.json").write_text(json.dumps(lookup))
+    (target / export.FILE).write_text(json.dumps(export.offline_document(docs, lookup, groups, {
+        "kind_weight": ranking.KIND_WEIGHT, "few": ranking.FEW, "phrase_bonus": ranking.PHRASE_BONUS,
+        "names_boost": ranking.NAMES_BOOST, "rule_pattern": query.RULE_PATTERN,
+    }), separators=(",", ":")))
     (target / "meta.json").write_text(json.dumps({
         "hash": wanted, "schema": SCHEMA_VERSION, "documents": len(seen), "kinds": dict(kinds),
         "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "files": _file_digests(target),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import secrets
 import sys
@@ -16,7 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
 from judge.rulings import open_store
-from judge.web import caching, errors, limits, previews, security
+from judge.web import caching, compress, errors, limits, previews, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -31,6 +32,7 @@ BLUEPRINTS = [
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
     "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)
+    "judge.web.offline:bp",       # /manifest.webmanifest, /sw.js, /offline…   (the site offline)
 ]
 
 # Settings read from the environment when set (numbers and booleans parsed), below create_app's config.
@@ -38,8 +40,10 @@ ENV_SETTINGS: dict[str, Callable[[str], object]] = {
     "JUDGE_BUDGET_SECONDS": float, "JUDGE_BUDGET_STEPS": int, "JUDGE_MAX_RESPONSE": int,
     "RATELIMIT_ENABLED": lambda v: v.lower() not in ("0", "false", "no", "off"),
     "RATELIMIT_STORAGE_URI": str, "JUDGE_LIMIT_API": str, "JUDGE_LIMIT_DESK": str,
-    "JUDGE_LIMIT_SHARE": str, "JUDGE_LIMIT_SEARCH": str,
+    "JUDGE_LIMIT_SHARE": str, "JUDGE_LIMIT_SEARCH": str, "JUDGE_LIMIT_ENGINE": str, "JUDGE_LIMIT_SAVE": str,
+    "JUDGE_LIMIT_CHANGES": str, "JUDGE_COST_LIMIT": str, "JUDGE_ENGINE_SLOTS": int,
     "JUDGE_HTTPS": lambda v: v.lower() in ("1", "true", "yes", "on"), "JUDGE_PROXIES": int,
+    "JUDGE_OFFLINE": lambda v: v.lower() not in ("0", "false", "no", "off"),
 }
 
 
@@ -56,6 +60,30 @@ class InstanceUnusable(SystemExit):
         return self.message
 
 MAX_UPLOAD = 256 * 1024
+
+
+class BodyLimit:
+    """WSGI middleware: a body sent without a Content-Length (chunked) is read here up to MAX_UPLOAD + 1
+    bytes; past that the request is marked (`judge.body_too_large`, a 413 before any view), instead of
+    werkzeug cutting it at the limit without a word (the view then saw malformed text: a 400)."""
+
+    def __init__(self, app: Callable, limit: int = MAX_UPLOAD) -> None:
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Any:
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if not environ.get("CONTENT_LENGTH") and (chunked or environ.get("wsgi.input_terminated")):
+            stream = environ.get("wsgi.input")
+            body = stream.read(self.limit + 1) if stream is not None else b""
+            if len(body) > self.limit:
+                environ["judge.body_too_large"] = True
+                body = b""
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["wsgi.input_terminated"] = False
+        return self.app(environ, start_response)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -85,7 +113,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         count = int(app.config["JUDGE_PROXIES"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
 
+    app.wsgi_app = BodyLimit(app.wsgi_app)  # type: ignore[method-assign]
     errors.register(app)
+    compress.register(app)  # first registered, so it runs last: after the page cache kept the plain body
     security.register(app)
     previews.register(app)
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):

@@ -18,6 +18,7 @@ Every error is the one shape `{"ok": false, "error", "status", "problems"?}` (ju
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
@@ -25,9 +26,11 @@ from flask.typing import ResponseReturnValue
 
 from judge.codex import load_codex
 from judge.desk import pages, runner
+from judge.engine import budget
 from judge.rulings import RulingTooLarge
+from judge.search.query import MAX_QUERY, clean
 from judge.web import api, card_pages, codex_pages, search_views
-from judge.web.desk import view_versions
+from judge.web.desk import SAVE_RESERVE, view_versions
 from judge.web.errors import BadInput
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
@@ -71,6 +74,19 @@ def glossary_entry(slug: str) -> ResponseReturnValue:
 
 @bp.get("/search")
 def search() -> ResponseReturnValue:
+    """As the OpenAPI document says, exactly: `q` required, at most MAX_QUERY characters (an empty or
+    blank one finds nothing: a 200 with no results); `page` a whole number 1–999999."""
+    q = request.args.get("q")
+    if q is None:
+        raise BadInput("q is required: the words, rule number or term to search for.")
+    if len(q) > MAX_QUERY:
+        raise BadInput(f"q is {len(q)} characters long; at most {MAX_QUERY}.")
+    page = request.args.get("page")
+    if page is not None and not re.fullmatch(r"[1-9][0-9]{0,5}", page):
+        raise BadInput(f"page={page[:40]!r} is not a page number from 1 to 999999.")
+    if not clean(q):
+        return jsonify({"query": "", "redirect": None, "suggestion": None, "total": 0, "results": [],
+                        "page": 1, "pages": 0})
     return search_views._run(as_json=True)
 
 
@@ -83,6 +99,7 @@ def card(slug: str) -> Response:
 def save_ruling() -> tuple[Response, int, dict[str, str]]:
     """As the desk's share: resolve, keep the ruling with the scenario, answer where it lives."""
     data = api.scenario_mapping()
+    budget.reserve(SAVE_RESERVE)  # as the desk's share: packing and writing fit in the deadline + grace
     view = pages.ruling_context(data, "api")
     if view["problems"]:
         count = len(view["problems"])

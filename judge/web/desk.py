@@ -42,6 +42,7 @@ from judge.web.twin import twin
 
 bp = Blueprint("desk", __name__)
 
+SAVE_RESERVE = 0.3  # seconds of a save's budget kept from the engine for packing and writing its view
 PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
 
 
@@ -49,7 +50,9 @@ PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards
 def desk_globals() -> dict[str, Any]:
     return {"rulings_citing": rulings_citing, "desk_rule_link": rule_link, "board_figure": pages.board_figure,
             "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS,
-            "human_date": pages.human_date, "touched": pages.touched}
+            "human_date": pages.human_date, "touched": pages.touched,
+            "step_words": pages.step_words, "reason_words": pages.reason_words,
+            "question_words": pages.question_words}
 
 
 @bp.record_once
@@ -142,7 +145,9 @@ def desk() -> tuple[str, int]:
             context["yaml_error"] = True
         else:
             context["ruling_view"] = pages.ruling_context(data, "desk")
+            # in words beside the board; with their key paths under the posted YAML
             context["problems"] = context["board_problems"] = context["ruling_view"]["problems"]
+            context["yaml_problems"] = context["problems"]
     else:
         data = initial_scenario()
     context.setdefault("yaml_text", runner.to_yaml(data))
@@ -178,9 +183,10 @@ def board_json() -> Response:
             rejected = first_illegal(data, position)
     except runner.DeskInputError as exc:
         problems = hints.explain(exc.problems, data)
-    figure = pages.board_figure(data.get("state") or {}, derived=derived)
+    figure = pages.board_figure(data.get("state") or {}, data.get("cards"), derived=derived, words=True)
     if rejected:
-        rejected = dict(rejected, rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
+        rejected = dict(rejected, text=pages.reason_words(rejected.get("text", "")),
+                        rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
     return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=runner.to_yaml(data),
                    words=words.queue_words(data), board=render_template("desk/_board.html", figure=figure))
 
@@ -231,7 +237,8 @@ def resolve_json() -> Response:
     return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,
                    deciding=view["deciding_step"],
                    answers=ruling.get("answers") or [],
-                   trace=render_template("desk/_answers.html", ruling=ruling)
+                   trace=render_template("desk/_answers.html", ruling=ruling,
+                                         action_words=view["action_words"])
                    + render_template("desk/_trace.html", ruling=ruling, boards=False,
                                      deciding=view["deciding_step"], action_words=view["action_words"]))
 
@@ -263,7 +270,8 @@ def parse_json() -> Response:
 @lru_cache(maxsize=1)
 def vocabulary_json() -> tuple[dict[str, Any], str, str]:
     """The engine's vocabulary (what the custom-card form offers), as data, as JSON and its ETag."""
-    vocab = vocabulary()
+    vocab = dict(vocabulary(), reference_words=card_index.REFERENCE_WORDS,
+                 duration_words=card_index.DURATION_WORDS)
     text = json.dumps(vocab, sort_keys=True)
     return vocab, text, hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -281,19 +289,26 @@ def vocabulary_endpoint() -> ResponseReturnValue:
 
 @bp.get("/desk/cards.json")
 def cards_json() -> Response:
+    if full := request.args.get("full", "")[:80]:  # one card whole, as a scenario's `cards:` would write it
+        return jsonify(ok=True, card=card_index.full_card(full))
     kinds = tuple(k for k in request.args.get("type", "").split(",") if k) or None
     leader = {"1": True, "true": True, "0": False, "false": False}.get(request.args.get("leader", ""))
     query = request.args.get("q", "")[:80]
     keyword = request.args.get("keyword", "")[:40] or None
+    max_rank = request.args.get("max_rank", type=int)
     limit = min(max(request.args.get("limit", 40, type=int) or 40, 1), 100)
-    return jsonify(ok=True,
-                   cards=card_index.search(query, kind=kinds, leader=leader, keyword=keyword, limit=limit))
+    found = card_index.search(query, kind=kinds, leader=leader, keyword=keyword, limit=limit,
+                              max_rank=max_rank)
+    guess = None if found or not query.strip() else card_index.did_you_mean(query, kinds, leader, max_rank)
+    return jsonify(ok=True, cards=found, did_you_mean=guess,
+                   suggested=card_index.search(guess, kind=kinds, leader=leader, limit=1) if guess else [])
 
 
 @bp.post("/desk/share")
 def share() -> ResponseReturnValue:
     check_csrf()
     data = posted_scenario()
+    budget.reserve(SAVE_RESERVE)  # packing and writing the kept view fit within the deadline + its grace
     view = pages.ruling_context(data, "share")
     if view["problems"]:
         raise BadInput("Only a scenario the engine can read can be shared.", view["problems"])
@@ -337,12 +352,17 @@ def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,
     versions = view_versions(edition)
     key = rid if own else f"{rid}@{edition}"
     ruling = store().view(key, versions)
+    if ruling is not None and "too_large" in ruling:  # refused once, and at once ever after
+        abort(422, description=f"This shared ruling is too large to show: {ruling['too_large']}.")
     if ruling is None:
         try:
             ruling = runner.resolve(scenario, source=f"r/{rid}", edition=edition)
         except runner.DeskInputError:
             return None
         store().put_view(key, versions, ruling)  # kept even when cut short: a view reads, never resolves
+        kept = store().view(key, versions)
+        if kept is not None and "too_large" in kept:
+            abort(422, description=f"This shared ruling is too large to show: {kept['too_large']}.")
     return ruling
 
 

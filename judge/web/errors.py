@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, jsonify, make_response, render_template
-from werkzeug.exceptions import HTTPException, InternalServerError
+from flask import Flask, Response, jsonify, make_response, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, RequestEntityTooLarge
 
 from judge.desk.runner import EngineFailure
 from judge.rulings.sqlite import StoreUnavailable
@@ -51,6 +51,11 @@ def error_response(status: int, message: str, problems: list[dict] | None = None
 
 
 def register(app: Flask) -> None:
+    @app.before_request
+    def body_too_large() -> None:
+        if request.environ.get("judge.body_too_large"):  # a chunked body past the limit (judge.web.BodyLimit)
+            raise RequestEntityTooLarge()
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
         if exc.code == 413:
@@ -59,12 +64,15 @@ def register(app: Flask) -> None:
             message = f"Too many requests from you ({exc.description}); wait a little and try again."
         else:
             message = exc.description or exc.name
-        return error_response(exc.code or 500, message, getattr(exc, "problems", None),
-                              retry_after=getattr(exc, "retry_after", None))
+        response = error_response(exc.code or 500, message, getattr(exc, "problems", None),
+                                  retry_after=getattr(exc, "retry_after", None))
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:  # RFC 9110: a 405 says what is allowed
+            response.headers["Allow"] = ", ".join(sorted(exc.valid_methods))
+        return response
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(exc: StoreUnavailable) -> Response:
-        log.warning("storage unavailable: %s", exc.cause)
+        log.warning("storage unavailable: %s (%s)", exc.cause, exc.detail or "no detail")
         return error_response(503,
                               f"Saved rulings are unavailable right now: {exc.cause}. Try again shortly.",
                               retry_after=exc.retry_after)

@@ -1,16 +1,31 @@
-"""What one request may cost: the engine's budget, per-client rate limits, and the size of an answer.
+"""What one request may cost: the engine's budget, per-client limits on costly work, and the size of
+an answer.
 
-Configured from the app config (each has an environment variable of the same name, read by
-`create_app`):
+Reading is never limited: rule, glossary, card, library and permalink pages, editions, `/healthz`,
+static files and the API's GETs of the same things (they are cached and cheap). Costly work is, per
+client address, in four groups (see GROUPS):
+
+    ENGINE   the engine: POST /api/* (position, resolve, legal) and the desk's POSTs
+    SEARCH   /search, /search.json, /search/suggest, GET /api/v1/search
+    SAVE     sharing a ruling: POST /desk/share, POST /api/v1/rulings
+    CHANGES  /changes/<from>...<to> (every ruling judged twice)
+
+Each group has a request count (JUDGE_LIMIT_<GROUP>, e.g. "1200/minute;40/second"), and all four share
+one budget of *seconds of work* per client (JUDGE_COST_LIMIT, e.g. "60/minute"): a request is charged
+the wall-clock time it took, in hundredths of a second (at least one), counted per fixed window.
+Thirty judges behind one NAT asking cheap questions (20–50 ms each) spend a few seconds a minute;
+one client looping the engine (2 s a request) is refused after 30 such requests a minute. A refusal
+is a 429 with `Retry-After` (seconds until the window has room again).
 
     JUDGE_BUDGET_SECONDS   wall clock for the engine in one request (2.0; 0 turns the deadline off)
     JUDGE_BUDGET_STEPS     steps of one resolution (2000)
     JUDGE_MAX_RESPONSE     bytes in one answer (8 MB); a larger one is a 422 in the error shape
-    RATELIMIT_ENABLED      rate limits on (True) — tests turn them off through create_app(config)
-    RATELIMIT_STORAGE_URI  where the counts live: "memory://" (one process), or e.g.
-                           "redis://host:6379" to share them between several instances
-    JUDGE_LIMIT_API / JUDGE_LIMIT_DESK / JUDGE_LIMIT_SHARE / JUDGE_LIMIT_SEARCH   per client and group
-                           (every endpoint of the group counts together), e.g. "60/minute"
+    JUDGE_ENGINE_SLOTS     costly requests one worker runs at once (3 of gunicorn.conf.py's 8 threads, so
+                           reading always finds a thread, even with costly requests waiting); a request
+                           waits 1 s for a slot, then 503 with Retry-After
+    RATELIMIT_ENABLED      limits on (True) — most tests turn them off through create_app(config)
+    RATELIMIT_STORAGE_URI  where the counts live: "memory://" (one process), or a postgresql:// or
+                           redis:// URI to share them between workers and instances
 
 Every request runs under one `Budget`; the engine stops a resolution that passes it (a ruling that
 says where and why) and a 422 answers where no partial answer makes sense (the legal actions).
@@ -18,46 +33,83 @@ says where and why) and a 422 answers where no partial answer makes sense (the l
 
 from __future__ import annotations
 
+import math
+import threading
+import time
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limit, Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
+from limits.limits import RateLimitItem
+from limits.strategies import FixedWindowRateLimiter
 
 from judge.engine import budget as engine_budget
-from judge.web.errors import error_response
+from judge.web.errors import Unavailable, error_response
 
 DEFAULTS: dict[str, Any] = {
     "JUDGE_BUDGET_SECONDS": 2.0,
     "JUDGE_BUDGET_STEPS": 2000,
     "JUDGE_MAX_RESPONSE": 8 * 1024 * 1024,
+    "JUDGE_ENGINE_SLOTS": 3,
     "RATELIMIT_ENABLED": True,
     "RATELIMIT_STORAGE_URI": "memory://",
-    "RATELIMIT_HEADERS_ENABLED": True,
+    "RATELIMIT_HEADERS_ENABLED": False,  # its Retry-After would overwrite the storage's own (a 503's)
     "RATELIMIT_STRATEGY": "moving-window",
-    "JUDGE_LIMIT_API": "120/minute;20/second",
-    "JUDGE_LIMIT_DESK": "240/minute;20/second",
-    "JUDGE_LIMIT_SHARE": "20/minute",
-    "JUDGE_LIMIT_SEARCH": "240/minute;20/second",
+    "JUDGE_LIMIT_ENGINE": "1200/minute;40/second",
+    "JUDGE_LIMIT_SEARCH": "1200/minute;40/second",
+    "JUDGE_LIMIT_SAVE": "60/minute",
+    "JUDGE_LIMIT_CHANGES": "120/minute",
+    "JUDGE_COST_LIMIT": "60/minute",
 }
+# Older names, still read: the API's and the desk's limits were two groups, sharing was "SHARE".
+ALIASES = {"JUDGE_LIMIT_API": "JUDGE_LIMIT_ENGINE", "JUDGE_LIMIT_DESK": "JUDGE_LIMIT_ENGINE",
+           "JUDGE_LIMIT_SHARE": "JUDGE_LIMIT_SAVE"}
+SLOT_WAIT = 1.0  # seconds a costly request waits for an engine slot before a 503
+COST_UNIT = 0.01  # seconds of work in one unit of the cost budget (a request costs at least one)
 
-# Which requests are limited, by path: (group, test). The first match wins; others are not limited.
+READING_API = ("/api/v1/rules/", "/api/v1/glossary/", "/api/v1/cards/", "/api/v1/rulings/", "/api/openapi")
+
+# Which requests are limited, by path: (group, test). The first match wins; others are reading.
 GROUPS = (
-    ("SHARE", lambda path, method: path == "/desk/share"),
-    ("API", lambda path, method: path.startswith("/api/")),
-    ("DESK", lambda path, method: path.startswith("/desk") and method == "POST"),
-    ("SEARCH", lambda path, method: path.startswith("/search")),
+    ("SAVE", lambda path, method: path == "/desk/share" or (path == "/api/v1/rulings" and method == "POST")),
+    ("SEARCH", lambda path, method: path.startswith(("/search", "/api/v1/search"))),
+    ("CHANGES", lambda path, method: path.startswith("/changes/")),
+    ("ENGINE", lambda path, method: method == "POST" and path.startswith(("/api/", "/desk"))),
 )
 
-def _group() -> str | None:
+
+def group_of(path: str, method: str) -> str | None:
+    """The costly group a request belongs to, or None: reading, never limited."""
+    if path.startswith(READING_API) and method in ("GET", "HEAD"):
+        return None
     for name, test in GROUPS:
-        if test(request.path, request.method):
+        if test(path, method):
             return name
     return None
 
 
+def _group() -> str | None:
+    return group_of(request.path, request.method)
+
+
 def _limit_for_request() -> str:
-    return str(current_app.config[f"JUDGE_LIMIT_{_group() or 'API'}"])
+    return str(current_app.config[f"JUDGE_LIMIT_{_group() or 'ENGINE'}"])
+
+
+def _cost_item() -> RateLimitItem:
+    """JUDGE_COST_LIMIT ("60/minute": seconds of work) in units of COST_UNIT."""
+    item = parse_many(str(current_app.config["JUDGE_COST_LIMIT"]))[0]
+    return type(item)(int(item.amount / COST_UNIT), item.multiples, "cost")
+
+
+class Limited(Exception):
+    """A client past its budget of work: a 429 with the seconds until the window has room."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 def web_budget() -> engine_budget.Budget:
@@ -65,38 +117,109 @@ def web_budget() -> engine_budget.Budget:
     return engine_budget.Budget(seconds=seconds or None, steps=int(current_app.config["JUDGE_BUDGET_STEPS"]))
 
 
+def _retry_after(counter: FixedWindowRateLimiter, item: RateLimitItem, *identifiers: str) -> int:
+    try:
+        reset = counter.get_window_stats(item, *identifiers).reset_time
+    except Exception:  # noqa: BLE001 - a storage that fails: a guess is better than none
+        return int(item.get_expiry())
+    return max(1, math.ceil(reset - time.time()))
+
+
 def register(app: Flask) -> None:
+    for old, new in ALIASES.items():
+        if old in app.config:
+            app.config.setdefault(new, app.config[old])
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     # One Limiter per app (tests build many apps). A client's requests count per group, not per
-    # endpoint: all of /api/* share one count (scope = the group's name), so spreading requests over
-    # the endpoints of a group does not multiply the limit.
+    # endpoint: all of a group share one count (scope = the group's name), so spreading requests over
+    # the endpoints of a group does not multiply the limit. Reading is filtered out before any count
+    # (`request_filter`: Flask-Limiter ignores `default_limits_exempt_when` for a Limit built here).
     group_limit = Limit(_limit_for_request, scope=lambda _endpoint: f"group:{_group()}", shared=True)
-    Limiter(get_remote_address, app=app, default_limits=[group_limit],
-            default_limits_exempt_when=lambda: _group() is None)
+    limiter = Limiter(get_remote_address, app=app, default_limits=[group_limit])
+    limiter.request_filter(lambda: _group() is None)
+    app.extensions["judge_limiter"] = limiter
+    slots = threading.BoundedSemaphore(max(1, int(app.config["JUDGE_ENGINE_SLOTS"])))
 
     @app.before_request
     def start_budget() -> None:
         engine_budget.CURRENT.set(web_budget())
+        group = _group()
+        if group is None:
+            return
+        if limiter.enabled:
+            _check_cost(limiter)
+        # a costly request takes one of the worker's engine slots (waiting SLOT_WAIT at most), so
+        # threads are always left for reading
+        if not slots.acquire(timeout=SLOT_WAIT):
+            raise Unavailable("Every engine of this server is busy; try again in a moment.", retry_after=2)
+        g.judge_slot = slots
+        g.judge_started = time.monotonic()
 
     @app.teardown_request
     def end_budget(_exc: BaseException | None) -> None:
         engine_budget.CURRENT.set(None)
+        slot = g.pop("judge_slot", None)
+        if slot is not None:
+            slot.release()
+        started = g.pop("judge_started", None)
+        if started is not None and limiter.enabled:
+            _charge(limiter, time.monotonic() - started)
+
+    @app.errorhandler(Limited)
+    def limited(exc: Limited) -> Response:
+        return error_response(429, str(exc), retry_after=exc.retry_after)
 
     @app.errorhandler(engine_budget.OutOfTime)
     def out_of_time(exc: engine_budget.OutOfTime) -> Response:
         return error_response(422, f"This request needs more work than one request may take: {exc}.")
 
-    @app.after_request
-    def bounded(response: Response) -> Response:
-        limit = int(current_app.config["JUDGE_MAX_RESPONSE"])
-        if response.direct_passthrough or response.is_streamed:
-            return response
-        size = response.calculate_content_length() or 0
-        if size > limit:
-            current_app.logger.warning("answer of %d bytes to %s refused (limit %d)", size, request.path,
-                                       limit)
-            return error_response(422, f"The answer would be {size // 1024} KB, more than the "
-                                       f"{limit // 1024} KB one request may return; ask for less (no "
-                                       "snapshots, fewer actions).")
+    app.after_request(lambda response: _bounded(limiter, response))
+
+
+def _bounded(limiter: Limiter, response: Response) -> Response:
+    """A 429 says when to retry; an answer past JUDGE_MAX_RESPONSE is a 422."""
+    if response.status_code == 429 and "Retry-After" not in response.headers:
+        current = limiter.current_limit
+        if current is not None:
+            response.headers["Retry-After"] = str(max(1, math.ceil(current.reset_at - time.time())))
+    limit = int(current_app.config["JUDGE_MAX_RESPONSE"])
+    if response.direct_passthrough or response.is_streamed:
         return response
+    size = response.calculate_content_length() or 0
+    if size > limit:
+        current_app.logger.warning("answer of %d bytes to %s refused (limit %d)", size, request.path,
+                                   limit)
+        return error_response(422, f"The answer would be {size // 1024} KB, more than the "
+                                   f"{limit // 1024} KB one request may return; ask for less (no "
+                                   "snapshots, fewer actions).")
+    return response
+
+
+def _cost_counter(limiter: Limiter) -> FixedWindowRateLimiter:
+    """Seconds are counted in a fixed window (one counter per client, however long a request took),
+    on the storage Flask-Limiter uses now (its in-memory fallback while a shared store is down)."""
+    return FixedWindowRateLimiter(limiter.limiter.storage)
+
+
+def _check_cost(limiter: Limiter) -> None:
+    item, who = _cost_item(), get_remote_address()
+    try:
+        room = _cost_counter(limiter).test(item, who)
+    except Exception:
+        current_app.logger.warning("the cost limit's storage failed; not counted", exc_info=True)
+        return
+    if not room:
+        seconds = item.amount * COST_UNIT
+        raise Limited(f"this address has used its {seconds:g} seconds of engine, search and saving work "
+                      f"per {item.get_expiry()} s", _retry_after(_cost_counter(limiter), item, who))
+
+
+def _charge(limiter: Limiter, seconds: float) -> None:
+    """Charge this client the work its request took (hundredths of a second, at least one)."""
+    item, who = _cost_item(), get_remote_address()
+    try:
+        # a fixed window counts past its limit: the request that went over is charged in full
+        _cost_counter(limiter).hit(item, who, cost=max(1, round(seconds / COST_UNIT)))
+    except Exception:
+        current_app.logger.warning("the cost limit's storage failed; not charged", exc_info=True)

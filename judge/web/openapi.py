@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.desk.runner import MAX_ACTIONS, MAX_CARDS
+from judge.search.query import MAX_QUERY
+
 VERSION = "1.0.0"
 REF = "#/components/schemas/"
 
@@ -41,13 +44,16 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"path": {"type": "string", "description": "key path, e.g. state.players.A.field.C9"},
                        "message": {"type": "string"}, "line": {"type": "integer"}}},
     "Scenario": {
-        "type": "object", "description": "Contract §1: a board position plus a queue of actions.",
+        "type": "object", "required": ["state"],
+        "description": "Contract §1: a board position plus a queue of actions. The shape is checked "
+                       "here; what only the engine can know (card names, slots, the Codex's rules) is a "
+                       "400 naming the key path, so a body this schema allows may still be refused.",
         "properties": {
             "id": {"type": "string"}, "title": {"type": "string"}, "question": {"type": "string"},
-            "codex": {"type": "string", "description": 'the rules version, e.g. "0.4.0"'},
-            "cards": {"type": "array", "items": ref("Card")},
+            "codex": {"type": "string", "description": 'the rules version, e.g. "0.4.0" (one we hold)'},
+            "cards": {"type": "array", "items": ref("Card"), "maxItems": MAX_CARDS},
             "state": ref("State"),
-            "actions": {"type": "array", "items": ref("Action")},
+            "actions": {"type": "array", "items": ref("Action"), "maxItems": MAX_ACTIONS},
             "expect": ref("Expect"),
             "ask": {"type": "array", "items": ref("Ask"),
                     "description": "Contract §7: what the judge wants to know, one question an item"},
@@ -89,12 +95,13 @@ SCHEMAS: dict[str, Any] = {
             "step": {"type": ["integer", "null"], "description": "the deciding step's n"},
             "rules": RULE_IDS}},
     "State": {
-        "type": "object", "description": "Contract §2: the board position.",
+        "type": "object", "required": ["players"], "description": "Contract §2: the board position.",
         "properties": {
             "turn_player": {"enum": ["A", "B"]},
             "phase": {"enum": ["setup", "preparation", "combat", "emplacement"]},
             "turn": {"type": "integer", "minimum": 0}, "round": {"type": "integer", "minimum": 1},
-            "players": {"type": "object", "properties": {"A": ref("Player"), "B": ref("Player")}},
+            "players": {"type": "object", "required": ["A", "B"],
+                        "properties": {"A": ref("Player"), "B": ref("Player")}},
             "lasting": {"type": "array", "items": OPEN}, "used": {"type": "array", "items": OPEN}}},
     "Player": {
         "type": "object",
@@ -278,10 +285,11 @@ SNAPSHOTS = {"name": "snapshots", "in": "query", "required": False, "schema": {"
              "description": "1: each step also carries the state after it"}
 AFTER = {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
          "description": "play the first N queued actions first (default: all)"}
-QUERY = {"name": "q", "in": "query", "required": True, "schema": {"type": "string", "maxLength": 200},
+QUERY = {"name": "q", "in": "query", "required": True, "schema": {"type": "string", "maxLength": MAX_QUERY},
          "description": "words, a rule number (13.6.2), a term; kind:card, kind:rule, … narrow it",
          "example": "unyielding"}
-PAGE = {"name": "page", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}}
+PAGE = {"name": "page", "in": "query", "required": False,
+        "schema": {"type": "integer", "minimum": 1, "maximum": 999999}}
 
 PATHS: dict[str, Any] = {
     "/api/v1/rules/{rule_id}": get_op("getRule", "A rule of the Codex, its citations and the rulings citing "

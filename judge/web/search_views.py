@@ -31,7 +31,7 @@ from judge.library import LIBRARY
 from judge.search.query import MAX_QUERY, QueryError, prepare
 from judge.web.errors import BadInput
 from judge.web.links import answer, doc_url
-from judge.web.twin import announce_json, query_args
+from judge.web.twin import announce_json, with_query
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ def _run(as_json: bool) -> ResponseReturnValue:
     html = render_template("search/results.html", search_query=result.query, **body,
                            searched=result.searched, notices=list(result.notices), sections=sections,
                            kind_labels=KIND_LABELS, pager=_pager(result), error=None, empty=False)
-    return announce_json(make_response(html), url_for("search.search_json", **query_args()))
+    return announce_json(make_response(html), with_query(url_for("search.search_json")))
 
 
 def ruling_answer(hit: Any) -> dict[str, Any]:
@@ -153,10 +153,8 @@ def ruling_answer(hit: Any) -> dict[str, Any]:
 
 
 def _pager(result: searching.SearchResult) -> dict[str, str | None]:
-    args = query_args("page")
-
     def at(n: int) -> str:
-        return url_for("search.search", **args, page=n)
+        return with_query(url_for("search.search"), page=n)
 
     return {"prev": at(result.page - 1) if result.page > 1 else None,
             "next": at(result.page + 1) if result.page < result.pages else None}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, make_response, render_template, request, url_for
 
@@ -32,9 +33,8 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
             if as_json:
                 return make_response(jsonify(context), status)
             response = make_response(render_template(template, **context), status)
-            return announce_json(
-                response, url_for(f"{bp.name}.{endpoint}_json", **kwargs, **query_args(*kwargs))
-            )
+            json_url = with_query(url_for(f"{bp.name}.{endpoint}_json", **kwargs), *kwargs)
+            return announce_json(response, json_url)
 
         @wraps(view)
         def html_view(**kwargs: Any) -> Response:
@@ -52,11 +52,18 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
     return decorator
 
 
-def query_args(*drop: str) -> dict[str, Any]:
-    """This request's query arguments, for url_for to carry over to another page: without `drop`
-    (the route's own values, which would clash) and without names url_for keeps for itself
-    (`_external`, `_method`, `_scheme`, `_anchor`), which a visitor must not get to set."""
+def query_args(*drop: str) -> dict[str, str]:
+    """This request's query arguments, to carry over to another page: without `drop` (the route's own
+    values, which would clash) and without names that start with "_"."""
     return {k: v for k, v in request.args.items() if k not in drop and not k.startswith("_")}
+
+
+def with_query(url: str, *drop: str, **extra: Any) -> str:
+    """`url` (from url_for, without a query) with this request's query arguments carried over (see
+    `query_args`) and `extra` set. The query is encoded here, never passed to url_for as keywords, so no
+    query name (`endpoint`, `values`, `_external`…) can reach url_for's own parameters."""
+    args = {**query_args(*drop, *extra), **{k: str(v) for k, v in extra.items()}}
+    return f"{url}?{urlencode(args)}" if args else url
 
 
 def announce_json(response: Response, json_url: str) -> Response:

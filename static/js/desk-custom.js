@@ -1,41 +1,184 @@
-// The desk's custom cards: a card defined only in this scenario (its `cards:` list), made from a form.
+// The desk's own cards: a custom card (this scenario's `cards:` list) made from a form that shows only the
+// fields of the chosen type, and a variant of a library card ("Noah (rank 1)"), made from the card's panel
+// with its values filled in. A variant is a card of its own: it never takes a library card's name.
 // Methods of the Desk (desk.js mixes them in).
 "use strict";
 
+const VARIANT_OF = /^variant of (.+)$/;
+const PRINTED_KEYS = ["type", "rank", "attribute", "leader", "atk", "def", "hp", "text"];
+
 const CustomCards = {
-  openCustom() {
+  // type: the card type to start with (from where the form was opened); base: a card to vary.
+  openCustom(type = null, base = null) {
     const form = $("#custom-form");
     form.reset();
-    if (this.selected) form.elements.type.value = this.selected.kind === "realm" ? "realm" : "soul";
-    if (this.selected && this.selected.ref.split(":")[1] === this.rootSlot) {
-      form.elements.leader.checked = true;
-      form.elements.rank.value = "3";
+    this.varying = base;
+    const f = form.elements;
+    if (type) f.type.value = type;
+    if (!base && this.selected && this.selected.ref.split(":")[1] === this.rootSlot && type === "soul") {
+      f.leader.checked = true;
+      f.rank.value = "3";
     }
+    if (base) this.fillCustom(base);
+    else {
+      f.name.value = this.freshName(`My ${TYPE_WORDS[f.type.value] || "card"}`);
+      f.has_effect.checked = ["event", "ambush"].includes(f.type.value);  // an Event or Ambush is its effect
+      const maxRank = this.picker.maxRank(this.picker.target || this.selected);
+      if (maxRank !== null && Number(f.rank.value) > maxRank) f.rank.value = String(maxRank);
+    }
+    $("#custom-title").textContent = base ? `A variant of ${base.name}` : `A custom ${TYPE_WORDS[f.type.value] || "card"}`;
+    $("#custom-about").textContent = base
+      ? `Change what differs; it is saved in this scenario as a card of its own, named for the change. The library's ${base.name} stays as it is.`
+      : "Defined only in this scenario (its cards: list).";
+    $("#custom-submit").textContent = base ? "Use this variant" : "Add the card";
     $("#custom-msg").textContent = "";
+    this.showCustomFields();
     $("#custom-card").hidden = false;
-    form.elements.name.focus();
+    this.placePop();
+    Layers.push("custom", () => this.closeCustom(false));
+    (base ? f.rank : f.name).focus();
   },
 
-  addCustom() {
+  // "My Ambush", or "My Ambush 2" when this scenario has one already.
+  freshName(name) {
+    const taken = new Set((this.scenario.cards || []).map((c) => c.name.toLowerCase()));
+    let n = 1;
+    let candidate = name;
+    while (taken.has(candidate.toLowerCase())) candidate = `${name} ${++n}`;
+    return candidate;
+  },
+
+  fillCustom(card) {
+    const f = $("#custom-form").elements;
+    f.type.value = card.type;
+    f.rank.value = String(card.rank ?? 0);
+    f.attribute.value = card.attribute || "";
+    f.leader.checked = Boolean(card.leader);
+    for (const s of ["atk", "def", "hp"]) f[s].value = card[s] ?? 0;
+    f.text.value = card.text || "";
+    const keywords = card.keywords || [];
+    for (const box of $$("input[name=kw]", $("#custom-form"))) box.checked = keywords.includes(box.value);
+    const valued = (key) => keywords.find((k) => k && typeof k === "object" && key in k);
+    f.defiance.value = (valued("defiance") || {}).defiance || "";
+    const moral = (valued("moral") || {}).moral || {};
+    for (const s of this.vocab.stats) f[`moral_${s}`].value = moral[s] || "";
+    // a library card's effects are kept whole (the form builds one simple effect, not every card's)
+    f.has_effect.checked = false;
+    $("#effect-kept").hidden = !(card.effects && card.effects.length);
+    f.name.value = this.variantName(card);
+  },
+
+  // Only the fields of the chosen type, and of the effect part chosen.
+  showCustomFields() {
+    const form = $("#custom-form");
+    const f = form.elements;
+    const type = f.type.value;
+    for (const node of $$("[data-for]", form)) node.hidden = !node.dataset.for.split(" ").includes(type);
+    const has = f.has_effect.checked;
+    $(".effect-fields", form).hidden = !has;
+    const option = f.e_do.selectedOptions[0];
+    const takes = option ? option.dataset.takes.split(" ") : [];
+    for (const node of $$("[data-takes]", form)) {
+      if (node.tagName === "OPTION") continue;
+      node.hidden = !node.dataset.takes.split(" ").some((k) => takes.includes(k));
+    }
+    for (const node of $$("[data-kinds]", form)) if (!node.hidden) node.hidden = !node.dataset.kinds.split(" ").includes(f.e_kind.value);
+    $("[data-condition]", form).hidden = f.e_condition.value !== "line_max";
+    $("[data-cost]", form).hidden = !f.e_cost.value;
+    const amount = f.e_do_n;
+    if (takes.includes("count") && !takes.includes("amount")) { amount.step = "1"; if (Number(amount.value) > 5) amount.value = "1"; } else amount.step = "5";
+    if (this.varying) f.name.placeholder = this.variantName(this.varying);
+  },
+
+  bindCustom() {
+    const form = $("#custom-form");
+    form.addEventListener("change", (e) => {
+      if (e.target.name === "type" && !this.varying) {
+        const f = form.elements;
+        if (/^My [A-Z]\w+( \d+)?$/.test(f.name.value)) f.name.value = this.freshName(`My ${TYPE_WORDS[f.type.value]}`);
+        if (["event", "ambush"].includes(f.type.value)) f.has_effect.checked = true;
+      }
+      if (e.target.name === "type" || e.target.name === "has_effect" || e.target.name.startsWith("e_")) this.showCustomFields();
+      if (this.varying && e.target.name !== "name" && !this.nameTyped) form.elements.name.value = this.variantName(this.varying);
+    });
+    form.addEventListener("input", (e) => {
+      if (e.target.name === "name") this.nameTyped = true;
+      else if (this.varying && !this.nameTyped) form.elements.name.value = this.variantName(this.varying);
+    });
+    form.elements.e_cost.addEventListener("change", (e) => {
+      const amount = form.elements.e_cost_n;
+      amount.step = e.target.value === "pay_hp" ? "5" : "1";
+      if (e.target.value === "pay_hp" && Number(amount.value) % 5) amount.value = "5";
+    });
+    $("#custom-cancel").addEventListener("click", () => this.closeCustom());
+    form.addEventListener("submit", (e) => { e.preventDefault(); this.addCustom(); });
+  },
+
+  closeCustom(takeStepBack = true) {
+    $("#custom-card").hidden = true;
+    this.varying = null;
+    this.nameTyped = false;
+    if (takeStepBack) Layers.drop("custom");
+  },
+
+  // The card the form describes now (without its name).
+  formCard() {
     const f = $("#custom-form").elements;
     const num = (el) => Math.max(0, Number(el.value) || 0);
-    const name = f.name.value.trim();
-    if (!name) { $("#custom-msg").textContent = "A card needs a name."; return; }
-    const card = { name, type: f.type.value, rank: Number(f.rank.value) };
-    if (f.attribute.value) card.attribute = f.attribute.value;
+    const card = { name: f.name.value.trim(), type: f.type.value, rank: Number(f.rank.value) };
+    if (f.attribute.value && ["soul", "event", "ambush"].includes(card.type)) card.attribute = f.attribute.value;
     if (card.type === "soul") card.leader = f.leader.checked;
     if (["soul", "realm", "armament"].includes(card.type)) { card.atk = num(f.atk); card.def = num(f.def); card.hp = num(f.hp); }
     if (f.text.value.trim()) card.text = f.text.value.trim();
-    const keywords = $$("input[name=kw]:checked", $("#custom-form")).map((el) => el.value);
-    if (num(f.defiance)) keywords.push({ defiance: num(f.defiance) });
-    const moral = {};
-    for (const stat of this.vocab.stats) if (num(f[`moral_${stat}`])) moral[stat] = num(f[`moral_${stat}`]);
-    if (Object.keys(moral).length) keywords.push({ moral });
+    const keywords = card.type === "soul" ? $$("input[name=kw]:checked", $("#custom-form")).map((el) => el.value) : [];
+    if (card.type === "soul") {
+      if (num(f.defiance)) keywords.push({ defiance: num(f.defiance) });
+      const moral = {};
+      for (const stat of this.vocab.stats) if (num(f[`moral_${stat}`])) moral[stat] = num(f[`moral_${stat}`]);
+      if (Object.keys(moral).length) keywords.push({ moral });
+    }
     card.keywords = keywords;
-    card.effects = f.has_effect.checked ? [this.customEffect(f)] : [];
+    if (f.has_effect.checked) card.effects = [this.customEffect(f)];
+    else card.effects = this.varying ? clone(this.varying.effects || []) : [];
+    if (this.varying) {
+      for (const key of ["caster", "ambusher"]) if (this.varying[key]) card[key] = clone(this.varying[key]);
+      card.origin = `variant of ${this.varying.name}`;
+    }
+    return card;
+  },
+
+  // "Noah (rank 1)", "Noah (rank 1, no Unyielding)", "Noah (ATK 20)": the variant named for what changed.
+  variantName(base) {
+    const card = this.formCard();
+    const changes = [];
+    if (card.rank !== (base.rank ?? 0)) changes.push(`rank ${card.rank}`);
+    for (const s of ["atk", "def", "hp"]) if (s in card && card[s] !== (base[s] ?? 0)) changes.push(`${s.toUpperCase()} ${card[s]}`);
+    if ((card.attribute || "") !== (base.attribute || "")) changes.push(card.attribute || "no attribute");
+    const label = (k) => (typeof k === "string" ? this.vocab.keyword_words[k] || k : keywordLabel(k));
+    const before = (base.keywords || []).map(label);
+    const after = (card.keywords || []).map(label);
+    for (const k of after) if (!before.includes(k)) changes.push(k);
+    for (const k of before) if (!after.includes(k)) changes.push(`no ${k}`);
+    if (card.type !== base.type) changes.push(TYPE_WORDS[card.type] || card.type);
+    if ($("#custom-form").elements.has_effect.checked) changes.push("new effect");
+    return `${base.name} (${changes.length ? changes.join(", ") : "variant"})`;
+  },
+
+  async addCustom() {
+    const card = this.formCard();
+    const name = card.name;
+    const msg = $("#custom-msg");
+    if (!name) { msg.textContent = "A card needs a name."; $("#custom-form").elements.name.focus(); return; }
+    if (await this.isLibraryName(name)) {
+      msg.textContent = `${name} is a library card: give yours its own name (say “${name} (variant)”) so the library's ${name} stays as printed.`;
+      $("#custom-form").elements.name.focus();
+      return;
+    }
+    const varying = this.varying;
     this.scenario.cards = (this.scenario.cards || []).filter((c) => c.name.toLowerCase() !== name.toLowerCase());
     this.scenario.cards.push(card);
-    $("#custom-card").hidden = true;
+    this.closeCustom();
+    if (varying && this.selected) { this.replaceCard(name); return; }
     const kind = this.selected && this.selected.kind;
     const target = this.picker.target;
     if (target && target.zone !== "slot") {
@@ -48,12 +191,43 @@ const CustomCards = {
     }
   },
 
+  async isLibraryName(name) {
+    const url = new URL(this.urls.cards, window.location.href);
+    url.searchParams.set("q", name);
+    try {
+      const cards = (await (await fetch(url, { headers: { Accept: "application/json" } })).json()).cards || [];
+      return cards.some((c) => c.name.toLowerCase() === name.toLowerCase());
+    } catch (err) { return false; }
+  },
+
+  // The card on the selected slot, as a card record to vary (the scenario's own, or the library's).
+  async cardRecord(name) {
+    const own = (this.scenario.cards || []).find((c) => c.name === name);
+    if (own) return clone(own);
+    const url = new URL(this.urls.cards, window.location.href);
+    url.searchParams.set("full", name);
+    const data = await (await fetch(url, { headers: { Accept: "application/json" } })).json();
+    return data.card || null;
+  },
+
+  async varyCard() {
+    const entry = this.entry(this.selected.ref, this.selected.kind);
+    if (!entry || !entry.card) return;
+    let base = await this.cardRecord(entry.card);
+    if (!base) { $("#queue-msg").textContent = `No card named ${entry.card} to vary.`; return; }
+    const of = VARIANT_OF.exec(base.origin || "");
+    if (of) { const original = await this.cardRecord(of[1]); if (original) base = original; }
+    this.nameTyped = false;
+    this.openCustom(base.type, base);
+    $("#slot-editor").hidden = true;
+  },
+
   customEffect(f) {
-    const effect = { kind: f.e_kind.value };
-    if (f.e_name.value.trim()) effect.name = f.e_name.value.trim();
-    if (f.e_fast.checked) effect.fast = true;
+    const effect = { kind: ["soul", "realm", "armament"].includes(f.type.value) ? f.e_kind.value : "activated" };
+    if (f.type.value === "ambush") effect.fast = true;       // Ambushes are Fast (10.4)
+    else if (f.e_fast.checked) effect.fast = true;
     if (f.e_limit.value.trim()) effect.limit = f.e_limit.value.trim();
-    if (f.e_trigger.value) effect.trigger = f.e_trigger.value;
+    if (effect.kind === "timing" && f.e_trigger.value) effect.trigger = f.e_trigger.value;
     const cond = f.e_condition.value;
     if (cond === "line_max") effect.condition = { line: { max: Number(f.e_line.value) || 1 } };
     else if (cond) effect.condition = { [cond]: true };
@@ -83,11 +257,19 @@ const CustomCards = {
     const stat = choice.slice(spec.part.length + 1);
     const n = Math.max(0, Number(f.e_do_n.value) || 0);
     const values = {
-      amount: n, count: Math.max(1, Math.round(n / 5)), ref: f.e_do_to.value, stats: { [stat]: n },
-      duration: f.e_until.value, who: "opponent",
+      amount: n, count: Math.max(1, n), ref: f.e_do_to.value, stats: { [stat]: n },
+      duration: f.e_until.value, who: "opponent", keyword: f.e_do_kw.value,
     };
     const part = {};
     for (const key of spec.keys) if (key.kind in values) part[key.key] = values[key.kind];
     return part;
   },
 };
+
+// {defiance: 10} → "Defiance 10"; {moral: {atk: 5}} → "Moral +5 ATK" (as the board writes them).
+function keywordLabel(k) {
+  const [name, value] = Object.entries(k)[0] || ["?", null];
+  const label = name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  if (value && typeof value === "object") return `${label} ${Object.entries(value).map(([s, v]) => `+${v} ${s.toUpperCase()}`).join(" ")}`;
+  return typeof value === "number" ? `${label} ${value}` : label;
+}

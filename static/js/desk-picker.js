@@ -32,6 +32,25 @@ class Picker {
     return [this.desk.vocab.card_types, undefined];
   }
 
+  // A card stands on a slot of its rank or higher; an Ambush is set, and an Armament equipped, at a Soul
+  // whose slot's rank is at least the card's (10.4, 10.3).
+  maxRank(target) {
+    if (!target || !target.ref) return null;
+    const slot = target.ref.split(":")[1];
+    const spec = [...this.desk.field.soul_slots, ...this.desk.field.realm_slots].find((s) => s.name === slot);
+    return spec ? spec.rank : null;
+  }
+
+  // The type a custom card made from here starts as: what fits where the picker was opened for.
+  customType() {
+    if (!this.target) return null;
+    const [types] = this.fits(this.target);
+    const chosen = $("#card-type").value;
+    if (chosen) return chosen;
+    if (types.length === 1) return types[0];
+    return this.target.zone === "hand" || this.target.zone === "elysium" ? "event" : "soul";
+  }
+
   open(target, words) {
     this.target = target;
     const [types] = this.fits(target);
@@ -42,6 +61,8 @@ class Picker {
     $("#picker-for").textContent = words;
     $("#card-q").value = "";
     this.panel.hidden = false;
+    Layers.push("slot", () => this.desk.closeEditor(true, false));  // Back closes the picker first
+    this.desk.placePop();
     $("#card-q").focus();
     this.search();
   }
@@ -64,13 +85,26 @@ class Picker {
     url.searchParams.set("q", query);
     url.searchParams.set("type", chosen || types.join(","));
     if (leader !== undefined) url.searchParams.set("leader", leader ? "1" : "0");
+    const maxRank = this.maxRank(this.target);
+    if (maxRank !== null) url.searchParams.set("max_rank", String(maxRank));
     if (keyword) url.searchParams.set("keyword", keyword);
-    let cards = [];
-    try { cards = (await (await fetch(url, { headers: { Accept: "application/json" } })).json()).cards || []; } catch (err) { cards = []; }
+    let data = {};
+    try { data = await (await fetch(url, { headers: { Accept: "application/json" } })).json(); } catch (err) { data = {}; }
     if (seq !== this.seq) return;  // a newer search is on its way
+    const cards = data.cards || [];
     const custom = (this.desk.scenario.cards || []).filter((c) => (chosen ? c.type === chosen : types.includes(c.type))
-      && (leader === undefined || Boolean(c.leader) === leader) && c.name.toLowerCase().includes(query.toLowerCase()));
-    this.show([...custom.map((c) => ({ ...c, custom: true })), ...cards]);
+      && (leader === undefined || Boolean(c.leader) === leader) && (maxRank === null || (c.rank ?? 0) <= maxRank)
+      && c.name.toLowerCase().includes(query.trim().toLowerCase()));
+    const guess = custom.length ? null : (data.suggested || [])[0];
+    this.showGuess(query, guess);
+    this.show([...custom.map((c) => ({ ...c, custom: true })), ...cards, ...(guess && !cards.length ? [guess] : [])]);
+  }
+
+  // Nothing matched what was typed: the YAML box's "did you mean", with the card itself to click.
+  showGuess(query, card) {
+    const box = $("#card-guess");
+    box.hidden = !card;
+    if (card) box.replaceChildren(`No card is called “${query.trim()}”: did you mean ${card.name}? It is listed below.`);
   }
 
   show(cards) {
@@ -80,8 +114,10 @@ class Picker {
       const values = card.type === "soul" || card.type === "realm" || card.type === "armament"
         ? ` · ATK ${card.atk ?? 0} DEF ${card.def ?? 0} HP ${card.hp ?? 0}` : "";
       const kw = (card.keywords || []).map((k) => (typeof k === "string" ? k : Object.keys(k)[0]).replace(/_/g, " "));
+      const variant = card.custom && VARIANT_OF.exec(card.origin || "");
       const button = el("button", { type: "button", className: "card-option", dataset: { card: card.name } },
         el("strong", {}, card.name),
+        variant ? el("span", { className: "variant-mark" }, `variant of ${variant[1]}`) : null,
         el("span", { className: "meta" }, ` ${card.leader ? "Leader " : ""}${TYPE_WORDS[card.type] || card.type}, rank ${card.rank}${values}${card.custom ? " · custom" : ""}`),
         kw.length ? el("span", { className: "kw" }, kw.join(", ")) : null,
         card.text ? el("span", { className: "text" }, card.text) : null);
@@ -93,6 +129,6 @@ class Picker {
       });
       list.append(el("li", {}, button));
     }
-    if (!cards.length) list.append(el("li", { className: "muted" }, "No card fits and matches; make a custom one."));
+    if (!cards.length) list.append(el("li", { className: "muted" }, "No card fits and matches. Try part of a name, a rank (“rank 1”), a keyword (“unyielding”) or a type (“dark event”), or make a custom card."));
   }
 }

@@ -41,6 +41,12 @@ const QueueAndPiles = {
 
   renderTurn() {
     const who = this.state.turn_player || "A";
+    const other = who === "A" ? "B" : "A";
+    $("#turn-why").textContent = this.state.phase === "setup"
+      ? `Setup: the players recruit in turns; ${who} recruits now, ${other} after ${who} ends the round.`
+      : `${who} is the turn player, so ${who}'s actions are offered now; outside a response window only the turn player acts. `
+        + `${other}'s are offered in answer to ${who}'s (a response window) and, as the turn player, once ${who}'s turn ends, each saying when. `
+        + `Change “${who}'s turn” only to start the position in ${other}'s turn.`;
     document.title = this.state.phase === "setup"
       ? `Desk: setup, ${who}'s recruiting round ${this.state.round || 1} · Codex Judge`
       : `Desk: turn ${this.state.turn ?? 9}, ${who}'s ${PHASE_WORDS[this.state.phase || "preparation"]} · Codex Judge`;
@@ -86,7 +92,7 @@ const QueueAndPiles = {
         this.changed();
       });
       const wrong = this.problemPaths && this.problemPaths.has(`state.players.${p}.${pile}[${i}]`);
-      box.append(el("span", { className: wrong ? "chip has-problem" : "chip", title: wrong ? "See the problem under the board" : "" }, name, remove));
+      box.append(el("span", { className: wrong ? "chip has-problem" : "chip", title: wrong ? "See “Fix these first”, beside the board" : "" }, name, remove));
     });
     const count = el("input", { type: "number", min: 0, max: 120, value: parts.unnamed, className: "pile-count",
                                 ariaLabel: `${p}'s ${PILE_WORDS[pile]}: cards not named` });
@@ -116,7 +122,8 @@ const QueueAndPiles = {
     const list = $("#queue");
     list.replaceChildren();
     this.actions.forEach((action, index) => {
-      const words = this.words[index] || Object.entries(action).map(([k, v]) => `${k} ${v}`).join(" · ");
+      const by = action.by || this.state.turn_player || "A";  // until the server's words arrive
+      const words = this.words[index] || (action.end_phase ? `${by} ends the phase` : action.pass ? `${by} passes` : `${by}'s action ${index + 1}`);
       const buttons = el("span", { className: "q-buttons" });
       for (const [label, title, fn] of [["+ before", "What could happen before this", () => this.offerAt(index)],
         ["↑", "Move up", () => this.moveAction(index, -1)],
@@ -214,16 +221,56 @@ const QueueAndPiles = {
         button.addEventListener("click", () => this.queueOffered(item));
         list.append(el("li", {}, button));
       }
+      const aims = this.aimButtons(group);
       box.append(el("section", { className: `next-group player-${group.player}` },
-        el("h4", {}, `Player ${group.player}${when}`), list));
+        el("h4", {}, `Player ${group.player}${when}`), list, aims));
     }
+  },
+
+  // Only legal targets are offered; "Aim … at another card" queues one the user clicks on the board, legal
+  // or not, so the ruling says why it is refused (with its rules), as a judge asks "can it target Noah?".
+  aimButtons(group) {
+    const seen = new Set();
+    const box = el("p", { className: "aim-buttons" });
+    const playing = this.vocab.verbs.filter((v) => v.on_cascade).map((v) => v.verb);  // what may target
+    for (const item of group.actions) {
+      const action = item.action;
+      const verb = playing.find((v) => typeof action[v] === "string");
+      if (!verb || !Array.isArray(action.targets) || action.targets.length !== 1 || seen.has(`${verb}:${action[verb]}`)) continue;
+      seen.add(`${verb}:${action[verb]}`);
+      const button = el("button", { type: "button", className: "link-button aim-button" }, `Aim ${action[verb]} at another card…`);
+      button.addEventListener("click", () => this.startAiming(item, action[verb], group.player));
+      box.append(button, " ");
+    }
+    return box.childNodes.length ? box : null;
+  },
+
+  startAiming(item, name, player) {
+    this.aiming = { item, name, player };
+    this.closeEditor();
+    $("#queue-msg").textContent = `Click the card on the board to aim ${name} at (${player}'s action; any card, even one not offered).`;
+    this.root.classList.add("aiming");
+    this.slotElement && $("#board").scrollIntoView({ block: "nearest" });
+  },
+
+  aimAt(ref) {
+    const { item, name, player } = this.aiming;
+    this.aiming = null;
+    this.root.classList.remove("aiming");
+    const queue = clone(item.queue || [item.action]);
+    const action = queue[queue.length - 1];
+    action.targets = [ref];
+    const entry = this.entry(ref, /:realm\d/.test(ref) ? "realm" : "soul");
+    this.queueOffered({ queue, words: `${player}'s ${name} at ${ref.replace(":", "'s ")}${entry && entry.card ? ` (${entry.card})` : ""}` });
   },
 
   offerNothing(error) {
     const box = $("#next-actions");
     box.removeAttribute("aria-busy");
-    box.replaceChildren(el("p", { className: "muted" },
-      `Nothing can be offered until the problems under the board are fixed${error ? ` (${error})` : ""}.`));
+    const fixable = !$("#problems-panel").hidden;
+    box.replaceChildren(el("p", { className: "muted" }, fixable
+      ? "Nothing can be offered until the problems listed under “Fix these first” are fixed."
+      : `Nothing can be offered just now${error ? `: ${error}` : "."}`));
   },
 
   async addManual() {

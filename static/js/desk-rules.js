@@ -50,6 +50,7 @@ class RulePanel {
     this.body.replaceChildren(el("p", { className: "muted" }, "Loading…"));
     this.out.href = url.href;
     this.panel.hidden = false;
+    Layers.push("rule", () => this.hide(false));   // Back closes the rule before it leaves the page
     this.heading.focus();
     let data;
     try {
@@ -64,8 +65,10 @@ class RulePanel {
       ...summary.text.map((t) => el("p", {}, t)));
   }
 
-  hide() {
+  hide(fromButton = true) {
+    if (this.panel.hidden) return;
     this.panel.hidden = true;
+    if (fromButton) Layers.drop("rule");
     if (this.returnTo && document.contains(this.returnTo)) this.returnTo.focus();
   }
 }

@@ -7,9 +7,9 @@ function initRulingPage(page) {
   const steps = $$(".ruling-trace .step", page);
   if (!steps.length) return;
   let current = -1;
-  const prev = el("button", { type: "button" }, "◀ Back");
+  const prev = el("button", { type: "button" }, "◀ Previous step");
   const label = el("span", { id: "step-label", ariaLive: "polite" }, "Step through the ruling");
-  const next = el("button", { type: "button" }, "Forward ▶");
+  const next = el("button", { type: "button" }, "Next step ▶");
   const nav = el("div", { className: "step-nav" }, prev, " ", label, " ", next);
   $(".ruling-trace h2", page).after(nav);
   // On a wide screen the board beside the trace follows the step; on a phone the step's own board opens.

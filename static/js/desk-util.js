@@ -74,3 +74,30 @@ function humanWhen(ms) {
   if (seconds < 86400 && when.getDate() === new Date().getDate()) return `today at ${time}`;
   return `${when.toLocaleDateString([], { day: "numeric", month: "long" })} at ${time}`;
 }
+
+// Pop-ups and panels opened over the desk take one step of the browser's history each, so Back closes
+// the one on top before it leaves the page. Closing one by its own button takes its step back too.
+const Layers = {
+  stack: [],      // [{name, close}]
+  ignore: 0,      // history steps we take back ourselves (their popstate closes nothing)
+  push(name, close) {
+    const top = this.stack[this.stack.length - 1];
+    if (top && top.name === name) { top.close = close; return; }
+    this.stack = this.stack.filter((l) => l.name !== name);
+    this.stack.push({ name, close });
+    window.history.pushState({ ...(window.history.state || {}), deskLayer: name }, "", window.location.href);
+  },
+  drop(name) {
+    const index = this.stack.findIndex((l) => l.name === name);
+    if (index < 0) return;
+    this.stack.splice(index, 1);
+    this.ignore += 1;
+    window.history.back();
+  },
+  has(name) { return this.stack.some((l) => l.name === name); },
+};
+window.addEventListener("popstate", () => {
+  if (Layers.ignore > 0) { Layers.ignore -= 1; return; }
+  const top = Layers.stack.pop();
+  if (top) top.close();
+});

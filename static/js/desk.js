@@ -53,7 +53,7 @@ class Desk {
     else if (fromAddress && fromAddress.scenario) view = fromAddress;
     else if (this.root.dataset.fresh === "1" && stored && stored.scenario) {
       view = stored;
-      this.showRestored(`Your desk from ${humanWhen(stored.saved)} is back.`);
+      this.askWhereToStart(stored);
     }
     if (view) this.scenario = view.scenario;
     const sameDraft = stored && view && JSON.stringify(stored.scenario) === JSON.stringify(view.scenario);
@@ -71,13 +71,23 @@ class Desk {
     this.root.dataset.ready = "1";
   }
 
-  showRestored(text) {
+  // A fresh /desk with work kept in this browser: continue it (shown meanwhile), or start anew.
+  askWhereToStart(stored) {
     const box = $("#restored");
-    const again = el("button", { type: "button", className: "link-button" }, "Start over");
-    again.addEventListener("click", () => { box.hidden = true; this.loadStart("default"); });
-    box.replaceChildren(text, " ", again);
+    const button = (label, fn) => {
+      const b = el("button", { type: "button", className: "start-choice" }, label);
+      b.addEventListener("click", () => { this.hideBanner(); fn(); });
+      return b;
+    };
+    box.replaceChildren(el("span", {}, `This is your desk from ${humanWhen(stored.saved)}. `),
+      button("Continue where you were", () => {}),
+      button("Start with an empty board", () => this.loadStart("empty")),
+      button("Start from the sample position", () => this.loadStart("default")));
     box.hidden = false;
+    this.bannerEdits = 0;
   }
+
+  hideBanner() { $("#restored").hidden = true; }
 
   keep() {
     Keep.save({ v: 1, scenario: this.scenario, resolved: this.step !== null, step: this.step,
@@ -85,8 +95,10 @@ class Desk {
   }
 
   loadStart(key) {
+    const leader = (p) => (((this.starts.default || {}).state || {}).players || {})[p]?.field?.altar;
+    // an empty board starts valid: each altar holds a Leader (the sample's), to change in one click
     const scenario = key === "empty"
-      ? { state: { turn_player: "A", phase: "preparation", turn: 9, players: { A: { field: {} }, B: { field: {} } } }, actions: [] }
+      ? { state: { turn_player: "A", phase: "preparation", turn: 9, players: { A: { field: { altar: leader("A") } }, B: { field: { altar: leader("B") } } } }, actions: [] }
       : clone(this.starts[key]);
     this.scenario = scenario;
     this.insertAt = null;
@@ -134,6 +146,7 @@ class Desk {
   }
 
   changed() {
+    this.hideBanner();  // "this is your desk from …" stops being true with the first edit
     if (this.insertAt >= this.actions.length) this.insertAt = null;
     $("#next-actions").setAttribute("aria-busy", "true");  // offers for the board before this change
     this.leaveSteps();
@@ -155,6 +168,7 @@ class Desk {
       return;
     }
     this.positionBoard = data.board;
+    this.problems = data.problems || [];
     if (this.step === null) this.showBoard(data.board);
     this.showProblems(data.problems);
     this.rejected = data.rejected;
@@ -169,15 +183,65 @@ class Desk {
   }
 
   // Problems beside what they name: the list under the board, and the slot a path points at marked.
+  // Problems where they are: in the side panel in words, each with its fix, and marked on the slot.
   showProblems(problems, message) {
-    this.problemPaths = new Set((problems || []).map((p) => p.path).filter(Boolean));
-    renderProblems($("#board-problems"), problems, message, (p) => this.fixCard(p));
-    $$("#board .has-problem").forEach((g) => g.classList.remove("has-problem"));
-    for (const p of problems || []) {
-      const m = /^state\.players\.([AB])\.(field|realms)\.([\w]+)/.exec(p.path || "");
-      const g = m && this.board.querySelector(`[data-ref="${m[1]}:${m[3]}"]`);
-      if (g) g.classList.add("has-problem");
+    problems = problems || [];
+    this.problems = problems;
+    this.problemPaths = new Set(problems.map((p) => p.path).filter(Boolean));
+    const list = $("#board-problems");
+    list.replaceChildren();
+    if (message && !problems.length) problems = [{ words: message }];
+    for (const p of problems) {
+      const li = el("li", {}, p.words || problemText(p));
+      const fix = this.problemFix(p);
+      if (fix) li.append(" ", fix);
+      list.append(li);
     }
+    $("#problems-panel").hidden = !problems.length;
+    this.markProblemSlots();
+  }
+
+  markProblemSlots() {
+    $$("#board .has-problem").forEach((g) => g.classList.remove("has-problem"));
+    $$("#board .problem-mark").forEach((t) => t.remove());
+    for (const p of this.problems || []) {
+      if (!p.ref) continue;
+      const g = this.board.querySelector(`g[data-ref="${CSS.escape(p.ref)}"]`);
+      if (g) {
+        g.classList.add("has-problem");
+        const mark = document.createElementNS("http://www.w3.org/2000/svg", "text");
+        mark.setAttribute("x", "66"); mark.setAttribute("y", "109"); mark.setAttribute("text-anchor", "middle");
+        mark.setAttribute("class", "problem-mark");
+        mark.textContent = "⚠ a problem";
+        g.append(mark);
+        const title = g.querySelector("title");
+        if (title) title.textContent += `\nProblem: ${p.words || p.message}`;
+        g.setAttribute("aria-label", `${g.getAttribute("aria-label")}; problem: ${p.words || p.message}`);
+      }
+      const row = this.board.querySelector(`[data-slot-ref="${CSS.escape(p.ref)}"]`);
+      if (row) { row.classList.add("has-problem"); row.append(el("span", { className: "problem-mark" }, " ⚠ a problem")); }
+    }
+  }
+
+  problemFix(p) {
+    const fix = p.fix || (p.suggest ? { do: "rename", label: `Use ${p.suggest}` } : null);
+    if (!fix) return null;
+    const button = el("button", { type: "button", className: "fix-button" }, fix.label);
+    button.addEventListener("click", () => {
+      const kind = (ref) => (/:realm\d/.test(ref) ? "realm" : "soul");
+      if (fix.do === "rename") this.fixCard(p);
+      else if (fix.do === "pick") this.openSlot(fix.ref, kind(fix.ref));
+      else if (fix.do === "remove") { this.selected = { ref: fix.ref, kind: kind(fix.ref) }; this.removeCard(); }
+      else if (fix.do === "one-ambush") {
+        const entry = { ...this.entry(fix.ref, "soul") };
+        entry.ambushes = (entry.ambushes || []).slice(-1);
+        this.setEntry(fix.ref, "soul", entry);
+      } else if (fix.do === "edit-card") {
+        const card = (this.scenario.cards || []).find((c) => c.name === fix.card);
+        if (card) { this.openCustom(card.type); this.fillCustom(card); $("#custom-form").elements.name.value = card.name; this.showCustomFields(); }
+      }
+    });
+    return button;
   }
 
   fixCard(problem) {
@@ -194,7 +258,8 @@ class Desk {
     this.board.innerHTML = html;
     const scroller = this.board.querySelector(".board-scroll");
     if (scroller) scroller.scrollLeft = scrolled ?? (scroller.scrollWidth - scroller.clientWidth) / 2;
-    const slots = $$("[data-ref]", this.board);
+    this.markProblemSlots();
+    const slots = $$("g[data-ref]", this.board);
     if (!slots.length) return;
     if (!this.focusRef || !slots.some((g) => g.dataset.ref === this.focusRef)) this.focusRef = `A:${this.rootSlot}`;
     for (const g of slots) {
@@ -209,8 +274,26 @@ class Desk {
 
   slotGroup(ref) { return this.board.querySelector(`[data-ref="${CSS.escape(ref)}"]`); }
 
+  // Where the slot being edited is on screen: the picture's box, or its row in the board in words.
+  slotElement(ref) {
+    const row = this.board.querySelector(`[data-slot-ref="${CSS.escape(ref)}"]`);
+    return row && row.offsetParent ? row : this.slotGroup(ref);
+  }
+
+  // On a phone the card's panel opens just under the slot tapped; beside the board it stays in the side.
+  placePop() {
+    const pop = $("#slot-pop");
+    const phone = window.matchMedia("(max-width: 60rem)").matches;
+    if (!phone || !this.selected) { pop.style.top = ""; pop.classList.remove("floating"); return; }
+    const slot = this.slotElement(this.selected.ref);
+    if (!slot) return;
+    const grid = $(".desk-grid").getBoundingClientRect();
+    pop.classList.add("floating");
+    pop.style.top = `${slot.getBoundingClientRect().bottom - grid.top + 6}px`;
+  }
+
   moveFocus(from, key) {
-    const slots = $$("[data-ref]", this.board);
+    const slots = $$("g[data-ref]", this.board);
     const box = (g) => { const r = g.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
     const here = box(from);
     const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
@@ -253,21 +336,19 @@ class Desk {
     for (const button of $$(".start-button")) button.addEventListener("click", () => this.loadStart(button.dataset.start));
     $("#slot-close").addEventListener("click", () => this.closeEditor(true));
     $("#slot-remove").addEventListener("click", () => this.removeCard());
+    $("#slot-vary").addEventListener("click", () => this.varyCard());
     for (const id of ["#f-damage", "#f-captured", "#f-armament", "#f-recruited", "#f-attacks"]) {
       $(id).addEventListener("change", () => this.saveSlotFields());
+      $(id).addEventListener("input", () => this.saveSlotFields());  // kept before it is left: a reload keeps it
     }
+    window.addEventListener("pagehide", () => { this.keepSoon.cancel(); this.keep(); });
+    window.addEventListener("popstate", () => this.keepSoon());  // a step back may land on an older address
     $("#armament-pick").addEventListener("click", () => this.picker.open({ zone: "armament", ref: this.selected.ref },
       `An Armament equipped to ${this.selected.ref.replace(":", "'s ")}`));
     $("#ambush-pick").addEventListener("click", () => this.picker.open({ zone: "ambush", ref: this.selected.ref },
       `An Ambush set face down under ${this.selected.ref}`));
-    $("#custom-open").addEventListener("click", () => this.openCustom());
-    $("#custom-cancel").addEventListener("click", () => { $("#custom-card").hidden = true; });
-    $("#custom-form").addEventListener("submit", (e) => { e.preventDefault(); this.addCustom(); });
-    $("#custom-form").elements.e_cost.addEventListener("change", (e) => {
-      const amount = $("#custom-form").elements.e_cost_n;
-      amount.step = e.target.value === "pay_hp" ? "5" : "1";
-      if (e.target.value === "pay_hp" && Number(amount.value) % 5) amount.value = "5";
-    });
+    $("#custom-open").addEventListener("click", () => this.openCustom(this.picker.customType()));
+    this.bindCustom();
     $("#manual-add").addEventListener("click", () => this.addManual());
     $("#resolve").addEventListener("click", () => this.resolve());
     $("#step-prev").addEventListener("click", () => this.goStep(this.step - 1));
@@ -284,8 +365,10 @@ class Desk {
       e.target.setAttribute("aria-pressed", on ? "true" : "false");
       e.target.textContent = on ? "In words" : "Picture";
     });
-    $("#s-title").addEventListener("change", (e) => this.setText("title", e.target.value));
-    $("#s-question").addEventListener("change", (e) => this.setText("question", e.target.value));
+    for (const event of ["change", "input"]) {  // kept as typed: a reload before leaving the field keeps it
+      $("#s-title").addEventListener(event, (e) => this.setText("title", e.target.value));
+      $("#s-question").addEventListener(event, (e) => this.setText("question", e.target.value));
+    }
     $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.changed(); });
     $("#s-phase").addEventListener("change", (e) => this.setPhase(e.target.value));
     $("#s-round").addEventListener("change", (e) => { this.state.round = Math.max(1, Number(e.target.value) || 1); this.changed(); });
@@ -350,6 +433,7 @@ class Desk {
   }
 
   pageKey(e) {
+    if (e.key === "Escape" && !$("#custom-card").hidden) { this.closeCustom(); return; }
     if (e.key === "Escape" && (this.selected || !$("#picker").hidden)) { this.closeEditor(true); return; }
     if (this.step === null || typingIn(document.activeElement) || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === "ArrowLeft") { e.preventDefault(); this.goStep(this.step - 1); }
@@ -357,8 +441,18 @@ class Desk {
   }
 
   boardClick(e) {
+    const aimed = e.target.closest("[data-slot-ref], [data-ref]");
+    if (this.aiming && aimed) { this.aimAt(aimed.dataset.slotRef || aimed.dataset.ref); return; }
+    const row = e.target.closest("[data-slot-ref], li[data-slot]");  // the board in words, or a ruling's rows
+    if (row) {
+      const ref = row.dataset.slotRef || row.dataset.slot;
+      this.leaveSteps();
+      this.openSlot(ref, row.dataset.kind || (/:realm\d/.test(ref) ? "realm" : "soul"));
+      return;
+    }
     const g = e.target.closest("[data-ref]");
-    if (!g || this.step !== null) return;
+    if (!g) return;
+    if (this.step !== null) { this.leaveSteps(); this.keepSoon(); }  // a slot clicked in a ruling: edit it
     this.focusRef = g.dataset.ref;
     this.openSlot(g.dataset.ref, g.dataset.kind);
   }
@@ -382,6 +476,10 @@ class Desk {
     });
     if (occupied) {
       $("#slot-card").textContent = entry.card;
+      const own = (this.scenario.cards || []).find((c) => c.name === entry.card);
+      const of = own && VARIANT_OF.exec(own.origin || "");
+      $("#slot-card-note").textContent = of ? `A variant of ${of[1]}, saved in this scenario as a card of its own (rank ${own.rank}).`
+        : own ? `A custom card of this scenario (rank ${own.rank}).` : "A library card, as printed.";
       $("#f-damage").value = entry.damage || 0;
       $("#f-captured").checked = Boolean(kind === "realm" ? entry.shattered : entry.captured);
       $("#f-captured-label").textContent = kind === "realm" ? "Shattered" : "Captured (face down)";
@@ -391,18 +489,21 @@ class Desk {
     }
     this.renderAmbushes(entry);
     this.fillArmaments();
-    $("#custom-card").hidden = true;
+    if (!$("#custom-card").hidden) this.closeCustom();
     $("#slot-editor").hidden = !occupied;  // an empty slot needs only the picker
+    Layers.push("slot", () => this.closeEditor(true, false));
+    this.placePop();
     if (occupied) { this.picker.close(); $("#slot-title").focus(); }
     else this.picker.open({ zone: "slot", ref, kind }, `For ${ref.replace(":", "'s ")}: ${kind === "realm" ? "a Realm" : slot === this.rootSlot ? "a Leader (only Leaders stand on the altar)" : "a Soul (not a Leader)"}`);
   }
 
-  closeEditor(returnFocus = false) {
+  closeEditor(returnFocus = false, takeStepBack = true) {
     const ref = this.selected && this.selected.ref;
     this.selected = null;
     $("#slot-editor").hidden = true;
-    $("#custom-card").hidden = true;
+    if (!$("#custom-card").hidden) this.closeCustom();
     this.picker.close();
+    if (takeStepBack) Layers.drop("slot");
     $$("#board .selected").forEach((g) => { g.classList.remove("selected"); g.setAttribute("aria-pressed", "false"); });
     if (returnFocus && ref) this.rove(ref, true);
   }
@@ -410,7 +511,7 @@ class Desk {
   // The board's one tab stop moves to `ref` (and takes the focus when asked).
   rove(ref, focus = false) {
     this.focusRef = ref;
-    for (const g of $$("[data-ref]", this.board)) g.setAttribute("tabindex", g.dataset.ref === ref ? "0" : "-1");
+    for (const g of $$("g[data-ref]", this.board)) g.setAttribute("tabindex", g.dataset.ref === ref ? "0" : "-1");
     const g = this.slotGroup(ref);
     if (g && focus) g.focus();
   }
@@ -450,6 +551,14 @@ class Desk {
     }
     this.addToPile(target.player, target.zone, name);
     $("#queue-msg").textContent = `${name} added to ${target.player}'s ${PILE_WORDS[target.zone]}.`;
+  }
+
+  // The card on the selected slot becomes `name` (a variant of it), keeping what lies on the slot.
+  replaceCard(name) {
+    const { ref, kind } = this.selected;
+    this.setEntry(ref, kind, { ...(this.entry(ref, kind) || {}), card: name });
+    this.openSlot(ref, kind);
+    $("#queue-msg").textContent = `${ref.replace(":", "'s ")} now holds ${name}, a card of this scenario.`;
   }
 
   placeCard(name) {

@@ -52,6 +52,8 @@ def place_library_card(page, ref, name):
 
 def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=10, hp=60):
     open_slot(page, ref)
+    if page.locator("#slot-editor").is_visible():  # an empty board's altars hold Leaders already
+        page.click("#slot-remove")
     page.click("#custom-open")
     form = page.locator("#custom-form")
     form.locator("input[name=name]").fill(name)

@@ -113,7 +113,10 @@ def test_a_closed_tab_comes_back_on_a_new_desk_with_a_notice(page, context, live
     again.goto(f"{live_server}/desk")  # no address to go by: this browser's draft
     ready(again)
     again.wait_for_selector(".desk.stepping #ruling-out .step")
-    assert again.locator("#restored").is_visible() and "is back" in again.locator("#restored").text_content()
+    banner = again.locator("#restored")  # the desk asks: continue (shown meanwhile), or start anew
+    assert banner.is_visible() and "your desk from" in banner.text_content()
+    for choice in ("Continue where you were", "Start with an empty board", "Start from the sample position"):
+        assert banner.get_by_role("button", name=choice).is_visible()
     assert snapshot(again) == before
 
 
@@ -337,10 +340,12 @@ def test_on_a_wide_screen_the_stepping_board_stays_a_picture(page, live_server):
 def test_the_picker_offers_only_what_fits_and_clicks_an_armament_onto_a_soul(page, live_server):
     page.goto(f"{live_server}/desk")
     ready(page)
-    page.locator('#board [data-ref="B:L1"]').click()  # an empty soul slot off the altar: no Leaders
+    page.locator('#board [data-ref="B:R2"]').click()  # an empty rank-2 soul slot off the altar: no Leaders
     page.locator("#card-results button").first.wait_for()
     kinds = page.locator("#card-results .meta").all_text_contents()
     assert kinds and all(" Soul, rank" in k and "Leader" not in k for k in kinds)
+    # only cards the slot's rank takes (a rank-3 Soul can't stand on a rank-2 slot)
+    assert all(int(re.search(r"rank (\d)", k).group(1)) <= 2 for k in kinds)
     # keywords and effect text are in view: Blood Reaver's Berserk
     reaver = page.locator('#card-results button[data-card="Blood Reaver"]')
     assert "berserk" in reaver.locator(".kw").text_content().lower()

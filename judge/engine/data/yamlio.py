@@ -13,9 +13,53 @@ from typing import Any
 
 import yaml
 
+from judge.engine.data import budget
+
+MAX_NODES = 50_000  # values in one scenario (as written, and with YAML aliases expanded)
+MAX_NESTING = 100   # levels of [ { or indentation read (a scenario needs about ten; the desk takes 40)
+CHECK_EVERY = 256   # nodes composed (or tokens read) between two looks at the request's clock
+
+
+class TooLarge(yaml.YAMLError):
+    """The text holds more than MAX_NODES values, or nests past MAX_NESTING: reading stopped there
+    (`problem_mark` says where; `headline` is the one-line summary)."""
+
+    def __init__(self, problem: str, mark: Any, headline: str = "The scenario is too large.") -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.problem_mark = mark
+        self.headline = headline
+
 
 class Loader(yaml.SafeLoader):
-    pass
+    """User input: YAML 1.2 booleans, JSON's types only, and a bounded read: at most MAX_NODES values
+    composed, and the request's time budget looked at every CHECK_EVERY of them (OutOfTime past it),
+    so no text, however it is written, keeps a request reading past its deadline."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self.nodes = 0
+        self.fetched = 0
+
+    def fetch_more_tokens(self) -> None:
+        """The scanner's step: PyYAML's work per token grows with the nesting (deep `[[[…` took 5.8 s
+        for 3,000 levels), so nesting is refused past MAX_NESTING and the clock looked at as it reads."""
+        self.fetched += 1
+        if self.flow_level > MAX_NESTING or len(self.indents) > MAX_NESTING:
+            raise TooLarge(f"the scenario is nested more than {MAX_NESTING} levels deep",
+                           self.get_mark(), "The scenario is nested too deeply.")
+        if self.fetched % CHECK_EVERY == 0:
+            budget.check_time()
+        super().fetch_more_tokens()
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise TooLarge(f"the scenario has more than {MAX_NODES} values",
+                           self.peek_event().start_mark)  # type: ignore[no-untyped-call]
+        if self.nodes % CHECK_EVERY == 0:
+            budget.check_time()
+        return super().compose_node(parent, index)
 
 
 Loader.yaml_implicit_resolvers = {
@@ -149,43 +193,61 @@ def load_project_file(text: str | bytes) -> Any:
 
 
 def fix_keys(data: Any, _seen: dict[int, Any] | None = None) -> Any:
-    """Recursively rename a mapping key True (YAML 1.1's reading of `on`) to "on".
+    """Rename a mapping key True (YAML 1.1's reading of `on`) to "on", at every depth.
 
     Shared nodes (YAML aliases) are converted once and stay shared, so an alias bomb costs no more
-    than its text, and a node that contains itself stays a cycle (the loader then refuses it)."""
+    than its text, and a node that contains itself stays a cycle (the loader then refuses it).
+    Iterative (an explicit stack), so no nesting is too deep for it."""
     seen = {} if _seen is None else _seen
+
+    def copy_of(node: Any) -> tuple[Any, bool]:
+        """The converted container for `node` (made empty now, filled later) and whether it is new."""
+        if id(node) in seen:
+            return seen[id(node)], False
+        made: Any = {} if isinstance(node, dict) else []
+        seen[id(node)] = made
+        return made, True
+
     if not isinstance(data, (dict, list)):
         return data
-    if id(data) in seen:
-        return seen[id(data)]
-    if isinstance(data, dict):
-        out: Any = {}
-        seen[id(data)] = out
-        for k, v in data.items():
-            out["on" if k is True else k] = fix_keys(v, seen)
-        return out
-    out = []
-    seen[id(data)] = out
-    out.extend(fix_keys(v, seen) for v in data)
-    return out
+    root, _ = copy_of(data)
+    stack: list[tuple[Any, Any]] = [(data, root)]
+    while stack:
+        node, out = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, v in items:
+            if isinstance(v, (dict, list)):
+                v_out, new = copy_of(v)
+                if new:
+                    stack.append((v, v_out))
+            else:
+                v_out = v
+            if isinstance(out, dict):
+                out["on" if k is True else k] = v_out
+            else:
+                out.append(v_out)
+    return root
 
-
-MAX_NODES = 50_000
 
 
 def expanded_size_problem(data: Any, limit: int = MAX_NODES) -> str | None:
     """None when `data`, with YAML aliases expanded, has at most `limit` nodes and no cycle; else
     what is wrong. The walk stops as soon as the limit is passed, so it is cheap either way."""
     count = 0
+    shared = False  # a node met twice: the data has aliases (or is shared in memory)
+    met: set[int] = set()
     stack: list[tuple[Any, tuple[int, ...]]] = [(data, ())]
     while stack:
         node, path = stack.pop()
         count += 1
         if count > limit:
-            return f"the scenario has more than {limit} values once its YAML aliases are expanded"
+            expanded = " once its YAML aliases are expanded" if shared else ""
+            return f"the scenario has more than {limit} values{expanded}"
         if isinstance(node, (dict, list)):
             if id(node) in path:
                 return "the scenario refers to itself (a YAML alias inside its own anchor)"
+            shared = shared or id(node) in met
+            met.add(id(node))
             inner = (*path, id(node))
             children = node.values() if isinstance(node, dict) else node
             stack.extend((child, inner) for child in children)

@@ -75,6 +75,9 @@ def parse_yaml(text: str | bytes, source: str | None = None) -> Any:
     """YAML text -> data; a syntax error becomes a ScenarioError naming the line."""
     try:
         return yamlio.safe_load(text)
+    except yamlio.TooLarge as exc:
+        raise ScenarioError([{"path": "", "message": exc.problem, "line": exc.problem_mark.line + 1}],
+                            source) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

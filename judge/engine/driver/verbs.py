@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from judge.engine.data import budget
 from judge.engine.data.errors import Violation
 from judge.engine.play import battle, cascade, placing, turns
 from judge.engine.play.game import Game
@@ -176,6 +177,7 @@ def legal_actions(state: State, window: Window | None = None) -> list[Action]:
     seen: set[str] = set()
     for verb in (v for v in TABLE if v.offered):
         for data in verb.candidates(moment):
+            budget.check_time()  # candidates grow with hand × souls × target lists: bounded by the clock
             data = {**data, "by": player}
             key = repr(sorted(data.items(), key=lambda kv: kv[0]))
             if key in seen:

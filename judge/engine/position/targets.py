@@ -12,8 +12,8 @@ Ambush is its own source; a granted effect's source is its granter, 13.2.2).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 
+from judge.engine.data import budget
 from judge.engine.data.cards import EffectDef, TargetSpec
 from judge.engine.data.errors import Violation
 from judge.engine.position.board import Board
@@ -167,15 +167,51 @@ def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None]
 
 def combinations(board: Board, effect: EffectDef, source: Source, self_ref: SlotRef | None = None,
                  limit: int = MAX_COMBINATIONS) -> list[list[SlotRef]]:
-    """Legal target lists for an effect (11.4.6: no slot twice), at most `limit` of them."""
+    """Legal target lists for an effect (11.4.6: no slot twice), at most `limit` of them, in the order
+    of `itertools.product` over the selectors' candidates. A depth-first walk that enters a branch only
+    when the selectors left can still be given distinct slots (a matching), so every branch it enters
+    ends in a list: the work grows with `limit` × targets², never with the product of the pools. It also
+    looks at the request's clock (budget.check_time) as it goes."""
     pools = [candidates(board, spec, source, self_ref) for spec in effect.targets]
-    out = []
-    for combo in product(*pools):
-        if len(set(combo)) == len(combo):
-            out.append(list(combo))
+    out: list[list[SlotRef]] = []
+    chosen: list[SlotRef] = []
+
+    def walk(depth: int) -> None:
+        if depth == len(pools):
+            out.append(list(chosen))
+            return
+        for ref in pools[depth]:
             if len(out) >= limit:
-                break
+                return
+            if ref in chosen:
+                continue
+            budget.check_time()
+            chosen.append(ref)
+            if _distinct_choice(pools[depth + 1:], set(chosen)):
+                walk(depth + 1)
+            chosen.pop()
+
+    if _distinct_choice(pools, set()):
+        walk(0)
     return out
+
+
+def _distinct_choice(pools: list[list[SlotRef]], taken: set[SlotRef]) -> bool:
+    """Whether each pool can get a slot of its own, none of them in `taken` (a bipartite matching,
+    by augmenting paths)."""
+    owner: dict[SlotRef, int] = {}
+
+    def augment(i: int, visited: set[SlotRef]) -> bool:
+        for ref in pools[i]:
+            if ref in taken or ref in visited:
+                continue
+            visited.add(ref)
+            if ref not in owner or augment(owner[ref], visited):
+                owner[ref] = i
+                return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(pools)))
 
 
 def choose_targets(board: Board, effect: EffectDef, given: list[SlotRef | None] | None, source: Source,
