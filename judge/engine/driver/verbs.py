@@ -74,7 +74,8 @@ class Verb:
         """The verb as data (vocabulary()): JSON-able, without the functions."""
         return {"verb": self.name, "value": self.value, "keys": list(self.keys), "required": self.required,
                 "card_type": self.card_type, "fast": self.fast, "responds": self.respond is not None,
-                "on_cascade": self.on_cascade, "in_setup": self.in_setup}
+                "on_cascade": self.on_cascade, "in_setup": self.in_setup, "words": self.words,
+                "offered": self.offered}
 
 
 def _cast(g: Game, action: Action) -> None:
