@@ -21,6 +21,8 @@ const CustomCards = {
     }
     if (base) this.fillCustom(base);
     else {
+      this.draftEffects(null);
+      $("#has-effect-words").textContent = "This card has an effect";
       f.name.value = this.freshName(`My ${TYPE_WORDS[f.type.value] || "card"}`);
       f.has_effect.checked = ["event", "ambush"].includes(f.type.value);  // an Event or Ambush is its effect
       const maxRank = this.picker.maxRank(this.picker.target || this.selected);
@@ -62,9 +64,10 @@ const CustomCards = {
     f.defiance.value = (valued("defiance") || {}).defiance || "";
     const moral = (valued("moral") || {}).moral || {};
     for (const s of this.vocab.stats) f[`moral_${s}`].value = moral[s] || "";
-    // a library card's effects are kept whole (the form builds one simple effect, not every card's)
+    // the card's own effects, part by part, in words; the builder below adds one more
     f.has_effect.checked = false;
-    $("#effect-kept").hidden = !(card.effects && card.effects.length);
+    this.draftEffects(card);
+    $("#has-effect-words").textContent = (card.effects || []).length ? "Add an effect" : "This card has an effect";
     f.name.value = this.variantName(card);
   },
 
@@ -138,8 +141,10 @@ const CustomCards = {
       if (Object.keys(moral).length) keywords.push({ moral });
     }
     card.keywords = keywords;
-    if (f.has_effect.checked) card.effects = [this.customEffect(f)];
-    else card.effects = this.varying ? clone(this.varying.effects || []) : [];
+    const kept = this.effectsDraft || { effects: [], keywords: [] };
+    card.effects = clone(kept.effects);
+    if (f.has_effect.checked) card.effects.push(this.customEffect(f));
+    if (card.type === "soul") card.keywords.push(...clone(kept.keywords));
     if (this.varying) {
       for (const key of ["caster", "ambusher"]) if (this.varying[key]) card[key] = clone(this.varying[key]);
       card.origin = `variant of ${this.varying.name}`;
@@ -161,6 +166,7 @@ const CustomCards = {
     for (const k of before) if (!after.includes(k)) changes.push(`no ${k}`);
     if (card.type !== base.type) changes.push(TYPE_WORDS[card.type] || card.type);
     if ($("#custom-form").elements.has_effect.checked) changes.push("new effect");
+    if (this.effectsChanged()) changes.push("changed effects");
     return `${base.name} (${changes.length ? changes.join(", ") : "variant"})`;
   },
 
@@ -270,6 +276,7 @@ const CustomCards = {
 function keywordLabel(k) {
   const [name, value] = Object.entries(k)[0] || ["?", null];
   const label = name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  if (value && typeof value === "object" && !Object.values(value).every((n) => typeof n === "number")) return label;  // Reinforcement
   if (value && typeof value === "object") return `${label} ${Object.entries(value).map(([s, v]) => `+${v} ${s.toUpperCase()}`).join(" ")}`;
   return typeof value === "number" ? `${label} ${value}` : label;
 }

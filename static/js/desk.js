@@ -1,6 +1,6 @@
 // The ruling desk: build a position by clicking, queue what happens from the legal actions, resolve,
 // step through the ruling. Plain JS, no build step, no inline script; desk-util.js, desk-keep.js,
-// desk-rules.js, desk-picker.js and the Desk's methods in desk-queue.js, desk-yaml.js and desk-custom.js
+// desk-rules.js, desk-picker.js and the Desk's methods in desk-queue.js, desk-yaml.js, desk-effects.js and desk-custom.js
 // load first. Every page it enhances also works without it.
 "use strict";
 
@@ -254,11 +254,15 @@ class Desk {
   showBoard(html) {
     const old = this.board.querySelector(".board-scroll");
     const scrolled = old ? old.scrollLeft : null;
+    const pop = $("#slot-pop");
+    const popFocus = pop.contains(document.activeElement) ? document.activeElement : null;
+    if (this.board.contains(pop)) this.popHomeAgain();
     const hadFocus = this.board.contains(document.activeElement);
     this.board.innerHTML = html;
     const scroller = this.board.querySelector(".board-scroll");
     if (scroller) scroller.scrollLeft = scrolled ?? (scroller.scrollWidth - scroller.clientWidth) / 2;
     this.markProblemSlots();
+    if (this.selected) { this.placePop(); if (popFocus && document.activeElement !== popFocus) popFocus.focus({ preventScroll: true }); }
     const slots = $$("g[data-ref]", this.board);
     if (!slots.length) return;
     if (!this.focusRef || !slots.some((g) => g.dataset.ref === this.focusRef)) this.focusRef = `A:${this.rootSlot}`;
@@ -280,16 +284,35 @@ class Desk {
     return row && row.offsetParent ? row : this.slotGroup(ref);
   }
 
-  // On a phone the card's panel opens just under the slot tapped; beside the board it stays in the side.
+  // On a phone the card's panel opens in the flow just under the slot's row of the board in words (the rows
+  // below move down, none is covered); under the picture it floats under the slot; beside the board it stays
+  // in the side column, where it was written.
   placePop() {
     const pop = $("#slot-pop");
+    if (!this.popHome) { this.popHome = document.createComment("slot-pop"); pop.before(this.popHome); }
     const phone = window.matchMedia("(max-width: 60rem)").matches;
-    if (!phone || !this.selected) { pop.style.top = ""; pop.classList.remove("floating"); return; }
-    const slot = this.slotElement(this.selected.ref);
-    if (!slot) return;
+    const slot = phone && this.selected ? this.slotElement(this.selected.ref) : null;
+    const row = slot && slot.dataset && slot.dataset.slotRef ? slot : null;
+    if (row) {
+      const li = row.closest("li");
+      if (li) { if (pop.parentElement !== li) li.append(pop); } else if (row.nextSibling !== pop) row.after(pop);  // an empty slot's chip: a line of its own under it
+      pop.classList.remove("floating");
+      pop.classList.add("in-row");
+      pop.style.top = "";
+      return;
+    }
+    this.popHomeAgain();
+    if (!slot) { pop.style.top = ""; pop.classList.remove("floating"); return; }
     const grid = $(".desk-grid").getBoundingClientRect();
     pop.classList.add("floating");
     pop.style.top = `${slot.getBoundingClientRect().bottom - grid.top + 6}px`;
+  }
+
+  // The panel back in the side column (before the board is redrawn, or when no row holds it).
+  popHomeAgain() {
+    const pop = $("#slot-pop");
+    pop.classList.remove("in-row");
+    if (this.popHome && this.popHome.nextSibling !== pop) this.popHome.after(pop);
   }
 
   moveFocus(from, key) {
@@ -349,6 +372,7 @@ class Desk {
       `An Ambush set face down under ${this.selected.ref}`));
     $("#custom-open").addEventListener("click", () => this.openCustom(this.picker.customType()));
     this.bindCustom();
+    this.bindEffects();
     $("#manual-add").addEventListener("click", () => this.addManual());
     $("#resolve").addEventListener("click", () => this.resolve());
     $("#step-prev").addEventListener("click", () => this.goStep(this.step - 1));
@@ -441,6 +465,7 @@ class Desk {
   }
 
   boardClick(e) {
+    if (e.target.closest("#slot-pop")) return;  // the card's panel, opened in a row of the board in words
     const aimed = e.target.closest("[data-slot-ref], [data-ref]");
     if (this.aiming && aimed) { this.aimAt(aimed.dataset.slotRef || aimed.dataset.ref); return; }
     const row = e.target.closest("[data-slot-ref], li[data-slot]");  // the board in words, or a ruling's rows
@@ -503,6 +528,7 @@ class Desk {
     $("#slot-editor").hidden = true;
     if (!$("#custom-card").hidden) this.closeCustom();
     this.picker.close();
+    this.popHomeAgain();
     if (takeStepBack) Layers.drop("slot");
     $$("#board .selected").forEach((g) => { g.classList.remove("selected"); g.setAttribute("aria-pressed", "false"); });
     if (returnFocus && ref) this.rove(ref, true);
@@ -691,6 +717,6 @@ class Desk {
 
 }
 
-Object.assign(Desk.prototype, QueueAndPiles, YamlAndShare, CustomCards);
+Object.assign(Desk.prototype, QueueAndPiles, YamlAndShare, CustomCards, EffectsEditor);
 const deskRoot = document.getElementById("desk");
 if (deskRoot) window.codexDesk = new Desk(deskRoot);

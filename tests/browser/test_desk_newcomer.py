@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
+
+from judge.engine import CARDS_DIR, Problems, load_scenario, parse_card, resolve
 
 pytestmark = pytest.mark.browser
 
@@ -45,6 +48,11 @@ def slot(page, ref):
 
 def label(page, ref):
     return slot(page, ref).get_attribute("aria-label")
+
+
+def label_has(page, ref, text):
+    page.wait_for_function("([ref, t]) => document.querySelector(`#board g[data-ref=\"${ref}\"]`)"
+                           ".getAttribute('aria-label').includes(t)", arg=[ref, text])
 
 
 def yaml_has(page, text):
@@ -303,3 +311,163 @@ def test_an_edit_not_yet_left_survives_a_reload_and_a_fresh_desk_asks_where_to_s
     slot(page, "B:R2").click()                                          # an edit: the banner stops being true
     page.locator('#card-results button[data-card="Harold"]').click()
     banner.wait_for(state="hidden")
+
+
+def _scenario_card(page, name):
+    cards = yaml.safe_load(page.locator("#yaml-text").input_value()).get("cards") or []
+    return next(c for c in cards if c["name"] == name)
+
+
+def _read(record):
+    problems = Problems()
+    card = parse_card(record, "cards[0]", problems)
+    assert card is not None and not problems
+    return card
+
+
+def _library(name):
+    for path in sorted(CARDS_DIR.glob("*.yaml")):
+        for record in yaml.safe_load(path.read_text()) or []:
+            if isinstance(record, dict) and record.get("name") == name:
+                return record
+    raise AssertionError(name)
+
+
+def _defiance_taken(scenario):
+    """The damage A's Grey Knight (L2) has after attacking B's Dusk Lancer (L2), by the engine's ruling."""
+    scenario = dict(scenario, state=dict(scenario["state"], phase="combat"))
+    scenario["actions"] = [{"attack": "L2", "target": "B:L2"}]
+    scenario["ask"] = [{"value": {"slot": "A:L2", "of": "damage"}}]
+    return resolve(load_scenario(scenario))["answers"][0]
+
+
+def test_a_variants_effects_are_shown_in_words_and_edited_part_by_part(page, live_server):
+    desk(page, live_server)
+    harold = _library("Harold")
+    # untouched: the variant's effects are the library card's, read the same by the engine's card reader
+    slot(page, "B:C3").click()
+    page.get_by_role("button", name="Change this card's values…").click()
+    page.get_by_role("heading", name="A variant of Harold").wait_for()
+    kept = page.get_by_role("group", name="Effect 1: static")
+    assert "your other Souls gains the keyword Defiance 5" in kept.text_content()  # in the engine's words
+    page.get_by_role("combobox", name="Rank").select_option("0")
+    page.get_by_role("button", name="Use this variant").click()
+    yaml_has(page, "name: Harold (rank 0)")
+    untouched = _scenario_card(page, "Harold (rank 0)")
+    assert untouched["effects"] == harold["effects"]
+    assert _read(untouched).effects == _read(harold).effects
+    # one part's amount changed: only that changes
+    page.get_by_role("button", name="Change this card's values…").click()
+    page.get_by_role("heading", name="A variant of Harold").wait_for()
+    kept.get_by_label("Defiance").fill("10")
+    assert "Defiance 10" in kept.text_content()
+    name = page.get_by_role("textbox", name="Name", exact=True).input_value()
+    assert "changed effects" in name
+    page.get_by_role("button", name="Use this variant").click()
+    yaml_has(page, f"name: {name}")
+    changed = _scenario_card(page, name)
+    expected = [dict(harold["effects"][0], grant={"defiance": 10})]
+    assert changed["effects"] == expected
+    assert changed["keywords"] == harold["keywords"] and changed["atk"] == harold["atk"]
+    # and the ruling reads it: Dusk Lancer (B's L2) now has Defiance 10 from the variant, so Grey Knight
+    # attacking it takes 5 more Defiance damage than with the library's Harold
+    label_has(page, "B:L2", "Defiance 10")
+    posed = yaml.safe_load(page.locator("#yaml-text").input_value())
+    library = dict(posed, cards=[], state=yaml.safe_load(yaml.safe_dump(posed["state"])))
+    library["state"]["players"]["B"]["field"]["C3"] = "Harold"
+    with_library, with_variant = _defiance_taken(library), _defiance_taken(posed)
+    assert with_variant["verdict"] == with_library["verdict"] + 5
+    assert name in with_variant["text"] and "Defiance" in with_variant["text"]
+
+
+def test_a_variants_effect_is_removed_without_yaml(page, live_server):
+    desk(page, live_server)
+    slot(page, "B:C3").click()
+    page.get_by_role("button", name="Change this card's values…").click()
+    page.get_by_role("heading", name="A variant of Harold").wait_for()
+    page.get_by_role("button", name="Remove effect 1").click()
+    assert page.get_by_role("group", name="Effect 1: static").count() == 0
+    page.get_by_role("button", name="Use this variant").click()
+    page.wait_for_function("() => document.querySelector('#yaml-text').value.includes('variant of Harold')")
+    cards = yaml.safe_load(page.locator("#yaml-text").input_value())["cards"]
+    assert [c["effects"] for c in cards] == [[]]
+
+
+def test_a_keywords_effect_is_edited_a_part_added_and_then_removed_whole(page, live_server):
+    desk(page, live_server)
+    medic = _library("Field Medic")          # Reinforcement: heal 10 damage from one of your Souls
+    slot(page, "B:R2").click()
+    page.fill("#card-q", "field medic")
+    page.locator('#card-results button[data-card="Field Medic"]').click()
+    label_has(page, "B:R2", "Field Medic")
+    page.get_by_role("button", name="Change this card's values…").click()
+    page.get_by_role("heading", name="A variant of Field Medic").wait_for()
+    kept = page.get_by_role("group", name="Keyword Reinforcement")
+    assert "heals 10 damage of its target" in kept.text_content()
+    kept.get_by_role("spinbutton", name="Amount").fill("20")
+    kept.get_by_role("combobox", name="A part to add").select_option("draw")
+    kept.get_by_role("button", name="Add a part").click()
+    assert "its controller draws 1 card" in kept.text_content()
+    assert kept.get_by_role("button", name="Remove this part").count() == 2
+    name = page.get_by_role("textbox", name="Name", exact=True).input_value()
+    page.get_by_role("button", name="Use this variant").click()
+    yaml_has(page, f"name: {name}")
+    varied = _scenario_card(page, name)
+    reinforcement = medic["keywords"][0]["reinforcement"]
+    edited = dict(reinforcement, do=[{"heal": 20, "to": "target"}, {"draw": 1}])  # the amount; a part more
+    assert varied["keywords"] == [{"reinforcement": edited}]
+    assert varied["effects"] == medic["effects"]
+    _read(varied)
+    # "and without its Reinforcement?": removed whole, from the form
+    page.get_by_role("button", name="Change this card's values…").click()
+    page.get_by_role("heading", name="A variant of Field Medic").wait_for()
+    page.get_by_role("button", name="Remove Reinforcement").click()
+    name = page.get_by_role("textbox", name="Name", exact=True).input_value()
+    assert "no Reinforcement" in name
+    page.get_by_role("button", name="Use this variant").click()
+    yaml_has(page, f"name: {name}")
+    assert _scenario_card(page, name)["keywords"] == []
+
+
+def _box(locator):
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    return {"top": box["y"] + page_scroll(locator), "bottom": box["y"] + box["height"] + page_scroll(locator)}
+
+
+def page_scroll(locator):
+    return locator.evaluate("() => window.scrollY")
+
+
+def test_on_a_phone_the_panel_opens_in_the_flow_under_the_row_and_covers_nothing(page, live_server):
+    desk(page, live_server, 390, 844)
+    words = page.get_by_role("group", name="The board in words: tap a slot")
+    rows = words.locator(".player-B .words-rows > li > button.words-slot")
+    assert rows.count() >= 2
+    first, second = rows.nth(0), rows.nth(1)
+    chips = words.locator(".player-B .words-empty > button.words-slot")
+    before = _box(second)
+    chips_before = _box(chips.first)
+    row_words = first.text_content()
+    first.click()
+    panel = page.get_by_role("heading", name=re.compile(r"^B's .*soul slot"))
+    panel.wait_for()
+    pop = page.locator("#slot-pop")
+    opened = _box(pop)
+    row = _box(first)
+    assert row["bottom"] <= opened["top"] <= row["bottom"] + 40     # just under the row tapped
+    after = _box(second)
+    assert after["top"] >= opened["bottom"]                          # the next row moved down, not covered
+    assert after["top"] - before["top"] >= opened["bottom"] - opened["top"]
+    assert _box(chips.first)["top"] >= opened["bottom"]
+    # a tap on the panel's own controls stays in the panel, and the board redraws with it in place
+    damage = page.get_by_role("spinbutton", name="Damage", exact=True)
+    damage.fill("5")
+    damage.press("Tab")
+    hp = int(re.search(r"HP (\d+)/", row_words).group(1))
+    first.filter(has_text=f"HP {hp - 5}/").wait_for()                # the board in words redrawn...
+    assert page.evaluate("() => Boolean(document.querySelector('#slot-pop').closest('.words-rows li'))")
+    assert not page.locator("#slot-editor").is_hidden()
+    page.get_by_role("button", name="Done").click()
+    assert page.locator("#slot-editor").is_hidden()
+    assert abs(_box(chips.first)["top"] - chips_before["top"]) < 30      # the rows are back where they were
