@@ -547,3 +547,20 @@ def test_a_step_with_a_reason_record_is_matched_by_its_facts_not_its_words():
     words = "Storm Titan's Defiance 5 does nothing to Stubborn Squire (B:L2, rank 1)."
     words_only = Step(6, "nonevent", words, ())
     assert _about(words_only, {"B:L2"}) and not _about(words_only, {"B:C3"})
+
+
+def test_a_cast_that_waited_for_the_event_slot_says_so_in_its_answer():
+    # 10.2.3: only one Event lies on the event slot; Rallying Cry, queued while Firebolt is on the Cascade,
+    # is cast once Firebolt has resolved. The answer says it is legal and that it had to wait, and why.
+    scenario = {"state": board({"field": {"C3": "Dusk Lancer"}, "hand": ["Firebolt", "Rallying Cry"]},
+                               {"field": {"C3": "Grey Knight"}}),
+                "actions": [{"cast": "Firebolt", "caster": "C3", "targets": ["B:C3"]},
+                            {"cast": "Rallying Cry", "caster": "C3"}],
+                "ask": [{"legal": 1}]}
+    ruling, answer, deciding = _answered(scenario)
+    assert answer["verdict"] == "yes" and answer["text"].startswith("Yes: ")
+    assert deciding["kind"] == "cascade" and "Rallying Cry" in deciding["text"]
+    assert "10.2.3" in answer["rules"] and "event slot" in answer["text"] and "Firebolt" in answer["text"]
+    waits = [s for s in ruling["steps"]
+             if any(r["reason"] == "event_slot_taken" for r in s.get("reasons", []))]
+    assert waits and f"step {waits[0]['n']}" in answer["text"]

@@ -382,10 +382,25 @@ class _Reader:
             n = stop[1] if stop else None
             return "no", f"No: action {index} ({describe(action)}) is never taken: {why}.", n, self.rules(n)
         deciding = self._attached_nonevent(taken) or taken
-        text = f"Yes: {describe(action)} is legal. {_sentence(taken.text)}"
+        text = f"Yes: {describe(action)} is legal."
+        waited = self._waited(action, taken)
+        if waited is not None:   # it had to wait for the event slot: when it could be taken (10.2.3)
+            step, reason = waited
+            text += f" It waits (step {step.n}): {_sentence(reason.text)}"
+        text += f" {_sentence(taken.text)}"
         if deciding is not taken:
             text += f" {_sentence(deciding.text)}"
         return "yes", text, deciding.n, deciding.rules
+
+    def _waited(self, action: Action, taken: Step) -> tuple[Step, Reason] | None:
+        """The non-event, before the step that took a cast, whose record says it waited for the event slot
+        (the record's `next` is the card it casts)."""
+        card = str(action.value).lower()
+        for step in self.steps[:taken.n - 1]:
+            for r in step.reasons:
+                if r.code == "event_slot_taken" and str(r.facts.get("next", "")).lower() == card:
+                    return step, r
+        return None
 
     def _taking_step(self, n: int | None) -> Step | None:
         """The step that takes an action: an answer in a window is taken after the passes noted first."""
