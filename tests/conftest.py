@@ -35,7 +35,7 @@ def client(app):
 def live_server(tmp_path_factory):
     """The app served on 127.0.0.1 (a free port) in a thread, with its own instance folder. It does not
     register the service worker (JUDGE_OFFLINE off): one that keeps the whole site in the background
-    would load the server during every browser test; tests/browser/test_offline.py runs the production
+    would load the server during every browser test; tests/browser/test_offline_browser.py runs the production
     default on a server of its own."""
     instance = tmp_path_factory.mktemp("browser-instance")
     app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "JUDGE_BUDGET_SECONDS": 60,

@@ -2,7 +2,7 @@
 its version; /offline.json, the list of what the service worker keeps, built from the data; the offline
 search's export written with each index build; gzip for public answers only; and pages that are never
 rate limited, so keeping the whole site in one go is not refused (the browser side is
-tests/browser/test_offline.py)."""
+tests/browser/test_offline_browser.py)."""
 
 from __future__ import annotations
 
@@ -142,8 +142,8 @@ def test_public_pages_go_gzipped_and_the_desk_with_its_token_does_not(client):
 
 
 def test_pages_are_never_rate_limited_with_the_production_defaults(tmp_path, index_dir):
-    """Keeping the site offline asks for every page in a few seconds; only /api, the desk's POSTs,
-    sharing and search have limits (README)."""
+    """Keeping the site offline asks for every page in a few seconds; reading is never limited (the
+    limits of costly work are tests/test_venue.py's)."""
     app = create_app({"DATABASE": str(tmp_path / "r.sqlite3"), "INDEX_DIR": index_dir})
     assert app.config["RATELIMIT_ENABLED"] is True
     client = app.test_client()

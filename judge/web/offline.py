@@ -36,6 +36,7 @@ from judge.library import LIBRARY, card_slug
 from judge.search import export
 from judge.search import store as index_store
 from judge.web import caching
+from judge.web.links import scenario_url
 
 bp = Blueprint("offline", __name__)
 
@@ -78,7 +79,7 @@ def kept_urls() -> dict[str, list[str]]:
                   *(url_for("cards.card", slug=card_slug(c.name))
                     for c in sorted(load_library(), key=lambda c: c.name.lower()))],
         "library": [url_for("library.scenarios"),
-                    *(url_for("library.scenario", pid=e.pid) for e in LIBRARY.entries())],
+                    *(scenario_url(e.pid) for e in LIBRARY.entries())],
         "offline": [url_for("offline.page"), url_for("offline.search_page"), url_for("offline.search_data"),
                     url_for("offline.missing"), url_for("offline.manifest")],
         "static": [url_for("static", filename=name) for name in static_files()],

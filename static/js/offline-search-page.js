@@ -13,6 +13,8 @@
   const respelled = document.getElementById("offline-respelled");
   const q = new URLSearchParams(window.location.search).get("q") || "";
   input.value = q;
+  const header = document.getElementById("site-q");   // the header's box says what was searched, as online
+  if (header && !header.value) header.value = q;
 
   // the part of a document's id after its kind ("glossary/def" -> "def"); an example opens its rule
   function pageOf(hit) {

@@ -58,6 +58,7 @@
   }
 
   async function render() {
+    if (!d.sw) { show("this site does not keep pages offline here."); return; }
     if (!supported) { show("this browser can't keep pages offline."); return; }
     if (store.get(OFF)) { show("the Codex is not kept on this device.", { keep: true }); return; }
     const kept = await record();

@@ -504,14 +504,20 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.window_open = False
     g.priority = None
     g.offered.clear()
-    if g.state.outcome is not None:   # the duel ended in the window: that closes it, not the passes
+    _say_close(g, notes, why_not, responded)
+    resolve_cascade(g)
+
+
+def _say_close(g: Game, notes: list[str], why_not: list[str], responded: bool) -> None:
+    """The step that closes a window: the passes that closed it, or the end of the duel inside it (its
+    outcome), never passes in a row that did not happen."""
+    if g.state.outcome is not None:
         over = g.state.outcome.refusal()
         said = f"{_sentence(notes)}: the window closes" if notes else "The window closes"
         g.trace.add("window", f"{said}, as {over.text}.", (*(R_PASS if notes else ()), *why_not, *over.rules))
     else:
         why = "one pass after a response closes it" if responded else "both players passed in a row"
         g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not))
-    resolve_cascade(g)
 
 
 def _sentence(notes: list[str]) -> str:

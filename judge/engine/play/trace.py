@@ -70,7 +70,7 @@ class Step:
 
 
 class Explainer(Protocol):
-    """Watches the steps (judge/engine/consequences.py): names the step a new one follows from, and
+    """Watches the steps (judge/engine/play/consequences.py): names the step a new one follows from, and
     adds the consequences of a step after it."""
 
     def cause(self, kind: str, changes: tuple[dict[str, Any], ...]) -> int | None: ...

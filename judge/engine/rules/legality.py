@@ -1,6 +1,6 @@
 """Legality, with reasons: one `verify_<verb>` per action verb of the contract (§4), each filling
-a `Check` (checks.py) with the violations (a sentence naming cards and slots, plus rule ids). The
-verb table (verbs.py) names each verb's function and runs it (`verbs.verify` → `checks.run`); the
+a `Check` (moment.py) with the violations (a sentence naming cards and slots, plus rule ids). The
+verb table (verbs.py) names each verb's function and runs it (`verbs.verify` → `moment.run`); the
 same functions refuse an illegal action and list the legal ones (pokerkit: verify / do). Taunt's
 protection (`taunts_protecting`) is here too: it decides an Attack Target.
 
