@@ -361,3 +361,27 @@ def test_the_sentence_check_notices_a_dropped_sentence(codex):
     sentences = seed_sentences(CH11)
     assert [s for s in sentences if " ".join(s.split()) not in text] == [
         "A paid cost stays paid, even if the effect then has nothing to do."]
+
+
+@pytest.mark.parametrize("stands, path, says", [
+    ("[]", "interpretation/odd: stands_in_for", "empty: name the rule ids of the Codex"),
+    ("['glossary/no-such-entry']", "interpretation/odd: stands_in_for[0]",
+     "'glossary/no-such-entry' is no entry"),
+    ("['9.5.8', 'leader']", "interpretation/odd: stands_in_for[1]", "'leader' is not one of the rule ids"),
+])
+def test_what_an_interpretation_stands_in_for_is_checked_with_a_message_at_its_key(broken_copy, stands, path,
+                                                                                   says):
+    (broken_copy / "interpretations" / "odd.yaml").write_text(
+        f"id: odd\nquestion: q\nreading: r\nwhy: w\nstands_in_for: {stands}\n", encoding="utf-8")
+    problems = Codex(broken_copy).problems
+    assert [p["path"] for p in problems] == [path]
+    assert says in problems[0]["message"]
+
+
+def test_an_interpretation_may_stand_in_for_glossary_entries(broken_copy):
+    (broken_copy / "interpretations" / "odd.yaml").write_text(
+        "id: odd\nquestion: q\nreading: r\nwhy: w\nstands_in_for: ['glossary/leader', '9.5.8']\n",
+        encoding="utf-8")
+    codex = Codex(broken_copy)
+    assert codex.problems == []
+    assert [i.id for i in codex.interpretations_for("glossary/leader")] == ["duel-over", "odd"]

@@ -1,4 +1,4 @@
-"""Effect parts as types (judge/engine/parts.py): the card schema builds them from PARTS, each has
+"""Effect parts as types (judge/engine/data/parts.py): the card schema builds them from PARTS, each has
 the code that applies it (effects.apply_part) and its words; the vocabulary is served from the tables."""
 
 from __future__ import annotations

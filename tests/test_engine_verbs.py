@@ -1,4 +1,4 @@
-"""The verb table (judge/engine/verbs.py) is the one place a verb is known: the scenario loader,
+"""The verb table (judge/engine/driver/verbs.py) is the one place a verb is known: the scenario loader,
 legality, resolution and the legal-action list read it; actions are typed, their slots parsed once."""
 
 from __future__ import annotations

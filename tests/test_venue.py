@@ -422,4 +422,21 @@ def test_yaml_reading_is_bounded_and_its_refusal_accurate(tmp_path, index_dir):
                                else "application/json")
         assert response.status_code == 400, path
         problem = response.get_json()["problems"][0]
-        assert "nested more than 100 levels" in problem["message"] and problem["line"] == 1
+        assert "nested too deeply (more than 100 levels)" in problem["message"] and problem["line"] == 1
+
+
+@pytest.mark.parametrize("of", [[1], {"a": 1}, None, 7])
+def test_a_question_asking_a_value_of_the_wrong_type_is_a_400(tmp_path, index_dir, of):
+    """Found by tests/test_fuzz_routes.py once `ask:` arrived: `of: [1]` was a TypeError (a 500)."""
+    client = served_app(tmp_path, index_dir).test_client()
+    response = client.post("/api/v1/resolve", json={**SIMPLE, "ask": [{"value": {"slot": "A:C3", "of": of}}]})
+    assert response.status_code == 400
+    assert any(p["path"].startswith("ask.0") for p in response.get_json()["problems"])
+
+
+def test_cards_of_the_wrong_type_on_the_board_being_drawn_is_no_500(tmp_path, index_dir):
+    """The board's card notes (the desk's ranks and variants) read `cards: 7` as no cards of its own."""
+    client = served_app(tmp_path, index_dir).test_client()
+    for cards in (7, True, "x"):
+        response = client.post("/desk/board.json", json={"scenario": {**SIMPLE, "cards": cards}})
+        assert response.status_code == 200 and response.get_json()["ok"] is False

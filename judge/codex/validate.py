@@ -45,6 +45,7 @@ def run(codex: Codex) -> None:
     _check_rules(codex, problems)
     _check_glossary(codex, problems)
     _check_references(codex, problems)
+    _check_interpretations(codex, problems)
     _check_numbering(codex, problems)
     for name, citers in sorted(codex.absent_terms.items()):
         codex.warnings.append({"path": ", ".join(f"{c} see also" for c in citers), "message":
@@ -108,6 +109,8 @@ def _check_references(codex: Codex, problems: list[dict]) -> None:
     for ref in codex.references:
         if ref.present or ref.target in codex.cited_absent:
             continue
+        if ref.how == "stands_in_for" and not is_rule_id(ref.target):
+            continue  # a glossary entry, or malformed: _check_interpretations says which
         if not is_rule_id(ref.target):
             problems.append({"path": ref.source, "message": f"{ref.target!r} is not a rule id"})
         else:
@@ -118,6 +121,28 @@ def _check_references(codex: Codex, problems: list[dict]) -> None:
                     "as we have it",
                 }
             )
+
+
+STANDS_IN_FOR_FORM = ('rule ids of the Codex ("9.5.8", cited-but-absent ones too) or glossary entries '
+                      '("glossary/leader")')
+
+
+def _check_interpretations(codex: Codex, problems: list[dict]) -> None:
+    """An interpretation says which rules or glossary entries it stands in for: at least one, each a
+    rule id or an entry of our glossary."""
+    for interp in codex.interpretations.values():
+        where = f"{interp.ref}: stands_in_for"
+        if not interp.stands_in_for:
+            problems.append({"path": where, "message": f"empty: name the {STANDS_IN_FOR_FORM} this reading "
+                                                       "stands in for"})
+        for i, target in enumerate(interp.stands_in_for):
+            if target.startswith("glossary/"):
+                if target.removeprefix("glossary/") not in codex.glossary:
+                    problems.append({"path": f"{where}[{i}]", "message": f"{target!r} is no entry of our "
+                                                                       "glossary (glossary/<slug>)"})
+            elif not is_rule_id(target):
+                problems.append({"path": f"{where}[{i}]", "message": f"{target!r} is not one of the "
+                                                                   f"{STANDS_IN_FOR_FORM}"})
 
 
 def _check_numbering(codex: Codex, problems: list[dict]) -> None:

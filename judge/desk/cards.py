@@ -143,7 +143,8 @@ def variant_of(card: Mapping[str, Any]) -> str | None:
 
 def card_notes(state: Mapping[str, Any] | None, cards: list[Any] | None) -> dict[str, CardNote]:
     """For each card name on the board: its rank, and whether it is the scenario's own or a variant."""
-    own = {c["name"]: c for c in cards or [] if isinstance(c, Mapping) and isinstance(c.get("name"), str)}
+    own = {c["name"]: c for c in (cards if isinstance(cards, list) else [])
+           if isinstance(c, Mapping) and isinstance(c.get("name"), str)}
     library = {card.name: card for card in load_library()}
     notes: dict[str, CardNote] = {}
     for name in board_names(state):
@@ -171,7 +172,7 @@ def board_names(state: Mapping[str, Any] | None) -> set[str]:
 
 def full_card(name: str, cards: list[Any] | None = None) -> dict[str, Any] | None:
     """A card as a scenario's `cards:` entry would write it (for varying it in the desk's form)."""
-    for card in cards or []:
+    for card in cards if isinstance(cards, list) else []:
         if isinstance(card, Mapping) and card.get("name") == name:
             return dict(card)
     for card in load_library():

@@ -9,7 +9,7 @@ from typing import Any
 
 from judge.engine import load_library, matches
 
-# the engine's message, with its own "did you mean" when it found one (judge.engine.suggest)
+# the engine's message, with its own "did you mean" when it found one (judge.engine.matches)
 UNKNOWN_CARD = re.compile(r"no card named '(?P<name>[^']*)'[^;]*?"
                           r"(?:; did you mean (?P<guess>[^?]+)\?)?:?\s*$")
 

@@ -1,6 +1,6 @@
 """The card schema's vocabulary and records (contract §3): card types, keywords, triggers,
 durations, references; `CardDef`, `EffectDef`, `Keyword`, `TargetSpec`, `Limit` and the `Library`
-of cards by name. The card schema (card_schema.py) builds them; cards.py loads the library and is
+of cards by name. The card reader (card_reader.py) builds them; cards.py loads the library and is
 the module the rest of the engine imports them from.
 """
 

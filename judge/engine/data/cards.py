@@ -4,7 +4,7 @@
     library = library.with_cards(defs)        # plus a scenario's own `cards:` (they win on a clash)
     card = library.get("harold")              # CardDef or None; names match case-insensitively
 
-Validation (card_schema.py) names the key path of every problem (`cards[2].effects[0].do[1].heal:
+Validation (card_reader.py) names the key path of every problem (`cards[2].effects[0].do[1].heal:
 expected a multiple of 5`); see `parse_card` and `parse_cards`. The vocabulary (types, keywords,
 triggers, references, durations) and the records are in card_records.py, the effect parts in
 parts.py; this module is where the rest of the engine imports them from.

@@ -8,7 +8,7 @@ active one for the code that runs inside it, and `active()` is how that code ask
     with under("0.4.1"):
         active().version                  # "0.4.1"
         active().numbers.spiral_turns     # 4, or whatever 0.4.1 says
-        judge.engine.field.load_field()   # 0.4.1's slot tree
+        judge.engine.load_field()   # 0.4.1's slot tree
 """
 
 from __future__ import annotations

@@ -5,12 +5,184 @@
   "message": "no such slot; …"}`, plus `"line"` for YAML syntax errors.
 - `Violation`: the input is fine but a rule forbids the action: a sentence naming cards and
   slots, with the rule ids behind it (the ruling's `rejected.violations`).
+- `Reason`: why something was refused, fizzled, was lost, skipped or did not happen, as a record
+  (below: `REASONS`, the table of why).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+# --- the table of why: reasons as records ---------------------------------------------------------
+#
+# Every refusal, fizzle, loss, skipped part and non-event the
+# engine states rests on a `Reason`: a code from `REASONS`, the facts it rests on (which card, slot,
+# rule, value or rank), and words made from those facts, so the same reason reads the same in the
+# trace, a rejection, a violation and the desk's "not legal here".
+#
+#     Reason.of("limit_used_up", effect="Shield Wall", used=1, per="turn", limit="1/Turn")
+#     reason.text      # "Shield Wall has been used 1 time this turn (1/Turn)"
+#     reason.rules     # ("11.7.1", "11.7.4")
+#     reason.to_dict() # {"reason": "limit_used_up", "facts": {...}, "text": ..., "rules": [...]}
+#
+# A reason's facts are plain values (str, int, bool, lists of them, or a list of nested reasons under
+# `excluded`), so readers outside the engine (the answers of a ruling, the desk) can use them without
+# parsing the words. Add a kind of reason here, with its words and rules, and nowhere else.
+
+@dataclass(frozen=True)
+class ReasonKind:
+    """One kind of reason: its words (a format string over the facts) and the rules it applies."""
+
+    words: str
+    rules: tuple[str, ...]
+
+
+REASONS: dict[str, ReasonKind] = {
+    # --- targets (11.4, 13.6.2): why one candidate is not a legal choice
+    "target_unyielding": ReasonKind(
+        "{card} ({slot}, rank {rank}) is Unyielding against {controller}'s effects of rank {rank} or lower: "
+        "{source} (rank {source_rank}) can't target it", ("11.4.7", "13.6.2", "13.6.3")),
+    "target_not_front_line": ReasonKind(
+        "{card} ({slot}) stands in line {line}; {source} may only target Souls in the Front Line",
+        ("11.4.2",)),
+    "no_legal_target": ReasonKind(
+        "{source} has no legal target, so it can't be used{among}", ("11.4.1",)),
+    # --- the event slot (10.2.3)
+    "event_slot_taken": ReasonKind(
+        "{event} still lies on the event slot; only one Event fits there, so {next} can only be cast once "
+        "it has resolved", ("10.2.3", "glossary/event-slot")),
+    # --- Realms (10.5.2)
+    "realm_needs_no_proactive_slot": ReasonKind(
+        "{card} is a Realm: it belongs to no Soul, and its Activated Effects need no proactive slot",
+        ("10.5.2", "glossary/activated-effect")),
+    # --- Leader cards (glossary Leader)
+    "leader_card_ordinary": ReasonKind(
+        "{card} on {slot} is a Leader card recruited as an ordinary Soul, not {player}'s Leader on the "
+        "altar: its capture does not end the duel", ("glossary/leader",)),
+    "leader_label": ReasonKind(
+        "{card} on {slot} is a Leader card recruited as an ordinary Soul, but it keeps the label: text about "
+        "a Leader ({effect}) reaches it too", ("glossary/leader",)),
+    # --- triggers that do not fire (11.3.3, 11.7.4, 11.8.1, 13.5.2)
+    "trigger_condition": ReasonKind(
+        "its condition is not met, {card} {failed}", ("11.3.3",)),
+    "limit_used_up": ReasonKind(
+        "{effect} has been used {used} time{plural} this {per} ({limit})", ("11.7.1", "11.7.4")),
+    "trigger_inactive": ReasonKind(
+        "{card} ({slot}) {how} and is no longer active, and only active cards' effects trigger",
+        ("11.8.1", "glossary/active")),
+    "trigger_negated": ReasonKind(
+        "the effects of {card} ({slot}) are negated by {negator}, so it does nothing",
+        ("13.5.2",)),
+    "trigger_lost_no_target": ReasonKind(
+        "it has no legal target{among}", ("11.8.3",)),
+    # --- rules switching on or off
+    "taunt_on": ReasonKind(
+        "{card} ({slot}) now stands in the Front Line, so its Taunt protects {radius} from attacks declared "
+        "from now on", ("glossary/taunt", "glossary/front-line")),
+    "taunt_off": ReasonKind(
+        "{card} ({slot}) no longer stands in the Front Line ({front} in front of it), so its Taunt protects "
+        "nobody from now on", ("glossary/taunt", "glossary/front-line")),
+    "taunt_idle": ReasonKind(
+        "{card} ({slot}) has Taunt, but {front} stands in front of it, so it is not in the Front Line and "
+        "protects nobody: {target} can be attacked", ("glossary/taunt", "glossary/front-line")),
+    "slot_effect_stays": ReasonKind(
+        "the slot {slot} stays affected: {other}, laid there too, ran side by side with {ended} and lasts "
+        "{until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
+    # --- refusals of an action (legality): the facts a judge checks
+    "not_proactive": ReasonKind(
+        "{slot_name} is not a proactive slot in {player}'s turn {turn} of the Escalation Spiral, so {card} "
+        "({slot}) can't act as the {role}", ()),
+    "attacker_line": ReasonKind("{card} ({slot}) stands in line {line}; a Soul attacks from the Front "
+                                "Line{extra}", ("glossary/attack", "glossary/range", "9.1.1")),
+    "recruited_this_turn": ReasonKind(
+        "{card} ({slot}) was recruited this turn; a recruited Soul may attack only in a later turn",
+        ("glossary/attack", "glossary/recruit")),
+    "attack_target_line": ReasonKind(
+        "{card} ({slot}) stands in {line_name}; only Souls in the Front Line can be attacked (glossary "
+        "Attack Target)", ("glossary/attack-target", "glossary/front-line")),
+    "taunt_protects": ReasonKind(
+        "{taunter} ({taunter_slot}) has Taunt{given} and stands in the Front Line: {card} ({slot}) is in its "
+        "radius{shared} and can't be chosen as Attack Target{why}",
+        ("glossary/taunt", "glossary/attack-target")),
+    "effects_negated": ReasonKind("{card}'s effects are negated by an effect in force", ()),
+    # --- fizzles (11.6.1): why an effect about to resolve can't
+    "fizzle_negated": ReasonKind(
+        "it was negated{by}; a negated effect does not resolve and costs nothing",
+        ("11.6.1d", "13.5.1", "11.5.3")),
+    "fizzle_card_inactive": ReasonKind("{card} is no longer active ({how}{note})", ("11.6.1a",)),
+    "fizzle_caster_inactive": ReasonKind("its Caster is no longer active ({how})", ("11.6.1b", "10.2.5")),
+    "fizzle_ambusher_returned": ReasonKind("its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")),
+    "fizzle_cost": ReasonKind(
+        "its cost, checked now just before it resolves, can't be paid: {problem}; nothing is paid",
+        ("11.6.1d", "11.5.2", "11.2.1")),
+    # --- parts of an effect that do nothing (11.6.3, 11.6.4, 13.6)
+    "part_skipped": ReasonKind(
+        "nothing is left for its {verb} to act on ({which}), so that part is skipped; the rest still happens",
+        ("11.6.3",)),
+    "unyielding_now": ReasonKind(
+        "{card} ({slot}, rank {rank}) is Unyielding against {effect} (rank {source_rank}) now, so the effect "
+        "does nothing to it", ("11.6.4", "13.6.2", "13.6.1", "13.6.3")),
+    "unyielding_instant": ReasonKind(
+        "{card} ({slot}, rank {rank}) is Unyielding against the Instant Effect {effect} "
+        "(rank {source_rank}), which does nothing to it", ("13.6.6", "13.6.1", "13.6.3")),
+    "granted_by": ReasonKind(
+        "this {keyword} is granted by {source} and works as if printed on {card}", ("13.2.1",)),
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why something did not happen, or happened as it did: a code of `REASONS` and its facts."""
+
+    code: str
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.code not in REASONS:
+            raise KeyError(f"unknown reason {self.code!r}; add it to REASONS")
+
+    def __hash__(self) -> int:
+        return hash((self.code, repr(sorted(self.facts.items()))))
+
+    @classmethod
+    def of(cls, code: str, **facts: Any) -> Reason:
+        return cls(code, facts)
+
+    @property
+    def kind(self) -> ReasonKind:
+        return REASONS[self.code]
+
+    @property
+    def text(self) -> str:
+        return self.kind.words.format_map(_Words(self.facts))
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The kind's rules, those a fact adds (`also`: e.g. 15.5.1 for a card that came back), and the
+        rules of the nested reasons."""
+        nested = [r for sub in self.facts.get("excluded", ()) if isinstance(sub, Reason) for r in sub.rules]
+        return tuple(dict.fromkeys((*self.kind.rules, *self.facts.get("also", ()), *nested)))
+
+    def to_dict(self) -> dict[str, Any]:
+        facts = {k: [v.to_dict() if isinstance(v, Reason) else v for v in val]
+                 if isinstance(val, (list, tuple)) else val for k, val in self.facts.items()}
+        return {"reason": self.code, "facts": facts, "text": self.text, "rules": list(self.rules)}
+
+
+class _Words(dict[str, Any]):
+    """The facts as words: lists of nested reasons are joined, a few derived words are offered."""
+
+    def __init__(self, facts: Mapping[str, Any]) -> None:
+        super().__init__(facts)
+        excluded = [r for r in facts.get("excluded", ()) if isinstance(r, Reason)]
+        self["among"] = (": " + "; ".join(r.text for r in excluded)) if excluded else ""
+        used = facts.get("used")
+        self["plural"] = "" if used == 1 else "s"
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
 
 
 @dataclass(frozen=True)
@@ -19,9 +191,18 @@ class Violation:
 
     text: str
     rules: tuple[str, ...]
+    reason: Reason | None = None   # the facts the refusal rests on, when it has a record (reasons.py)
+
+    @classmethod
+    def because(cls, reason: Reason) -> Violation:
+        """A refusal whose words and rules are made from its reason record."""
+        return cls(reason.text, reason.rules, reason)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "rules": list(self.rules)}
+        out: dict[str, Any] = {"text": self.text, "rules": list(self.rules)}
+        if self.reason is not None:
+            out["reason"] = self.reason.to_dict()
+        return out
 
 
 class StepLimit(RuntimeError):

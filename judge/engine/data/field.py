@@ -3,7 +3,7 @@
 Everything comes from the Codex edition's `field.yaml` (codex/editions/<version>/field.yaml,
 interpretation/field-tree); no slot name appears in engine code except through this module.
 
-    field = load_field()        # the active edition's (judge.engine.edition), cached
+    field = load_field()        # the active edition's (judge.engine.data.edition), cached
     field.slots                 # soul slot names, root first, in file order
     field.rank("Cm1")           # 1
     field.parent("L1·0")        # "L1"
@@ -148,7 +148,7 @@ def parse_field(data: dict[str, Any], source: str = "field data") -> Field:
 
 
 def load_field(path: Path | str | None = None) -> Field:
-    """The slot tree in `path`; by default the active edition's (judge.engine.edition.active)."""
+    """The slot tree in `path`; by default the active edition's (judge.engine.data.edition.active)."""
     return _read(str(path) if path is not None else active().field_file)
 
 

@@ -107,7 +107,21 @@ class KeywordDef:
             return self.name
         if self.value == "effect":
             return {self.name: {"name": value.name}}
+        if self.value == "actions":   # Berserk's actions, as the card wrote them (plain data, JSON-able)
+            return {self.name: [_written(part) for part in value]}
         return {self.name: list(value) if isinstance(value, tuple) else value}
+
+
+def _written(value: Any) -> Any:
+    """An effect part (a Mapping) as plain data: a keyword inside it (a `grant:`) as a scenario writes it."""
+    record = getattr(value, "record", None)
+    if isinstance(record, KeywordDef):
+        return record.to_data(value.value)
+    if isinstance(value, Mapping):
+        return {k: _written(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_written(v) for v in value]
+    return value
 
 
 def _restriction(declaring: str, still: str, by_effect: str, *own: str) -> Restriction:

@@ -1,6 +1,6 @@
 """The parts of an effect's `do:` (contract §3, "actions"), each a frozen type: its key, the keys
 it takes (with the kind of value each holds and whether it is required), its fields, and the words
-that describe it. The card schema (card_schema.py) reads `PARTS` to check a part and build it; the
+that describe it. The card reader (card_reader.py) reads `PARTS` to check a part and build it; the
 code that applies each part is registered for its type in effects.py (`apply_part`).
 
     part = Damage.build({"damage": 10, "to": "target"})   # a Mapping too: part["damage"] == 10
@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 @dataclass(frozen=True)
 class Key:
-    """One key of a part: as written, the field it fills, the kind of value (card_schema's
+    """One key of a part: as written, the field it fills, the kind of value (card_reader's
     parsers), and whether the part needs it."""
 
     written: str

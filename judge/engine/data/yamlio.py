@@ -46,7 +46,7 @@ class Loader(yaml.SafeLoader):
         for 3,000 levels), so nesting is refused past MAX_NESTING and the clock looked at as it reads."""
         self.fetched += 1
         if self.flow_level > MAX_NESTING or len(self.indents) > MAX_NESTING:
-            raise TooLarge(f"the scenario is nested more than {MAX_NESTING} levels deep",
+            raise TooLarge(f"the scenario is nested too deeply (more than {MAX_NESTING} levels)",
                            self.get_mark(), "The scenario is nested too deeply.")
         if self.fetched % CHECK_EVERY == 0:
             budget.check_time()

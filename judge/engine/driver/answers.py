@@ -126,7 +126,7 @@ def _one(item: Any, path: str, actions: Sequence[Action], state: State,
             bad(where, f"expected {{slot: \"A:C3\", of: atk}}; got {show(value)}")
             return None
         ref = _slot(value["slot"], f"{where}.slot", state, bad)
-        if value["of"] not in VALUES:
+        if not isinstance(value["of"], str) or value["of"] not in VALUES:
             bad(f"{where}.of", f"expected one of {', '.join(VALUES)}; got {show(value['of'])}")
             return None
         return Ask(kind, slot=ref, of=str(value["of"])) if ref is not None else None
@@ -145,7 +145,7 @@ def _slot(value: Any, where: str, state: State, bad: Callable[[str, str], None])
 
 def _by_name(value: Any, where: str, actions: Sequence[Action], state: State,
              bad: Callable[[str, str], None]) -> Ask | None:
-    card = state.library.get(value)
+    card = state.library.get(value) if isinstance(value, str) else None
     if card is None:
         bad(where, f"expected the number of a queued action or a card's name; no card named {show(value)}")
         return None

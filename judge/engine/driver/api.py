@@ -54,7 +54,7 @@ def position(scenario: Scenario, detail: bool = True) -> dict[str, Any]:
 
 def resolve(scenario: Scenario, snapshots: bool = False, max_steps: int | None = None,
             max_actions: int | None = None, edition: str | None = None) -> dict[str, Any]:
-    """The contract's §5 ruling (`judge.engine.resolve.resolve`) under the Codex `edition` (default:
+    """The contract's §5 ruling (`judge.engine.driver.resolve.resolve`) under the Codex `edition` (default:
     the scenario's `codex:`, else the current edition), each step with the §2 `state` after it when
     `snapshots`. `max_steps` (default: the engine's own cap) stops a loop sooner; `max_actions`
     refuses a longer queue with a ScenarioError naming `actions`."""
@@ -70,7 +70,7 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
     """Legal actions (contract §4 dicts, with `by`) for the player who may act after the first
     `after` queued actions (None: all of them). With after=0, in the starting position; otherwise in
     the state (and the open response window) just before action `after` would be taken
-    (`judge.engine.resolve.state_after`)."""
+    (`judge.engine.driver.resolve.state_after`)."""
     count = len(scenario.actions) if after is None else after
     if count < 0 or count > len(scenario.actions):
         raise ValueError(f"after must be between 0 and {len(scenario.actions)}, got {after}")

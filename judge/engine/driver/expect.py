@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from judge.engine.data.errors import REASONS
 from judge.engine.position.state import SlotRef
 
 DERIVED_KEYS = ("atk", "def", "hp", "max_hp", "line", "proactive")
@@ -46,9 +47,35 @@ def check(expect: Mapping[str, Any] | None, ruling: Mapping[str, Any]) -> list[s
                 failures.append(f"cites: {rule} is cited by no step")
     for key, spec in (expect.get("board") or {}).items():
         failures += _board(str(key), spec or {}, ruling)
+    for i, want in enumerate(expect.get("reasons") or []):
+        if not any(_matches(want, got) for got in given_reasons(ruling)):
+            failures.append(f"reasons[{i}]: no step gives the reason {_show_reason(want)}")
     for i, want in enumerate(expect.get("answers") or []):
         failures += _answer(i, want, ruling.get("answers") or [])
     return failures
+
+
+def given_reasons(ruling: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every reason record of the ruling (the steps', nested ones included: the candidates a "no legal
+    target" excluded), as dicts (reasons.py `Reason.to_dict`)."""
+    out: list[Mapping[str, Any]] = []
+    todo = [r for step in ruling.get("steps", []) for r in step.get("reasons", [])]
+    while todo:
+        reason = todo.pop(0)
+        out.append(reason)
+        todo += [v for val in (reason.get("facts") or {}).values() if isinstance(val, list)
+                 for v in val if isinstance(v, Mapping) and "reason" in v]
+    return out
+
+
+def _matches(want: Mapping[str, Any], got: Mapping[str, Any]) -> bool:
+    facts = got.get("facts") or {}
+    return str(want.get("reason")) == got.get("reason") and all(
+        str(facts.get(k)).lower() == str(v).lower() for k, v in want.items() if k != "reason")
+
+
+def _show_reason(want: Mapping[str, Any]) -> str:
+    return str(want.get("reason")) + "".join(f", {k} {v}" for k, v in want.items() if k != "reason")
 
 
 def _verdict(value: Any) -> Any:
@@ -205,9 +232,9 @@ def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
     loads, so `check` only ever meets the shapes it reads."""
     out: list[tuple[str, str]] = []
     for key in expect:
-        if key not in ("rejected", "winner", "cites", "board", "answers"):
-            out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites, board or "
-                                         "answers)"))
+        if key not in ("rejected", "winner", "cites", "board", "reasons", "answers"):
+            out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites, board, reasons "
+                                         "or answers)"))
     rejected = expect.get("rejected")
     if rejected is not None and not _none(rejected) and (isinstance(rejected,
                                                                     bool) or not isinstance(rejected, int)):
@@ -218,6 +245,18 @@ def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
     cites = expect.get("cites")
     if cites is not None and not (isinstance(cites, list) and all(_scalar(r) for r in cites)):
         out.append(("expect.cites", "expected a list of rule ids"))
+    reasons = expect.get("reasons")
+    if reasons is not None and not isinstance(reasons, list):
+        out.append(("expect.reasons",
+                    "expected a list of reasons, e.g. [{reason: target_unyielding, slot: B:C3}]"))
+    for i, want in enumerate(reasons if isinstance(reasons, list) else []):
+        if not isinstance(want, Mapping) or "reason" not in want:
+            out.append((f"expect.reasons[{i}]", "expected a mapping with reason: and the facts to match"))
+        elif str(want["reason"]) not in REASONS:
+            out.append((f"expect.reasons[{i}].reason", f"unknown reason {want['reason']!r}; expected one of "
+                                                         + ", ".join(sorted(REASONS))))
+        elif not all(_scalar(v) for k, v in want.items() if k != "reason"):
+            out.append((f"expect.reasons[{i}]", "expected facts as plain values (a card, a slot, a number)"))
     board = expect.get("board")
     if board is not None and not isinstance(board, Mapping):
         out.append(("expect.board", "expected a mapping of slots and zones (e.g. B:C3, A.hand)"))

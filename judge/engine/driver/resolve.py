@@ -203,7 +203,8 @@ def play(g: Game) -> None:
 def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     rules = list(dict.fromkeys(r for v in violations for r in v.rules))
     text = f"{action.describe()} is not legal: " + "; ".join(v.text for v in violations) + "."
-    step = g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules)
+    step = g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules,
+                       reasons=[v.reason for v in violations if v.reason is not None])
     g.ledger.refused(action.index, step.n, "; ".join(v.text for v in violations))
     if g.rejected is None:
         g.rejected = {"action": action.index, "text": text, "rules": rules,

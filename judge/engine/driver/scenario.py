@@ -156,7 +156,7 @@ class _Loader(StateLoader):
             on_illegal = "stop"
         expect = data.get("expect")
         if expect is not None and not isinstance(expect, Mapping):
-            self.bad("expect", "expected a mapping (rejected, cites, winner, board)")
+            self.bad("expect", "expected a mapping (rejected, cites, winner, board, reasons)")
             expect = None
         for path, message in expect_mod.problems(expect) if expect is not None else ():
             self.bad(path, message)

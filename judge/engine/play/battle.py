@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from judge.engine.data import parts
 from judge.engine.data.cards import CardDef, EffectDef
+from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import (
     BERSERK,
     DEFIANCE,
@@ -64,6 +65,7 @@ def declare(g: Game, action: Action) -> None:
                  *(("13.4.2",) if soul.attacks_made > 1 and instances > 1 else ())),
                 [{"slot": str(ref), "attacks_made": [soul.attacks_made - 1, soul.attacks_made]}])
     nonevents.taunt_exceptions(g, board, target)
+    nonevents.taunt_idle(g, board, target)
     g.battle = b
     try:
         context = {"attacker": soul.uid, "attacked": holder.uid}
@@ -303,7 +305,12 @@ def _capture_step(g: Game) -> list[SlotRef]:
             any(v.hp.total <= 0 and not v.shattered for v in board_now.realms.values()):
         g.trace.add("battle", "Capture step: what the fight brought to 0 HP is captured now, not before.",
                     ("9.5.8", "glossary/capture"))
-    return zones.check_captures(g, step=True)
+    captured = zones.check_captures(g, step=True)
+    for ref in captured:
+        # "when this Soul is captured": a captured card is no longer active, so it does not trigger (11.8.1)
+        if not ref.is_realm and not g.state.winner:
+            cascade.triggered(g, "captured", ref, {}, f"{g.state.soul(ref).name} ({ref}) is captured")
+    return captured
 
 
 def _no_berserk_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView,
@@ -365,15 +372,30 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
     if ref is None:
         raise KeyError(f"the attacker {att.card.name} is not on the field")  # fight checked it is active
     text = f"{att.card.name} ({ref}) captured the Soul it attacked"
-    for ks in g.board().souls[ref].instances(BERSERK.name):
+    view = g.board().souls[ref]
+    if view.negated and any(k.name == BERSERK.name for k in att.card.keywords):
+        board = g.board()
+        negators = [g.name_at(r) for uid in board.negated_by.get(g.state.soul(ref).uid, [])
+                    if (r := g.where(uid))]
+        reason = Reason.of("trigger_negated", card=att.card.name, slot=str(ref),
+                           negator=" and ".join(negators) or "an effect in force")
+        g.trace.add("nonevent", f"{att.card.name}'s {BERSERK.title} does not trigger ({text}): "
+                                f"{reason.text}.",
+                    (*BERSERK.rules[:1], *reason.rules), reasons=[reason])
+    for ks in view.instances(BERSERK.name):
         eff = EffectDef(name=BERSERK.title, kind=BERSERK.kind, trigger="captures_attack_target",
                         do=tuple(ks.keyword.value))
         rank = ks.source_rank
         entry = Entry(g.new_entry_id(), "instant", att.card.name, eff, ref.player, rank,
                       source_uid=b.attacker_uid,
                       source_ref=ref, context={"attacker": b.attacker_uid, "attacked": b.target_uid})
-        g.trace.add("instant", f"Berserk triggers: {text} with the attack damage in the capture step.",
-                    ("glossary/berserk", "9.5.8"))
+        grant = Reason.of("granted_by", keyword=BERSERK.title, source=ks.label, card=att.card.name,
+                          slot=str(ref), source_rank=ks.source_rank) if ks.kind != "printed" else None
+        granted = f" {grant.text[0].upper()}{grant.text[1:]}." if grant else ""
+        g.trace.add("instant", f"Berserk triggers: {text} with the attack damage in the capture "
+                               f"step.{granted}",
+                    ("glossary/berserk", "9.5.8", *(("13.2.1", *ks.rules) if grant else ())),
+                    reasons=[grant] if grant else ())
         effects.resolve_instant(g, entry, text)
     cascade.triggered(g, "captures_attack_target", ref,
                       {"attacker": b.attacker_uid, "attacked": b.target_uid}, text)
@@ -386,11 +408,13 @@ def aftermath(g: Game, b: Battle) -> None:
     seen: set[int] = set()
     for uid in (b.attacker_uid, b.target_uid):
         ref = g.where(uid)
-        if uid in seen or ref is None or ref.is_realm or not g.is_active_uid(uid):
+        if uid in seen or ref is None or ref.is_realm:
             continue
         seen.add(uid)
+        # a Soul captured in the battle is no longer active: its effect is lost, and said so (11.8.1)
+        how = "" if g.is_active_uid(uid) else ", but was captured in it"
         cascade.triggered(g, "after_battle", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid},
-                          f"{g.state.soul(ref).name} ({ref}) has battled")
+                          f"{g.state.soul(ref).name} ({ref}) has battled{how}")
     if not b.by_effect and not g.resolving and cascade.flush_pending(g):
         cascade.run_window(g, "the Timing Effects triggered after the battle")
 

@@ -13,17 +13,20 @@ window, Cascade, Fast, Timing Effect, Instant Effect; interpretation/priority-an
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.data.cards import CardDef, EffectDef
+from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
 from judge.engine.play import effects, zones
 from judge.engine.play.game import Entry, Game, Pending, Target
 from judge.engine.position import condition_words as words
-from judge.engine.position import targets
+from judge.engine.position import targets, tree
 from judge.engine.position.action import Action
 from judge.engine.position.conditions import failed_conditions
 from judge.engine.position.state import Realm, SlotRef, Soul
+from judge.engine.position.views import KeywordSource, RealmView, SoulView
 from judge.engine.rules import legality
 from judge.engine.rules import moment as checks
 from judge.engine.rules.moment import Offer, Window
@@ -127,11 +130,23 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
                            f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
                 [{"cascade": "push", "entry": entry.label, "controller": entry.controller}])
     g.ledger.pushed(entry.id, entry.action, entry.label, entry.card, entry.kind, pushed.n)
+    _leader_labels(g, entry)
     for t in entry.targets:
         soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None
         if soul is not None and t.names_soul and t.ref.player != entry.controller:
             triggered(g, "targeted", t.ref, {"triggering_entry": entry.id},
                       f"{soul.name} ({t.ref}) is targeted by {entry.label}")
+
+
+def _leader_labels(g: Game, entry: Entry) -> None:
+    """glossary/leader: a Leader card recruited as an ordinary Soul keeps the label, so a target that asks
+    for a Leader reaches it; said where such a target is chosen off the altar (a judge would ask why)."""
+    for t, spec in zip(entry.targets, entry.effect.targets, strict=False):
+        soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None
+        if soul is None or not (spec.where or {}).get("leader") or t.ref.slot == g.state.field.root:
+            continue
+        reason = Reason.of("leader_label", card=soul.name, slot=str(t.ref), effect=entry.label)
+        g.trace.add("effect", f"{reason.text[0].upper()}{reason.text[1:]}.", reason.rules, reasons=[reason])
 
 
 def cast(g: Game, action: Action) -> None:
@@ -186,6 +201,13 @@ def activate(g: Game, action: Action) -> None:
     if eff.condition and not ref.is_realm:
         cond = (f" Its condition is checked now, as it is used, and holds "
                 f"({words.condition_now(g.board(), ref, eff.condition)}).")
+    if ref.is_realm and len(tree.proactive_slots(g.state, player)) < len(g.state.field.slots):
+        # 10.5.2: said where it decides something, while the Escalation Spiral still limits A's Souls
+        reason = Reason.of("realm_needs_no_proactive_slot", card=card.name, slot=str(ref))
+        g.trace.add("action", f"{reason.text[0].upper()}{reason.text[1:]}, so the Escalation Spiral does "
+                              f"not limit {card.name}'s {eff.label}.",
+                    (*reason.rules, "glossary/escalation-spiral"),
+                    reasons=[reason])
     blocked = getattr(g.board().view(ref), "blocked", ())
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
@@ -254,58 +276,107 @@ def use(g: Game, action: Action) -> None:
 
 # --- triggers ----------------------------------------------------------------------------------------------
 
-def _timing_effects(card: CardDef) -> list[EffectDef]:
-    out = [e for e in card.effects if e.kind in ("timing", "instant") and e.trigger]
-    # and the Timing Effect a keyword carries (keywords.py: a keyword whose value is an effect)
-    out += [k.value for k in card.keywords if k.record.value == "effect" and k.value is not None]
+@dataclass(frozen=True)
+class Triggered:
+    """A Timing or Instant Effect a card has now, printed or granted (13.2.1: a granted effect works
+    as if printed), with the rank it counts as coming from (13.2.2) and where it comes from."""
+
+    effect: EffectDef
+    source_rank: int
+    granted_by: str | None = None       # the granter's label ("Harold (A:L2)", "Iron Blade (Armament)")
+    granted_rules: tuple[str, ...] = ()  # the rules that make it reach the card (aura, slot, Armament, …)
+    keyword_rules: tuple[str, ...] = ()  # a keyword's effect (Reinforcement): the keyword's own rules
+
+
+def timing_effects(card: CardDef, view: SoulView | RealmView | None) -> list[Triggered]:
+    """The card's own Timing and Instant Effects with a trigger, and the effects its keywords in force
+    carry (printed or granted: a Reinforcement from an aura, a slot effect, an Armament or an effect
+    with a duration, 13.2.1); without a view (an inactive card), the printed ones."""
+    out = [Triggered(e, card.rank) for e in card.effects if e.kind in ("timing", "instant") and e.trigger]
+    sources = view.keywords if view is not None else [
+        KeywordSource(k, "printed", "printed", None, None, card.rank, "") for k in card.keywords]
+    for ks in sources:
+        eff = ks.keyword.value
+        if ks.keyword.record.value == "effect" and isinstance(eff, EffectDef) and eff.trigger:
+            granted = ks.kind != "printed"
+            out.append(Triggered(eff, ks.source_rank if granted else card.rank,
+                                 ks.label if granted else None, ks.rules if granted else (),
+                                 ks.keyword.record.rules))
     return out
 
 
 def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: str) -> None:
-    """The card on `ref` sees `event`. Only active cards' effects trigger (11.8.1); a condition not
-    met (11.3.3) or a limit used up (11.7.4) means no trigger. Instant Effects resolve at once;
-    Timing Effects wait to go on the Cascade or be offered (11.8)."""
+    """The card on `ref` sees `event`. Only active cards' effects trigger (11.8.1); a negated card's
+    effects do nothing (13.5.2); a condition not met (11.3.3) or a limit used up (11.7.4) means no
+    trigger. Each is said, with its reason, at the moment the effect would have triggered. Instant
+    Effects resolve at once; Timing Effects wait to go on the Cascade or be offered (11.8)."""
     holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
-    if holder is None or getattr(holder, "captured", False) or getattr(holder, "shattered", False):
+    if holder is None:
+        return
+    card = g.card(holder.name)
+    if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
+        how = "is captured" if getattr(holder, "captured", False) else "is shattered"
+        not_firing(g, card, [t.effect for t in timing_effects(card, None) if t.effect.trigger == event], text,
+                   Reason.of("trigger_inactive", card=card.name, slot=str(ref), how=how))
         return
     board = g.board()
     if board.is_negated(holder.uid):
+        negators = [g.name_at(r) for uid in board.negated_by.get(holder.uid, []) if (r := g.where(uid))]
+        not_firing(g, card, [t.effect for t in timing_effects(card, None) if t.effect.trigger == event], text,
+                   Reason.of("trigger_negated", card=card.name, slot=str(ref),
+                             negator=" and ".join(negators) or "an effect in force"))
         return
-    card = g.card(holder.name)
-    for eff in _timing_effects(card):
+    for trig in timing_effects(card, board.view(ref)):
+        eff = trig.effect
         if eff.trigger != event:
             continue
         cond_rules: tuple[str, ...] = ()
         if eff.condition and not ref.is_realm:
             failed = failed_conditions(board, ref, eff.condition)
             if failed:
-                g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): its condition "
-                                        "is not "
-                                       f"met, {holder.name} {' and '.join(failed)}.", ("11.3.3",))
+                reason = Reason.of("trigger_condition", card=holder.name, slot=str(ref), effect=eff.label,
+                                   failed=" and ".join(failed))
+                g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): "
+                                        f"{reason.text}.", ("11.3.3",), reasons=[reason])
                 continue
             cond_rules = ("11.3.3", "11.3.1")
             holds = words.condition_now(board, ref, eff.condition)
             text += f"; its condition holds now, at the trigger ({holds})"
-        used_up = effects.limit_used_up(g, holder.uid, eff)
+        used_up = effects.limit_reason(g, holder.uid, eff)
         if used_up:
-            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up}.",
-                        ("11.7.4",))
+            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up.text}.",
+                        ("11.7.4",), reasons=[used_up])
             continue
+        grant = Reason.of("granted_by", keyword=eff.label, source=trig.granted_by, card=card.name,
+                          slot=str(ref), source_rank=trig.source_rank) if trig.granted_by else None
+        granted = f" {grant.text[0].upper()}{grant.text[1:]}." if grant else ""
+        granted_rules = ("13.2.1", *trig.granted_rules) if grant else ()
         if eff.kind == "instant":
-            entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, card.rank,
+            entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, trig.source_rank,
                           source_uid=holder.uid,
                           source_ref=ref, context=dict(context))
-            effects.resolve_instant(g, entry, text)
+            effects.resolve_instant(g, entry, text + granted)
             continue
-        g.pending.append(Pending(holder.uid, card.name, eff, ref.player, card.rank, eff.mandatory,
+        g.pending.append(Pending(holder.uid, card.name, eff, ref.player, trig.source_rank, eff.mandatory,
                                  dict(context),
                                  text))
         kind = "mandatory" if eff.mandatory else "optional"
         wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
-        extra = next((k.record.rules for k in card.keywords if k.record.value == "effect" and k.value is eff),
-                     ())
-        g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: {text}.{wait}",
-                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *cond_rules))
+        extra = trig.keyword_rules
+        g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: "
+                               f"{text}.{granted}{wait}",
+                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *granted_rules,
+                     *cond_rules), reasons=[grant] if grant else ())
+
+
+def not_firing(g: Game, card: CardDef, effects_: list[EffectDef], text: str, reason: Reason) -> None:
+    """A card's effects waiting for this trigger that do not fire, said once, at the moment they would
+    have (a captured, shattered or negated card): only where the card has such an effect."""
+    if not effects_:
+        return
+    names = " and ".join(dict.fromkeys(e.label for e in effects_))
+    g.trace.add("nonevent", f"{card.name}'s {names} does not trigger ({text}): {reason.text}.",
+                reason.rules, reasons=[reason])
 
 
 def flush_pending(g: Game) -> bool:
@@ -331,8 +402,11 @@ def flush_pending(g: Game) -> bool:
                                                   targets.Source(p.controller, card.name, card.rank, ref),
                                                   ref)
             if p.effect.targets and not chosen:
-                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: it has no legal target.",
-                            ("11.8.3",))
+                lost = targets.no_target(g.board(), p.effect, targets.Source(p.controller, card.name,
+                                                                             p.source_rank, ref), ref,
+                                         code="trigger_lost_no_target")
+                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {lost.text}.",
+                            ("11.8.3", *lost.rules), reasons=[lost])
                 continue
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
                           source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
@@ -381,10 +455,18 @@ def _one_window(g: Game, opened_by: str) -> None:
                           "priority first.", R_WINDOW)
     notes: list[str] = []
     why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
+    waits = False
     while True:
         g.priority = holder
         nxt = g.peek()
         acted = False
+        if nxt is not None and not waits and nxt.verb == "cast" and g.state.event_slot \
+                and g.actor(nxt) == holder:
+            # 10.2.3: the next Event waits for the event slot; said once, where the window passes it by
+            waits = True
+            reason = Reason.of("event_slot_taken", event=g.state.event_slot, next=nxt.value)
+            g.trace.add("nonevent", f"{holder}'s next queued action, {nxt.describe()}, waits: {reason.text}.",
+                        reason.rules, reasons=[reason])
         if nxt is not None and g.actor(nxt) == holder:
             if nxt.verb == "pass":
                 violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
@@ -421,14 +503,20 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.window_open = False
     g.priority = None
     g.offered.clear()
-    if g.state.outcome is not None:   # the duel ended in the window: that closes it, not the passes
+    _say_close(g, notes, why_not, responded)
+    resolve_cascade(g)
+
+
+def _say_close(g: Game, notes: list[str], why_not: list[str], responded: bool) -> None:
+    """The step that closes a window: the passes that closed it, or the end of the duel inside it (its
+    outcome), never passes in a row that did not happen."""
+    if g.state.outcome is not None:
         over = g.state.outcome.refusal()
         said = f"{_sentence(notes)}: the window closes" if notes else "The window closes"
         g.trace.add("window", f"{said}, as {over.text}.", (*(R_PASS if notes else ()), *why_not, *over.rules))
     else:
         why = "one pass after a response closes it" if responded else "both players passed in a row"
         g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not))
-    resolve_cascade(g)
 
 
 def _sentence(notes: list[str]) -> str:

@@ -16,12 +16,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from judge.engine.data.keywords import MORAL, UNYIELDING
+from judge.engine.data.errors import Reason
+from judge.engine.data.keywords import MORAL, TAUNT, UNYIELDING
 from judge.engine.data.keywords import words as keyword_words
 from judge.engine.position import condition_words as words
+from judge.engine.position import tree
 from judge.engine.position.board import Board
 from judge.engine.position.state import SlotRef
 from judge.engine.position.views import Contribution, KeywordSource, RealmView, SoulView
+from judge.engine.rules import legality
 
 if TYPE_CHECKING:
     from judge.engine.play.game import Game
@@ -75,6 +78,46 @@ def facts(board: Board) -> dict[int, Facts]:
     return out
 
 
+def taunts(board: Board) -> dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]]:
+    """Every active Soul with Taunt in force, by uid: its slot, whether it stands in the Front Line
+    (only then does it protect, glossary/taunt), and the other active Souls of its radius."""
+    out: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]] = {}
+    for ref, view in board.souls.items():
+        soul = board.state.soul_at(ref)
+        if view.captured or soul is None or not view.has(TAUNT.name):
+            continue
+        radius = {r for ks in view.instances(TAUNT.name)
+                  for r in legality.taunt_radius(board, ref, ks.keyword.value)
+                  if r != ref and board.state.active_soul_at(r) is not None}
+        out[soul.uid] = (ref, board.is_front_line(ref), tuple(sorted(radius, key=str)))
+    return out
+
+
+def taunt_switches(board: Board, before: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]],
+                   now: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]]) -> list[Reason]:
+    """A Taunt Soul already on the field that comes into or leaves the Front Line, with Souls in its
+    radius: its protection switches on or off (glossary/taunt), said once, at the step that did it."""
+    out: list[Reason] = []
+    for uid, (ref, front, radius) in now.items():
+        was = before.get(uid)
+        if was is None or was[1] == front or not (radius or was[2]):
+            continue
+        name = board.state.soul(ref).name
+        if front:
+            out.append(Reason.of("taunt_on", card=name, slot=str(ref),
+                                 radius=_names(board, radius), protects=[str(r) for r in radius]))
+        else:
+            ahead = tree.direct_underlings(board.state, ref)
+            out.append(Reason.of("taunt_off", card=name, slot=str(ref), front=_names(board, ahead),
+                                 in_front=[str(r) for r in ahead]))
+    return out
+
+
+def _names(board: Board, refs: tuple[SlotRef, ...] | list[SlotRef]) -> str:
+    names = [f"{board.state.soul(r).name} ({r})" for r in refs]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names) or "nobody"
+
+
 class Explainer:
     """Watches a Game's trace: consequence steps after each step, `caused_by` for captures and wins."""
 
@@ -85,11 +128,13 @@ class Explainer:
         self.last_fall: dict[str, int] = {}     # slot -> the consequence step that lowered its max HP
         self.last_capture: int | None = None
         self.count = 0
+        self.taunts: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]] = {}
         self.before = self._look()
 
     def _look(self) -> dict[int, Facts]:
         board = self.g.board()
         self.seen = board
+        self.taunts = taunts(board)
         return facts(board)
 
     # --- trace hooks
@@ -115,6 +160,7 @@ class Explainer:
                 self.last_fall.pop(str(change.get("slot")), None)
         if step.kind in QUIET or (self.g._board is self.seen and self.seen is not None):
             return  # nothing that changes a derived value, or nothing touched since the last look
+        was_taunts = self.taunts
         now = self._look()
         before, self.before = self.before, now
         for uid, new in now.items():
@@ -128,6 +174,10 @@ class Explainer:
             self.count += 1
             if old is not None and new.totals[2] < old.totals[2]:
                 self.last_fall[str(new.ref)] = added.n
+        for reason in taunt_switches(self.g.board(), was_taunts, self.taunts):
+            self.g.trace.add("consequence", f"Because of step {step.n}: {reason.text}.", reason.rules,
+                             caused_by=step.n, reasons=[reason])
+            self.count += 1
 
 
 def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts],
@@ -223,6 +273,10 @@ def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before:
             why.append(f"{label} ({_signed(parts)}) no longer reaches it: it is no longer an Underling of "
                        "that Soul")
             rules += (*c.rules, "glossary/underling")
+        elif c.kind == "aura" and any(b.source == c.source for b in new.blocked - base.blocked):
+            # 13.6.1: it is now Unyielding against that aura, said by the block below, not "no longer named"
+            why.append(f"{label} ({_signed(parts)}) no longer applies to it")
+            rules += c.rules
         else:
             cond = _condition(c.source, board)
             why.append(f"{label} ({_signed(parts)}) no longer applies to it" + (

@@ -10,7 +10,7 @@ from typing import Any
 
 from judge.engine.data import parts
 from judge.engine.data.cards import EffectDef, Keyword, TargetSpec
-from judge.engine.data.errors import StepLimit
+from judge.engine.data.errors import Reason, StepLimit
 from judge.engine.data.keywords import UNYIELDING
 from judge.engine.data.keywords import words as keyword_words
 from judge.engine.data.parts import Part
@@ -26,10 +26,10 @@ R_FIZZLE = "11.6.1"
 
 # --- fizzling and costs -----------------------------------------------------------------------------
 
-def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
+def fizzle_reason(g: Game, entry: Entry) -> Reason | None:
+    """Why `entry` can't resolve now (11.6.1), as a record, or None."""
     if entry.negated:
-        return (f"it was negated{entry.negated_by}; a negated effect does not resolve and costs nothing",
-                ("11.6.1d", "13.5.1", "11.5.3"))
+        return Reason.of("fizzle_negated", effect=entry.label, by=entry.negated_by)
     if entry.kind in ("activated", "timing") and entry.source_uid is not None \
             and not g.is_active_uid(entry.source_uid):
         how = g.left.get(entry.source_uid, "no longer active")
@@ -39,14 +39,14 @@ def fizzle_reason(g: Game, entry: Entry) -> tuple[str, tuple[str, ...]] | None:
             (s := g.state.soul_at(r)) is not None and s.name == entry.card
             for r in g.state.soul_refs(entry.controller))
         note = "; the one on the field now came back and is a new card" if back else ""
-        return (f"{entry.card} is no longer active ({_how(how)}{note})",
-                ("11.6.1a", *(("15.5.1",) if back else ())))
+        return Reason.of("fizzle_card_inactive", effect=entry.label, card=entry.card, how=_how(how),
+                         note=note, also=("15.5.1",) if back else ())
     if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
         how = g.left.get(entry.caster_uid,
                          "no longer active") if entry.caster_uid is not None else "no longer active"
-        return f"its Caster is no longer active ({_how(how)})", ("11.6.1b", "10.2.5")
+        return Reason.of("fizzle_caster_inactive", effect=entry.label, how=_how(how))
     if entry.kind == "ambush" and entry.ambusher_uid is not None and g.left.get(entry.ambusher_uid) == "hand":
-        return "its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")
+        return Reason.of("fizzle_ambusher_returned", effect=entry.label)
     return None
 
 
@@ -118,13 +118,11 @@ def resolve_entry(g: Game, entry: Entry) -> None:
     if reason is None:
         problem = cost_problem(g, entry)
         if problem is not None:
-            reason = (f"its cost, checked now just before it resolves, can't be paid: {problem}; nothing is "
-                      "paid",
-                      ("11.6.1d", "11.5.2", "11.2.1"))
+            reason = Reason.of("fizzle_cost", effect=entry.label, problem=problem)
     if reason is not None:
-        text, rules = reason
-        fizzled = g.trace.add("fizzle", f"{entry.label} fizzles: {text}.", (R_FIZZLE, *rules))
-        g.ledger.fizzled(entry.id, fizzled.n, text, fizzled.rules)
+        fizzled = g.trace.add("fizzle", f"{entry.label} fizzles: {reason.text}.", (R_FIZZLE, *reason.rules),
+                              reasons=[reason])
+        g.ledger.fizzled(entry.id, fizzled.n, reason.text, fizzled.rules)
     else:
         g.ledger.resolved(entry.id, len(g.trace.steps))   # the last check made: what let it resolve
         if entry.effect.cost:
@@ -435,16 +433,20 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
 
 def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:
     """11.7.1: "1/Turn", "2/Game"; limits belong to the one card on the field (11.7.2)."""
+    reason = limit_reason(g, uid, effect)
+    return reason.text if reason is not None else None
+
+
+def limit_reason(g: Game, uid: int | None, effect: EffectDef) -> Reason | None:
+    """The limit of `effect` used up on the card `uid`, as a record (11.7.1, 11.7.4), or None."""
     if effect.limit is None or uid is None:
         return None
     this_turn, this_game = g.state.uses(uid, effect.label)
     lim = effect.limit
     if lim.per_turn is not None and this_turn >= lim.per_turn:
-        return (f"{effect.label} has been used {this_turn} time{'s' if this_turn != 1 else ''} this turn "
-                f"({lim.text})")
+        return Reason.of("limit_used_up", effect=effect.label, used=this_turn, per="turn", limit=lim.text)
     if lim.per_game is not None and this_game >= lim.per_game:
-        return (f"{effect.label} has been used {this_game} time{'s' if this_game != 1 else ''} this duel "
-                f"({lim.text})")
+        return Reason.of("limit_used_up", effect=effect.label, used=this_game, per="duel", limit=lim.text)
     return None
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import BERSERK, DEFIANCE, TAUNT
+from judge.engine.position import tree
 from judge.engine.rules import legality
 
 if TYPE_CHECKING:
@@ -81,3 +83,22 @@ def berserk_not_taken(g: Game, att: Any, attacker: SlotRef, target: SlotRef, cap
     else:
         return
     g.trace.add("nonevent", f"{name}'s Berserk does not trigger: {why}.", (*R_BERSERK, "9.5.8"))
+
+
+def taunt_idle(g: Game, board: Board, target: SlotRef) -> None:
+    """At the declaration: a Taunt Soul whose radius holds the Attack Target but which does not stand in
+    the Front Line (a Soul in front of it) protects nobody, so the attack may be declared."""
+    if target.is_realm:
+        return
+    for ref, other in board.souls.items():
+        if ref.player != target.player or ref == target or other.captured or board.is_front_line(ref):
+            continue
+        for ks in other.instances(TAUNT.name):
+            if target in legality.taunt_radius(board, ref, ks.keyword.value):
+                ahead = tree.direct_underlings(board.state, ref)
+                names = " and ".join(g.name_at(r) for r in ahead)
+                reason = Reason.of("taunt_idle", card=other.card.name, slot=str(ref), front=names,
+                                   in_front=[str(r) for r in ahead], target=g.name_at(target))
+                g.trace.add("nonevent", f"{reason.text[0].upper()}{reason.text[1:]}.", reason.rules,
+                            reasons=[reason])
+                return

@@ -6,6 +6,7 @@ Targets are remembered by slot (11.4.8).
 
 from __future__ import annotations
 
+from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import UNYIELDING
 from judge.engine.play.game import Entry, Game, Target
 from judge.engine.position import tree
@@ -72,14 +73,9 @@ def protected(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> bool:
 def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
     soul = g.state.soul(ref)
     rank = g.card(soul.name).rank
-    if targeted:
-        g.trace.add("nonevent", f"{soul.name} ({ref}, rank {rank}) is Unyielding against {entry.label} (rank "
-                              f"{entry.source_rank}) now, so the effect does nothing to it.",
-                    ("11.6.4", "13.6.2", "13.6.1", "13.6.3"))
-    else:
-        g.trace.add("nonevent", f"{soul.name} ({ref}, rank {rank}) is Unyielding against the Instant Effect "
-                              f"{entry.label} (rank {entry.source_rank}), which does nothing to it.",
-                    ("13.6.6", "13.6.1", "13.6.3"))
+    reason = Reason.of("unyielding_now" if targeted else "unyielding_instant", card=soul.name, slot=str(ref),
+                       rank=rank, effect=entry.label, source_rank=entry.source_rank)
+    g.trace.add("nonevent", f"{reason.text}.", reason.rules, reasons=[reason])
 
 
 def teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
@@ -108,9 +104,9 @@ def refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: boo
         is_target = name.startswith("target")
         which = (f"its target{' ' + name[6:] if name[6:] else ''} is no longer there" if is_target
                  else "no active card it names is there")
-        g.trace.add("effect", f"{entry.label}: nothing is left for its {verb} to act on ({which}), so that "
-                              "part is skipped; the rest still happens.",
-                    ("11.6.3", *(("11.4.8",) if is_target else ())))
+        reason = Reason.of("part_skipped", effect=entry.label, verb=verb, which=which, ref=name,
+                           also=("11.4.8",) if is_target else ())
+        g.trace.add("effect", f"{entry.label}: {reason.text}.", reason.rules, reasons=[reason])
         return []
     out = []
     for ref, targeted in found:

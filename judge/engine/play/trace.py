@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from judge.engine.data import budget
-from judge.engine.data.errors import StepLimit
+from judge.engine.data.errors import Reason, StepLimit
 
 # The kinds of step, so readers (the desk, tests) can group them.
 KINDS = frozenset({
@@ -52,6 +52,7 @@ class Step:
     rules: tuple[str, ...]
     changes: tuple[dict[str, Any], ...] = ()
     caused_by: int | None = None   # the step this one follows from (a consequence, a capture, a win)
+    reasons: tuple[Reason, ...] = ()   # the records the step's "why" is made from (reasons.py)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -63,11 +64,13 @@ class Step:
         }
         if self.caused_by is not None:
             out["caused_by"] = self.caused_by
+        if self.reasons:
+            out["reasons"] = [r.to_dict() for r in self.reasons]
         return out
 
 
 class Explainer(Protocol):
-    """Watches the steps (judge/engine/consequences.py): names the step a new one follows from, and
+    """Watches the steps (judge/engine/play/consequences.py): names the step a new one follows from, and
     adds the consequences of a step after it."""
 
     def cause(self, kind: str, changes: tuple[dict[str, Any], ...]) -> int | None: ...
@@ -90,7 +93,8 @@ class Trace:
     watch: Callable[[Step], None] | None = None   # after every step (the answers' ledger)
 
     def add(self, kind: str, text: str, rules: Iterable[str] = (),
-            changes: Iterable[dict[str, Any]] = (), caused_by: int | None = None) -> Step:
+            changes: Iterable[dict[str, Any]] = (), caused_by: int | None = None,
+            reasons: Iterable[Reason] = ()) -> Step:
         if kind not in KINDS:
             raise ValueError(f"unknown step kind {kind!r}")
         if len(self.steps) >= self.cap:
@@ -99,7 +103,7 @@ class Trace:
         changes = tuple(changes)
         if caused_by is None and self.explainer is not None:
             caused_by = self.explainer.cause(kind, changes)
-        step = Step(len(self.steps) + 1, kind, text, _unique(rules), changes, caused_by)
+        step = Step(len(self.steps) + 1, kind, text, _unique(rules), changes, caused_by, tuple(reasons))
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())

@@ -6,6 +6,7 @@ the draw (glossary Escalation Spiral, Draw, Decked Out)."""
 from __future__ import annotations
 
 from judge.engine.data.edition import numbers
+from judge.engine.data.errors import Reason
 from judge.engine.play import zones
 from judge.engine.play.game import Game
 from judge.engine.position.board import SPANS
@@ -78,6 +79,18 @@ def _ends(g: Game, lasting: Lasting) -> bool:
     return False
 
 
+def _slot_stays(g: Game, ended: Lasting, step: int) -> None:
+    """13.3.4: of two effects laid on one slot, the one that ends later decides how long the slot is
+    affected: when the shorter ends, the slot stays affected by the other, said at that step."""
+    if ended.kind != "lay" or ended.on is None:
+        return
+    for other in (e for e in g.state.lasting if e.kind == "lay" and e.on == ended.on):
+        reason = Reason.of("slot_effect_stays", slot=str(ended.on), ended=ended.source, other=other.source,
+                           until=SPANS.get(other.until, other.until.replace("_", " ")))
+        g.trace.add("consequence", f"Because of step {step}: {reason.text}.", reason.rules, caused_by=step,
+                    reasons=[reason])
+
+
 def end_turn(g: Game) -> None:
     state = g.state
     g.trace.add("turn", f"{state.turn_player} ends the Emplacement Phase, and with it turn {state.turn}.",
@@ -92,12 +105,13 @@ def end_turn(g: Game) -> None:
                      else g.name_at(on_card) if on_card is not None else "a card that left")
             src_ref = SlotRef.parse(e.source, None, g.state.field) if ":" in str(e.source) else None
             source = g.name_at(src_ref) if src_ref is not None and g.state.soul_at(src_ref) else e.source
-            g.trace.add("turn", f"{source}'s effect on {where} "
-                                f"({SPANS.get(e.until, e.until.replace('_', ' '))}) ends with turn "
-                                f"{state.turn}.",
-                        ("13.3.1", "interpretation/lasting-effect-ends"),
-                        [{"lasting": e.kind, "on": str(e.on or on_card or "a card that left"),
-                          "ended": True}])
+            ended = g.trace.add("turn", f"{source}'s effect on {where} "
+                                        f"({SPANS.get(e.until, e.until.replace('_', ' '))}) ends with turn "
+                                        f"{state.turn}.",
+                                ("13.3.1", "interpretation/lasting-effect-ends"),
+                                [{"lasting": e.kind, "on": str(e.on or on_card or "a card that left"),
+                                  "ended": True}])
+            _slot_stays(g, e, ended.n)
         zones.check_captures(g, max_hp_fell=True)
         if state.winner:
             return

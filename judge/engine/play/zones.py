@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.data.edition import numbers
+from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
 from judge.engine.play.game import Game
 from judge.engine.position import tree
@@ -169,7 +170,22 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
                         [{"slot": str(ref), "shattered": [False, True]}])
     if captured:
         check_winner(g, captured)
+        _leader_cards_off_the_altar(g, captured)
     return captured
+
+
+def _leader_cards_off_the_altar(g: Game, captured: list[SlotRef]) -> None:
+    """glossary/leader: another Leader card in the deck is recruited as an ordinary Soul; capturing it
+    on an ordinary slot ends nothing. Said at the capture, where a player could think the duel won."""
+    if g.state.winner:
+        return
+    for ref in captured:
+        soul = g.state.soul_at(ref)
+        if ref.is_realm or soul is None or ref.slot == g.state.field.root or not g.card(soul.name).leader:
+            continue
+        reason = Reason.of("leader_card_ordinary", card=soul.name, slot=str(ref), player=ref.player,
+                           leader=g.state.soul(SlotRef(ref.player, g.state.field.root)).name)
+        g.trace.add("nonevent", f"No win: {reason.text}.", reason.rules, reasons=[reason])
 
 
 def check_winner(g: Game, captured: list[SlotRef]) -> None:

@@ -8,7 +8,7 @@ asks `action.ref(key, state)` and never parses a slot name again.
     action.to_dict()          # back to the contract's dict
 
 What each verb takes (its keys, its card type, whether it is Fast) is the verb table's
-(judge/engine/verbs.py); an Action holds what was written.
+(judge/engine/driver/verbs.py); an Action holds what was written.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Cards on slots (with damage, captured, Armament, Ambushes, recruited this turn, attacks made),
 realms, hand, deck, Elysium, Exile, lasting and slot effects with their source and duration,
 limits used, the turn player, the phase and the turns taken. Lines, values, keywords in force,
-protections and legal actions are computed on request (tree.py, stats.py, legality.py).
+protections and legal actions are computed on request (tree.py, board.py, legality.py).
 
 Every card put on the field gets a fresh uid from `State.new_uid()` (15.5.1: a card that leaves
 and comes back is a new card). Lasting effects draw their `seq` from the same counter, so "newer"
@@ -193,7 +193,7 @@ class State:
 
     @property
     def field(self) -> Field:
-        """The slot tree of the edition the state was read under (judge.engine.edition), kept once
+        """The slot tree of the edition the state was read under (judge.engine.data.edition), kept once
         looked up: it is asked for at every slot lookup."""
         found: Field | None = self.__dict__.get("_field")
         if found is None:

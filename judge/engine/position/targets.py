@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from judge.engine.data import budget
 from judge.engine.data.cards import EffectDef, TargetSpec
-from judge.engine.data.errors import Violation
+from judge.engine.data.errors import Reason, Violation
 from judge.engine.position.board import Board
 from judge.engine.position.conditions import failed_conditions
 from judge.engine.position.state import PLAYERS, SlotRef, opponent
@@ -109,8 +109,8 @@ def _why_not_soul(board: Board, spec: TargetSpec, ref: SlotRef, source: Source) 
         return Violation(f"{soul.name} ({ref}) is captured; only an effect that asks for a captured Soul can "
                          "target it", R_CAPTURED)
     if not soul.captured and spec.lines == "front" and not board.is_front_line(ref):
-        return Violation(f"{soul.name} ({ref}) stands in line {board.line(ref)}; {source.name} may only "
-                         "target Souls in the Front Line", R_DEFAULT)
+        return Violation.because(Reason.of("target_not_front_line", card=soul.name, slot=str(ref),
+                                           line=board.line(ref), source=source.name))
     if spec.where:
         failed = failed_conditions(board, ref, spec.where)
         if failed:
@@ -124,10 +124,32 @@ def _unyielding(board: Board, ref: SlotRef, source: Source, rules: tuple[str, ..
     if board.unyielding_against(ref, source.rank, source.controller):
         soul = board.state.soul(ref)
         rank = board.state.known_card(soul.name).rank
-        return Violation(f"{soul.name} ({ref}, rank {rank}) is Unyielding against {source.controller}'s "
-                         f"effects of rank {rank} or lower: {source.name} (rank {source.rank}) can't target "
-                         "it", rules)
+        reason = Reason.of("target_unyielding", card=soul.name, slot=str(ref), rank=rank,
+                           controller=source.controller, source=source.name, source_rank=source.rank)
+        return Violation(reason.text, rules, reason)
     return None
+
+
+def excluded(board: Board, effect: EffectDef, source: Source,
+             self_ref: SlotRef | None = None) -> list[Reason]:
+    """Why each active Soul (or Realm) a target of `effect` could reach is not a legal choice: the facts
+    behind "no legal target" (11.4.1), one reason per card, in slot order."""
+    out: list[Reason] = []
+    for spec in effect.targets:
+        for ref in all_slots(board, spec, source.controller):
+            holder = board.state.realm_at(ref) if ref.is_realm else board.state.active_soul_at(ref)
+            if holder is None:
+                continue
+            problem = why_not(board, spec, ref, source, self_ref)
+            if problem is not None and problem.reason is not None and problem.reason not in out:
+                out.append(problem.reason)
+    return out
+
+
+def no_target(board: Board, effect: EffectDef, source: Source, self_ref: SlotRef | None = None,
+              code: str = "no_legal_target") -> Reason:
+    """"No legal target", with the candidates excluded and why (11.4.1; 11.8.3 for a lost trigger)."""
+    return Reason.of(code, source=source.name, excluded=excluded(board, effect, source, self_ref))
 
 
 def all_slots(board: Board, spec: TargetSpec, controller: str) -> list[SlotRef]:
@@ -228,5 +250,5 @@ def choose_targets(board: Board, effect: EffectDef, given: list[SlotRef | None] 
         return [r for r in given if r is not None], problems, False
     combos = combinations(board, effect, source, self_ref, limit=1)
     if not combos:
-        return [], [Violation(f"{source.name} has no legal target, so it can't be used", R_CHOSEN)], False
+        return [], [Violation.because(no_target(board, effect, source, self_ref))], False
     return combos[0], [], True

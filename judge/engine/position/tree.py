@@ -3,7 +3,7 @@ proactive slots of the Escalation Spiral.
 
 Only active Souls count: empty slots and captured Souls are passed over (glossary/direct-superior,
 glossary/underling). The tree of slots is the edition's `field.yaml` (interpretation/field-tree);
-the number of turns the Spiral takes is the edition's `spiral_turns` (judge.engine.edition).
+the number of turns the Spiral takes is the edition's `spiral_turns` (judge.engine.data.edition).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Legality, with reasons: one `verify_<verb>` per action verb of the contract (§4), each filling
-a `Check` (checks.py) with the violations (a sentence naming cards and slots, plus rule ids). The
-verb table (verbs.py) names each verb's function and runs it (`verbs.verify` → `checks.run`); the
+a `Check` (moment.py) with the violations (a sentence naming cards and slots, plus rule ids). The
+verb table (verbs.py) names each verb's function and runs it (`verbs.verify` → `moment.run`); the
 same functions refuse an illegal action and list the legal ones (pokerkit: verify / do). Taunt's
 protection (`taunts_protecting`) is here too: it decides an Attack Target.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from judge.engine.data.cards import CardDef
 from judge.engine.data.edition import numbers
-from judge.engine.data.errors import Violation
+from judge.engine.data.errors import Reason, Violation
 from judge.engine.data.field import line_label
 from judge.engine.data.keywords import DUAL_WIELDING, FROZEN, RANGE, TAUNT, UNYIELDING, guards, restrictions
 from judge.engine.position import tree
@@ -74,8 +74,7 @@ def verify_cast(c: Check) -> None:
     c.in_hand(card, ("10.2.1", "glossary/cast"))
     state = c.state
     if state.event_slot:
-        c.no(f"{state.event_slot} still lies on the event slot; only one Event fits there", "10.2.3",
-             "glossary/event-slot")
+        c.because(Reason.of("event_slot_taken", event=state.event_slot, next=card.name))
     eff = card.main_effect
     source = Source(c.player, card.name, card.rank)
     if "caster" in c.action.args:
@@ -238,7 +237,7 @@ def verify_activate(c: Check) -> None:
         c.no(f"{c.label(ref)} is not active; only active cards have effects", "glossary/active", *r)
         return
     if c.board.is_negated(holder.uid):
-        c.no(f"{card.name}'s effects are negated by an effect in force", *R_NEGATION)
+        c.because(Reason.of("effects_negated", card=card.name, slot=str(ref), also=R_NEGATION))
     if eff.fast:
         c.fast_timing(f"{card.name}'s {eff.label} is Fast", ("11.1.2", "glossary/fast"))
     else:
@@ -289,12 +288,10 @@ def verify_attack(c: Check) -> None:
     if line != 1 and not (line == 2 and view.has(RANGE.name)):
         extra = (" (Range allows the Second Line)" if line == 2
                  else " even with Range" if view.has(RANGE.name) else "")
-        c.no(f"{c.label(ref)} stands in line {line}; a Soul attacks from the Front Line{extra}",
-             "glossary/attack", "glossary/range", "9.1.1")
+        c.because(Reason.of("attacker_line", card=soul.name, slot=str(ref), line=line, extra=extra))
     c.proactive(ref, "attacker", ("glossary/attack", "glossary/proactive"))
     if soul.recruited_this_turn:
-        c.no(f"{c.label(ref)} was recruited this turn; a recruited Soul may attack only in a later turn",
-             "glossary/attack", "glossary/recruit")
+        c.because(Reason.of("recruited_this_turn", card=soul.name, slot=str(ref)))
     allowed = 2 if view.has(DUAL_WIELDING.name) else 1  # 13.4.2: two Dual Wielding still allow two attacks
     if soul.attacks_made >= allowed:
         dual = len(view.instances(DUAL_WIELDING.name))
@@ -328,9 +325,8 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
              "the Attack Target must be an active Soul", *r)
         return
     if not board.is_front_line(target):
-        c.no(f"{c.label(target)} stands in {line_label(board.line(target))}; only Souls in the Front Line "
-             "can be attacked (glossary Attack Target)",
-             *r, "glossary/front-line")
+        c.because(Reason.of("attack_target_line", card=soul.name, slot=str(target), line=board.line(target),
+                            line_name=line_label(board.line(target))))
         return
     view = board.souls[target]
     for record, guard in guards():   # each keyword that keeps its Soul from being chosen (keywords.py)
@@ -351,11 +347,9 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
             why = (f"; {c.label(attacker)} is Unyielding, but the Taunt's source (rank {ks.source_rank}) "
                    f"outranks it (rank {att_card.rank}), so it does not ignore the Taunt")
         given = f" (from {ks.label})" if ks.kind != "printed" else ""
-        c.no(f"{c.label(taunter)} has Taunt{given} and stands in the Front Line: {c.label(target)} is in its "
-             f"radius{shared} "
-             f"and can't be chosen as Attack Target{why}", "glossary/taunt", "glossary/attack-target",
-             *ks.rules,
-             *radius, *higher)
+        c.because(Reason.of("taunt_protects", taunter=state.soul(taunter).name, taunter_slot=str(taunter),
+                            card=soul.name, slot=str(target), given=given, shared=shared, why=why,
+                            source=ks.label, source_rank=ks.source_rank, also=(*ks.rules, *radius, *higher)))
         return
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.data.cards import CardDef, EffectDef
-from judge.engine.data.errors import Violation
+from judge.engine.data.errors import Reason, Violation
 from judge.engine.position import tree
 from judge.engine.position.action import Action
 from judge.engine.position.board import Board, derive
@@ -70,6 +70,10 @@ class Check:
 
     def no(self, text: str, *rules: str) -> None:
         self.out.append(Violation(text, tuple(dict.fromkeys(rules))))
+
+    def because(self, reason: Reason) -> None:
+        """A refusal made from its reason record (its words and rules are the record's)."""
+        self.out.append(Violation.because(reason))
 
     def label(self, ref: SlotRef) -> str:
         soul = self.state.soul_at(ref)
@@ -151,9 +155,13 @@ class Check:
     def proactive(self, ref: SlotRef, role: str, rules: tuple[str, ...]) -> None:
         if not self.board.is_proactive(ref):
             ps = self.state.players[ref.player]
-            self.no(f"{ref.slot} is not a proactive slot in {ref.player}'s turn {ps.turns_taken} of the "
-                    f"Escalation Spiral, so {self.label(ref)} can't act as the {role}", *rules,
-                    *tree.RULES_SPIRAL)
+            holder = self.state.holder_at(ref)
+            reason = Reason.of("not_proactive", slot_name=ref.slot, slot=str(ref), player=ref.player,
+                               turn=ps.turns_taken, card=holder.name if holder else "", role=role,
+                               also=(*rules, *tree.RULES_SPIRAL))
+            text = (f"{ref.slot} is not a proactive slot in {ref.player}'s turn {ps.turns_taken} of the "
+                    f"Escalation Spiral, so {self.label(ref)} can't act as the {role}")
+            self.out.append(Violation(text, reason.rules, reason))
 
     def slot_rank(self, ref: SlotRef, card: CardDef, role: str, rules: tuple[str, ...]) -> None:
         rank = self.state.field.rank(ref.slot)
