@@ -60,6 +60,8 @@ class Picker {
     select.disabled = types.length === 1;
     $("#picker-for").textContent = words;
     $("#card-q").value = "";
+    $("#card-results").replaceChildren();  // the last picker's cards do not fit here: never click them
+    $("#card-guess").hidden = true;
     this.panel.hidden = false;
     Layers.push("slot", () => this.desk.closeEditor(true, false));  // Back closes the picker first
     this.desk.placePop();
