@@ -412,3 +412,155 @@ def test_the_desk_questions_of_a_scenario_that_does_not_load_are_a_400_naming_th
     scenario = {**DISPUTES[0][1], "ask": [{"legal": 5}]}
     offered = client.post("/desk/questions.json", json={"scenario": scenario}).get_json()["questions"]
     assert {"legal": 0} in [q["ask"] for q in offered]
+
+
+# --- answers that rest on a reason record (issue 19's records read by issue 20's answers) -----------------
+# Each "nothing" or unchanged value below has a Codex reason the ruling's trace states at a step of its own;
+# the answer must rest on that step (its number and rules), not say a generic "no step touches it".
+
+def _answered(scenario: dict, i: int = 0) -> tuple[dict, dict, dict]:
+    ruling = rule(scenario)
+    answer = ruling["answers"][i]
+    return ruling, answer, step(ruling, answer["step"])
+
+
+NEGATED_RECRUIT = {"state": board({"field": {"C3": "Dusk Lancer"}, "hand": ["Bombardier"]},
+                                  {"field": {"C3": "Grey Knight", "L2": "Silence Totem"}}),
+                   "actions": [{"recruit": "Bombardier", "to": "Cm1"}]}
+
+
+def test_nothing_rests_on_the_negation_that_kept_an_opposing_trigger_off():
+    # 13.5.2: the effects of a negated card do nothing. Silence Totem negates opposing Souls' effects, so
+    # Bombardier's "when recruited: deal 10 damage to an opposing Soul in the Front Line" never reaches Grey
+    # Knight, and that is the answer, though the non-event names Bombardier, not the Knight.
+    _, answer, deciding = _answered({**NEGATED_RECRUIT, "ask": [{"happens_to": "B:C3"}]})
+    assert answer["verdict"] == ["nothing"] and answer["text"].startswith("Nothing: ")
+    assert deciding["kind"] == "nonevent" and "13.5.2" in answer["rules"]
+    assert [r["reason"] for r in deciding["reasons"]] == ["trigger_negated"]
+    assert "Silence Totem" in answer["text"] and "Bombardier" in answer["text"]
+
+
+def test_a_trigger_aimed_at_the_other_side_is_not_why_nothing_happens_to_its_own_side():
+    # Bombardier's effect is aimed at an opposing Soul: its negation says nothing about A's own Dusk Lancer.
+    ruling = rule({**NEGATED_RECRUIT, "ask": [{"happens_to": "A:C3"}]})
+    answer = ruling["answers"][0]
+    assert answer["verdict"] == ["nothing"]
+    assert answer["step"] is None or step(ruling, answer["step"])["kind"] != "nonevent", answer
+
+
+def test_nothing_to_a_target_rests_on_the_fizzle_of_the_effect_that_targeted_it():
+    # 11.6.1a: a Soul's effect fizzles when its card is no longer active. Hidden Snare captures Executioner in
+    # answer to Behead, so Behead fizzles and its target, Grey Knight, is not captured.
+    scenario = {"state": board({"field": {"L2": {"card": "Executioner", "damage": 25}}},
+                               {"field": {"L2": {"card": "Grey Knight", "damage": 5,
+                                                 "ambushes": [{"card": "Hidden Snare"}]}}}),
+                "actions": [{"activate": "Behead", "card": "L2", "targets": ["B:L2"]},
+                            {"spring": "Hidden Snare", "at": "L2", "by": "B", "targets": ["A:L2"]}],
+                "ask": [{"happens_to": "B:L2"}]}
+    _, answer, deciding = _answered(scenario)
+    assert answer["verdict"] == ["nothing"] and answer["text"].startswith("Nothing: ")
+    assert deciding["kind"] == "fizzle" and "11.6.1a" in answer["rules"]
+    assert "Behead" in answer["text"]
+
+
+def test_nothing_to_the_user_of_a_negated_effect_rests_on_the_negation():
+    # 13.5.1, 11.5.3: a negated effect does not resolve and its cost is not paid: Executioner keeps its HP.
+    scenario = {"state": board({"field": {"L2": "Executioner"}},
+                               {"field": {"L2": {"card": "Grey Knight", "damage": 5,
+                                                 "ambushes": [{"card": "Principle of Stolen Energy"}]}}}),
+                "actions": [{"activate": "Behead", "card": "L2", "targets": ["B:L2"]},
+                            {"spring": "Principle of Stolen Energy", "at": "L2", "by": "B"}],
+                "ask": [{"happens_to": "A:L2"}, {"happens_to": "B:L2"}]}
+    ruling = rule(scenario)
+    for answer in ruling["answers"]:
+        assert answer["verdict"] == ["nothing"] and answer["text"].startswith("Nothing: ")
+        assert "13.5.1" in answer["rules"] and "Stolen Energy" in answer["text"], answer
+        assert step(ruling, answer["step"])["kind"] in ("effect", "fizzle")
+
+
+def test_an_unchanged_value_rests_on_the_negated_berserk_that_would_have_changed_it():
+    # Berserk: Blood Reaver gains 10 ATK when its attack captures; Silence Totem negates it (13.5.2), so its
+    # ATK stays its printed 20, and the answer says why.
+    scenario = {"state": board({"field": {"C3": "Blood Reaver"}},
+                               {"field": {"C3": "Shade Scout", "L2": "Silence Totem"}}, phase="combat"),
+                "actions": [{"attack": "C3", "target": "B:C3"}],
+                "ask": [{"value": {"slot": "A:C3", "of": "atk"}}]}
+    _, answer, deciding = _answered(scenario)
+    assert answer["verdict"] == 20 and answer["text"].startswith("20: ")
+    assert deciding["kind"] == "nonevent" and "13.5.2" in answer["rules"]
+    assert "Silence Totem" in answer["text"]
+
+
+def test_an_unchanged_value_rests_on_the_used_up_limit():
+    # 11.7.4: a Timing Effect whose limit is used up does not trigger: Watch Captain's 1/Turn Shield Wall,
+    # used once this turn, gives no DEF at the second attack. Its record names the effect, not the card.
+    # The card is the library ruling's own (its `cards:`).
+    from pathlib import Path
+    library = Path(__file__).resolve().parent.parent / "scenarios/explanations"
+    cards = yaml.safe_load((library / "mandatory-timing-limit-used-up.yaml").read_text())["cards"]
+    used = [{"card": "B:C3", "effect": "Shield Wall", "this_turn": 1, "this_game": 1}]
+    scenario = {"cards": cards,
+                "state": board({"field": {"C3": "Dusk Lancer"}}, {"field": {"C3": "Watch Captain"}},
+                               phase="combat", used=used),
+                "actions": [{"attack": "C3", "target": "B:C3"}],
+                "ask": [{"value": {"slot": "B:C3", "of": "def"}}]}
+    ruling, answer, deciding = _answered(scenario)
+    assert answer["verdict"] == ruling["derived"]["B:C3"]["def"]
+    assert deciding["kind"] == "nonevent" and "11.7.4" in answer["rules"]
+    assert [r["reason"] for r in deciding["reasons"]] == ["limit_used_up"]
+
+
+def test_no_winner_rests_on_the_leader_card_captured_off_the_altar():
+    # Glossary Leader: a Leader card recruited onto an ordinary slot is an ordinary Soul; capturing it wins
+    # nothing, and that is why the duel goes on.
+    scenario = {"state": board({"field": {"C3": "Storm Titan"}},
+                               {"field": {"C3": {"card": "King Umbra", "damage": 55}}}, phase="combat"),
+                "actions": [{"attack": "C3", "target": "B:C3"}], "ask": [{"winner": True}]}
+    _, answer, deciding = _answered(scenario)
+    assert answer["verdict"] == "none" and answer["text"].startswith("None: the duel goes on")
+    assert "glossary/leader" in answer["rules"]
+    assert [r["reason"] for r in deciding["reasons"]] == ["leader_card_ordinary"]
+    assert "King Umbra" in answer["text"] and "ordinary Soul" in answer["text"]
+
+
+def test_a_trigger_lost_with_its_captured_card_answers_resolves_by_name():
+    # 11.8.1: only active cards' effects trigger. Thorn Warden's Defiance captures Scavenger in the battle,
+    # so "after this Soul battles: draw 1 card" never triggers; the non-event's record names the card.
+    scenario = {"state": board({"field": {"C3": {"card": "Scavenger", "damage": 10}}, "hand": [], "deck": 10},
+                               {"field": {"C3": "Thorn Warden"}}, phase="combat"),
+                "actions": [{"attack": "C3", "target": "B:C3"}], "ask": [{"resolves": "Scavenger"}]}
+    _, answer, deciding = _answered(scenario)
+    assert answer["verdict"] == "no" and answer["text"].startswith("No: ")
+    assert deciding["kind"] == "nonevent" and "11.8.1" in answer["rules"]
+    assert [r["reason"] for r in deciding["reasons"]] == ["trigger_inactive"]
+
+
+def test_a_step_with_a_reason_record_is_matched_by_its_facts_not_its_words():
+    from judge.engine.data.errors import Reason
+    from judge.engine.driver.answers import _about
+    from judge.engine.play.trace import Step
+
+    taunt = Reason.of("taunt_on", card="Iron Sentinel", slot="B:C3", radius="Shade Scout (B:L2)")
+    with_record = Step(5, "consequence", f"Because of step 4: {taunt.text}.", (), reasons=(taunt,))
+    assert _about(with_record, {"B:C3"})
+    assert not _about(with_record, {"B:L2"})   # named in the words, but the record is about the Taunt Soul
+    words = "Storm Titan's Defiance 5 does nothing to Stubborn Squire (B:L2, rank 1)."
+    words_only = Step(6, "nonevent", words, ())
+    assert _about(words_only, {"B:L2"}) and not _about(words_only, {"B:C3"})
+
+
+def test_a_cast_that_waited_for_the_event_slot_says_so_in_its_answer():
+    # 10.2.3: only one Event lies on the event slot; Rallying Cry, queued while Firebolt is on the Cascade,
+    # is cast once Firebolt has resolved. The answer says it is legal and that it had to wait, and why.
+    scenario = {"state": board({"field": {"C3": "Dusk Lancer"}, "hand": ["Firebolt", "Rallying Cry"]},
+                               {"field": {"C3": "Grey Knight"}}),
+                "actions": [{"cast": "Firebolt", "caster": "C3", "targets": ["B:C3"]},
+                            {"cast": "Rallying Cry", "caster": "C3"}],
+                "ask": [{"legal": 1}]}
+    ruling, answer, deciding = _answered(scenario)
+    assert answer["verdict"] == "yes" and answer["text"].startswith("Yes: ")
+    assert deciding["kind"] == "cascade" and "Rallying Cry" in deciding["text"]
+    assert "10.2.3" in answer["rules"] and "event slot" in answer["text"] and "Firebolt" in answer["text"]
+    waits = [s for s in ruling["steps"]
+             if any(r["reason"] == "event_slot_taken" for r in s.get("reasons", []))]
+    assert waits and f"step {waits[0]['n']}" in answer["text"]

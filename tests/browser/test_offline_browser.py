@@ -222,7 +222,8 @@ def test_the_desk_keeps_the_work_says_resolving_needs_the_network_and_resolves_w
     assert "resolving needs the network" in notice.inner_text()
     assert page.locator("#board svg").count() > 0          # the board is there, not a blank page
     page.click("#resolve")
-    assert "did not answer" in page.locator("#queue-msg").inner_text()
+    page.wait_for_function("() => document.getElementById('queue-msg').textContent"
+                           ".includes('did not answer')")
     site.start()
     visited["context"].set_offline(False)
     page.wait_for_selector("#ruling-panel:not([hidden]) .step")

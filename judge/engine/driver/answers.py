@@ -13,10 +13,14 @@ The deciding step of each kind of question:
   its Ambusher gone but an Ambush resolving anyway), as play recorded them for that Cascade entry.
 - `happens_to`: the step where the card last changed in the most telling way (leaving, capture,
   damage, healing, a move, a value); a change of values explained by a consequence step is that
-  step; when nothing happened, the non-event that kept it off (an Unyielding block, say).
-- `value`: the step where the value took its final form (its consequence step when there is one),
-  or none when the queue never changed it.
-- `winner`: the step that ended the duel, or none.
+  step; when nothing happened, why not (`_why_nothing`): the non-event about it (an Unyielding block),
+  the fizzle or negation of an effect aimed at it or its own, a trigger that did not fire or was lost.
+- `value`: the step where the value took its final form (its consequence step when there is one); when
+  the queue never changed it, the non-event of its card's own trigger that would have, or none.
+- `winner`: the step that ended the duel; no winner: a Leader card captured off the altar, or none.
+
+Steps are read by their reason records (`Step.reasons`, data/errors.py REASONS) wherever they carry one;
+the words are matched only for steps that have no record (each place says which).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from judge.engine.data.errors import Reason
 from judge.engine.data.input_checks import show
 from judge.engine.driver.verbs import VERBS
 from judge.engine.position.action import Action
@@ -42,6 +47,10 @@ VALUES = {"atk": "ATK", "def": "DEF", "hp": "HP", "max_hp": "maximum HP", "damag
 HAPPENINGS = ("captured", "returned", "exiled", "damaged", "healed", "moved", "changed")
 LEFT_WORDS = {"hand": "returned", "exile": "exiled"}
 QUIET = ("window", "turn", "cascade", "resolve", "zone")   # steps that name a card without acting on it
+# the reasons of a trigger that does not fire or is lost (data/errors.py REASONS)
+TRIGGER_REASONS = ("trigger_condition", "limit_used_up", "trigger_inactive", "trigger_negated",
+                   "trigger_lost_no_target")
+SLOT_FACTS = ("slot", "taunter_slot")   # the facts of a reason that name a card's slot
 
 
 @dataclass(frozen=True)
@@ -373,10 +382,25 @@ class _Reader:
             n = stop[1] if stop else None
             return "no", f"No: action {index} ({describe(action)}) is never taken: {why}.", n, self.rules(n)
         deciding = self._attached_nonevent(taken) or taken
-        text = f"Yes: {describe(action)} is legal. {_sentence(taken.text)}"
+        text = f"Yes: {describe(action)} is legal."
+        waited = self._waited(action, taken)
+        if waited is not None:   # it had to wait for the event slot: when it could be taken (10.2.3)
+            step, reason = waited
+            text += f" It waits (step {step.n}): {_sentence(reason.text)}"
+        text += f" {_sentence(taken.text)}"
         if deciding is not taken:
             text += f" {_sentence(deciding.text)}"
         return "yes", text, deciding.n, deciding.rules
+
+    def _waited(self, action: Action, taken: Step) -> tuple[Step, Reason] | None:
+        """The non-event, before the step that took a cast, whose record says it waited for the event slot
+        (the record's `next` is the card it casts)."""
+        card = str(action.value).lower()
+        for step in self.steps[:taken.n - 1]:
+            for r in step.reasons:
+                if r.code == "event_slot_taken" and str(r.facts.get("next", "")).lower() == card:
+                    return step, r
+        return None
 
     def _taking_step(self, n: int | None) -> Step | None:
         """The step that takes an action: an answer in a window is taken after the passes noted first."""
@@ -427,9 +451,21 @@ class _Reader:
         return "yes", text, outcome.step, self.rules(outcome.step)
 
     def _missed(self, card: str) -> Step | None:
-        """A non-event about one of `card`'s effects (it does not trigger, or is lost): its text opens
-        with the card's name, as every non-event about a card's effect does."""
-        return next((s for s in self.steps if s.kind == "nonevent" and s.text.startswith(f"{card}'s ")), None)
+        """A non-event about one of `card`'s effects (it does not trigger, or is lost), read from its reason
+        record: the record's `card` (or `source`, for a trigger lost for want of a target) is the card.
+        Only a non-event without such a record (a trigger lost because its card is gone, a Berserk that
+        captured nothing, a limit used up: that record names the effect, not its card) is matched by its
+        words, which open with the card's name."""
+        for step in self.steps:
+            if step.kind != "nonevent":
+                continue
+            records = [r for r in step.reasons if r.code in TRIGGER_REASONS]
+            named = [r for r in records if "card" in r.facts or "source" in r.facts]
+            if named and any(card in (r.facts.get("card"), r.facts.get("source")) for r in named):
+                return step
+            if not named and (records or not step.reasons) and step.text.startswith(f"{card}'s "):
+                return step   # no record naming a card: the words (see above)
+        return None
 
     def _used(self, ask: Ask) -> Used | None:
         used = self.g.ledger.used
@@ -455,7 +491,8 @@ class _Reader:
             for what in _happenings(old, new):
                 events[what] = n
         if not events:
-            why = self._why_nothing(history)
+            holder = self.start.holder_at(ask.slot) if ask.slot is not None else None
+            why = self._why_nothing(history, holder.uid if holder is not None else None)
             if why is not None:
                 return ["nothing"], f"Nothing: {_sentence(why.text)}", why.n, why.rules
             return ["nothing"], f"Nothing: no step of the ruling touches {name}.", None, ()
@@ -468,7 +505,9 @@ class _Reader:
         return list(events), f"{head}: " + " ".join(said), steps[main], self.rules(steps[main])
 
     def _explained_by(self, n: int, history: list[tuple[int, Any]]) -> int | None:
-        """A consequence step that follows from step `n` (or is step `n`) and names the followed card."""
+        """A consequence step that follows from step `n` (or is step `n`) and is about the followed card:
+        its reason record names the card's slot (a Taunt switching, a slot effect outliving another), or,
+        for a consequence of values, which carries no record and no changes, its words name the slot."""
         start = self.step(n)
         if start is not None and start.kind == "consequence":
             return n
@@ -476,17 +515,34 @@ class _Reader:
         for step in self.steps[n:]:
             if step.kind != "consequence":
                 break
-            if step.caused_by == n and place and f"({place})" in step.text:
+            if step.caused_by == n and place and _about(step, {place}):
                 return step.n
         return None
 
-    def _why_nothing(self, history: list[tuple[int, Any]]) -> Step | None:
-        """Why nothing happened to the followed card: the non-event about it (it names the card's slot),
-        what kept something off it; else the last step of play that names it (0 damage, say)."""
-        places = [p for p in {getattr(seen, "place", "") for _, seen in history} if ":" in p]
-        naming = [s for s in self.steps if any(f"({p}" in s.text for p in places)]
+    def _why_nothing(self, history: list[tuple[int, Any]], uid: int | None) -> Step | None:
+        """Why nothing happened to the followed card, the first of:
+        - a non-event about it, what kept something off it (an Unyielding block): its reason record names
+          the card's slot, or, for a non-event without a record, its words do;
+        - the fizzle or negation of an effect that targeted it, or that was its own (a cost not paid): the
+          ledger's Cascade entries and their outcomes;
+        - the last non-event of a trigger that did not fire or was lost (negated, condition not met, limit
+          used up, no target, its card gone), of the card itself or of an opposing card: the effect that
+          would have reached it;
+        - else the last step of play that names it (0 damage, say), or None."""
+        places = {p for p in {getattr(seen, "place", "") for _, seen in history} if ":" in p}
+        naming = [s for s in self.steps if _about(s, places)]
         found = next((s for s in reversed(naming) if s.kind == "nonevent"), None)
-        return found or next((s for s in reversed(naming) if s.kind not in QUIET), None)
+        if found is not None:
+            return found
+        if uid is not None:
+            for used in reversed(self.g.ledger.used):
+                outcome = self.g.ledger.outcomes.get(used.entry)
+                if outcome is not None and outcome.how != "resolved" and (
+                        uid in used.targets or uid == used.source):
+                    return self.step(outcome.step)
+        lost = next((s for s in reversed(self.steps)
+                     if s.kind == "nonevent" and _trigger_lost(s) and _could_reach(s, places)), None)
+        return lost or next((s for s in reversed(naming) if s.kind not in QUIET), None)
 
     # --- value: the step where it took its final form
     def _value(self, ask: Ask) -> Said:
@@ -508,6 +564,9 @@ class _Reader:
             said = self._why_unchanged(ask)
             if said is not None:   # 0 damage dealt, a heal with nothing to heal: the step that says so
                 return value, f"{_shown(value)}: {what}. {_sentence(said.text)}", said.n, said.rules
+            kept = self._trigger_kept_off(ask, card)
+            if kept is not None:   # its own trigger that would have changed it did not fire: why not
+                return value, f"{_shown(value)}: {what}; {_sentence(kept.text)}", kept.n, kept.rules
             return value, f"{_shown(value)}: {what}; no step changes it{parts}.", None, rules
         n, before = changes[-1]
         deciding = self._explained_by(n, [(0, Seen(str(ask.slot)))]) or n
@@ -518,6 +577,27 @@ class _Reader:
         if step is not None:
             text += f" {_sentence(step.text)}"
         return value, text, deciding, self.rules(deciding)
+
+    def _trigger_kept_off(self, ask: Ask, card: Any) -> Step | None:
+        """For a value no step changed: a non-event of a trigger of the card on the slot that did not fire
+        (negated, its limit used up, its condition not met), read from its reason record: the record names
+        the slot, or, for a limit used up (whose record names the effect, not its card), the effect is one of
+        that card's. Only values a triggered effect can change."""
+        if ask.of not in ("atk", "def", "max_hp", "hp", "damage", "keywords") or not isinstance(card, str):
+            return None
+        definition = self.start.library.get(card)
+        for step in self.steps:
+            if step.kind != "nonevent":
+                continue
+            for r in step.reasons:
+                if r.code not in TRIGGER_REASONS:
+                    continue
+                if r.facts.get("slot") == str(ask.slot) and r.facts.get("card", card) == card:
+                    return step
+                if r.code == "limit_used_up" and definition is not None and \
+                        definition.effect(str(r.facts.get("effect", ""))) is not None:
+                    return step
+        return None
 
     def _why_unchanged(self, ask: Ask) -> Step | None:
         """For damage or HP that no step changed: the last damage or heal step on the slot (0 damage)."""
@@ -547,8 +627,49 @@ class _Reader:
             return winner, f"{winner} wins: {_sentence(won.text)}", won.n, won.rules
         if winner:
             return winner, f"{winner} wins: the duel was already over in the position as given.", None, ()
+        ordinary = next(((s, r) for s in self.steps for r in s.reasons if r.code == "leader_card_ordinary"),
+                        None)
+        if ordinary is not None:   # a Leader card captured off the altar: its record says why that is no win
+            step, reason = ordinary
+            return "none", f"None: the duel goes on: {_sentence(reason.text)}", step.n, step.rules
         return "none", "None: the duel goes on; no Leader is captured and no one is Decked Out for good.", \
             None, ()
+
+
+def _records(reasons: Sequence[Reason]) -> list[Reason]:
+    """A step's reason records with the ones nested in them (the candidates a target excluded)."""
+    out: list[Reason] = []
+    for r in reasons:
+        out.append(r)
+        out += _records([x for x in r.facts.get("excluded", ()) if isinstance(x, Reason)])
+    return out
+
+
+def _about(step: Step, places: set[str]) -> bool:
+    """The step is about the card that stood on one of `places`: a fact of its reason records names the
+    slot. A step without a record (most steps: a consequence of values, an Unyielding block by an Instant
+    Effect, a damage step) is matched by its words naming the slot, "(B:L2)" or "(B:L2, rank 1…"."""
+    if step.reasons:
+        return any(r.facts.get(k) in places for r in _records(step.reasons) for k in SLOT_FACTS)
+    return any(f"({p})" in step.text or f"({p}," in step.text for p in places)
+
+
+def _trigger_lost(step: Step) -> bool:
+    """A non-event of a trigger that did not fire or was lost: its reason record says so; a non-event
+    without a record (a trigger lost because its card is gone, a Berserk that captured nothing) by its
+    words, the only place that says it."""
+    if step.reasons:
+        return any(r.code in TRIGGER_REASONS for r in step.reasons)
+    return " does not trigger" in step.text or " is lost" in step.text
+
+
+def _could_reach(step: Step, places: set[str]) -> bool:
+    """A trigger's non-event may be why nothing happened to the card on `places`: its record's slot is the
+    card's own, or the other player's (an opposing effect). A record without a slot, or a non-event without
+    a record, says nothing of the side, so it may."""
+    sides = {p.split(":", 1)[0] for p in places}
+    slots = [str(r.facts["slot"]) for r in step.reasons if r.code in TRIGGER_REASONS and "slot" in r.facts]
+    return not slots or any(slot in places or slot.split(":", 1)[0] not in sides for slot in slots)
 
 
 def _happenings(old: Any, new: Any) -> list[str]:

@@ -129,7 +129,8 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
     pushed = g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
                            f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
                 [{"cascade": "push", "entry": entry.label, "controller": entry.controller}])
-    g.ledger.pushed(entry.id, entry.action, entry.label, entry.card, entry.kind, pushed.n)
+    g.ledger.pushed(entry.id, entry.action, entry.label, entry.card, entry.kind, pushed.n,
+                    entry.target_uids, entry.source_uid)
     _leader_labels(g, entry)
     for t in entry.targets:
         soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None

@@ -408,7 +408,8 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
         why = f"{entry.card} is no longer active, so it does nothing"
         gone = g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {why}.",
                            ("glossary/instant-effect", "11.1.5"))
-        g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, gone.n)
+        g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, gone.n,
+                        entry.target_uids, entry.source_uid)
         g.ledger.fizzled(entry.id, gone.n, why, gone.rules)
         return
     if g.instant_depth >= MAX_INSTANT_DEPTH:
@@ -422,7 +423,8 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
                                   "can't be answered.",
                        ("glossary/instant-effect", "12.5.1", "11.1.5",
                         *(("11.7.3",) if entry.effect.limit else ())))
-    g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, said.n)
+    g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, said.n,
+                    entry.target_uids, entry.source_uid)
     g.ledger.resolved(entry.id, said.n)
     g.instant_depth += 1
     try:

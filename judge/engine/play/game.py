@@ -54,6 +54,11 @@ class Entry:
     action: int | None = None         # the queued action that used it (None: it triggered)
 
     @property
+    def target_uids(self) -> tuple[int, ...]:
+        """The cards it targeted, as chosen (a Soul Spot target names the Soul that stood there)."""
+        return tuple(t.uid for t in self.targets if t.uid is not None)
+
+    @property
     def label(self) -> str:
         if self.kind in ("event", "ambush"):
             return self.card

@@ -38,6 +38,8 @@ class Used:
     card: str
     kind: str                       # event | ambush | activated | timing
     pushed: int                     # the step that put it on the Cascade
+    targets: tuple[int, ...] = ()   # the cards it targeted (their uids, as chosen)
+    source: int | None = None       # the card whose effect it is (a Soul or Realm; None for an Event)
 
 
 @dataclass
@@ -60,8 +62,9 @@ class Ledger:
         self.rejected.setdefault(action, step)
         self.reasons.setdefault(action, why)
 
-    def pushed(self, entry: int, action: int | None, label: str, card: str, kind: str, step: int) -> None:
-        self.used.append(Used(entry, action, label, card, kind, step))
+    def pushed(self, entry: int, action: int | None, label: str, card: str, kind: str, step: int,
+               targets: tuple[int, ...] = (), source: int | None = None) -> None:
+        self.used.append(Used(entry, action, label, card, kind, step, targets, source))
 
     def resolved(self, entry: int, step: int) -> None:
         self.outcomes.setdefault(entry, Outcome("resolved", step))
