@@ -28,13 +28,19 @@ def _parser(prog: str, what: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _unknown_edition(prog: str, version: str | None) -> bool:
-    """Say so (exit 2) when `--edition` names an edition we don't hold."""
+def _arguments(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
+    """The parsed arguments, or the exit code: 0 after --help, 2 for bad arguments or an `--edition`
+    we don't hold (said on stderr)."""
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    version = args.edition
     if version and not engine.known(version):
-        print(f"judge {prog}: --edition: no Codex edition {version!r}; we hold {', '.join(engine.held())}",
+        print(f"{parser.prog}: --edition: no Codex edition {version!r}; we hold {', '.join(engine.held())}",
               file=sys.stderr)
-        return True
-    return False
+        return 2
+    return args
 
 
 def resolve(argv: list[str]) -> int:
@@ -45,12 +51,9 @@ def resolve(argv: list[str]) -> int:
     parser.add_argument("--budget", type=float, metavar="SECONDS", default=None,
                         help="stop the resolution after this many seconds (a ruling that says where it "
                              "stopped)")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return 0 if exc.code == 0 else 2
-    if _unknown_edition("resolve", args.edition):
-        return 2
+    args = _arguments(parser, argv)
+    if isinstance(args, int):
+        return args
     try:
         scenario = load_scenario_file(args.file)
     except ScenarioError as exc:
@@ -114,12 +117,9 @@ def readable(ruling: dict[str, Any], title: str = "", question: str = "") -> str
 def check(argv: list[str]) -> int:
     parser = _parser("check", "Resolve every scenario under a folder and check its expectations.")
     parser.add_argument("dir", help="a folder of scenarios (searched recursively for .yaml files)")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return 0 if exc.code == 0 else 2
-    if _unknown_edition("check", args.edition):
-        return 2
+    args = _arguments(parser, argv)
+    if isinstance(args, int):
+        return args
     root = Path(args.dir)
     if not root.is_dir():
         print(f"judge check: {args.dir} is not a folder", file=sys.stderr)
