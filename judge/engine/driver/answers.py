@@ -45,7 +45,7 @@ VALUES = {"atk": "ATK", "def": "DEF", "hp": "HP", "max_hp": "maximum HP", "damag
           "captured": "captured", "keywords": "keywords", "line": "line", "proactive": "proactive"}
 # what can happen to a card, most telling first (the order of a happens_to verdict)
 HAPPENINGS = ("captured", "returned", "exiled", "damaged", "healed", "moved", "changed")
-LEFT_WORDS = {"hand": "returned", "exile": "exiled"}
+LEFT_WORDS = {"hand": "returned", "exile": "exiled", "captured": "captured"}
 QUIET = ("window", "turn", "cascade", "resolve", "zone")   # steps that name a card without acting on it
 # the reasons of a trigger that does not fire or is lost (data/errors.py REASONS)
 TRIGGER_REASONS = ("trigger_condition", "limit_used_up", "trigger_inactive", "trigger_negated",
@@ -496,7 +496,8 @@ class _Reader:
             if why is not None:
                 return ["nothing"], f"Nothing: {_sentence(why.text)}", why.n, why.rules
             return ["nothing"], f"Nothing: no step of the ruling touches {name}.", None, ()
-        steps = {what: (self._explained_by(n, history) or n) if what == "changed" else n
+        place = getattr(history[-1][1], "place", None) if history else None
+        steps = {what: (self._explained_by(n, place) or n) if what == "changed" else n
                  for what, n in events.items()}
         main = next(w for w in HAPPENINGS if w in events)   # the most telling decides
         said = list(dict.fromkeys(_sentence(s.text) for w in events
@@ -504,14 +505,13 @@ class _Reader:
         head = " and ".join(events).capitalize()
         return list(events), f"{head}: " + " ".join(said), steps[main], self.rules(steps[main])
 
-    def _explained_by(self, n: int, history: list[tuple[int, Any]]) -> int | None:
-        """A consequence step that follows from step `n` (or is step `n`) and is about the followed card:
+    def _explained_by(self, n: int, place: str | None) -> int | None:
+        """A consequence step that follows from step `n` (or is step `n`) and is about the card on `place`:
         its reason record names the card's slot (a Taunt switching, a slot effect outliving another), or,
         for a consequence of values, which carries no record and no changes, its words name the slot."""
         start = self.step(n)
         if start is not None and start.kind == "consequence":
             return n
-        place = getattr(history[-1][1], "place", None) if history else None
         for step in self.steps[n:]:
             if step.kind != "consequence":
                 break
@@ -554,9 +554,9 @@ class _Reader:
                 None, ()
         value = _value_of(final, ask.of)
         card = dict(final[1]).get("card")
-        pairs = zip(history, history[1:], strict=False)
-        changes = [(n, _value_of(old, ask.of)) for (_, old), (n, new) in pairs
-                   if _value_of(old, ask.of) != _value_of(new, ask.of)]
+        values = [(n, _value_of(seen, ask.of)) for n, seen in history]
+        changes = [(n, before) for (_, before), (n, after) in zip(values, values[1:], strict=False)
+                   if before != after]
         what = (f"{card} ({ask.slot}) is {'' if value else 'not '}{label} after the queue"
                 if isinstance(value, bool) else f"the {label} of {card} ({ask.slot}) after the queue")
         if not changes:
@@ -569,7 +569,7 @@ class _Reader:
                 return value, f"{_shown(value)}: {what}; {_sentence(kept.text)}", kept.n, kept.rules
             return value, f"{_shown(value)}: {what}; no step changes it{parts}.", None, rules
         n, before = changes[-1]
-        deciding = self._explained_by(n, [(0, Seen(str(ask.slot)))]) or n
+        deciding = self._explained_by(n, str(ask.slot)) or n
         was = ("the slot was empty" if before is None else "it had none" if before == []
                else f"it was {_shown(before)}")
         text = f"{_shown(value)}: {what}; {was} before step {deciding}."
@@ -678,8 +678,7 @@ def _happenings(old: Any, new: Any) -> list[str]:
     out = []
     on_field = ":" in new.place
     if not on_field and ":" in old.place:
-        out.append(LEFT_WORDS.get(new.place, "captured" if new.place == "captured" else "moved"))
-        return out
+        return [LEFT_WORDS.get(new.place, "moved")]
     if new.captured and not old.captured:
         out.append("captured")
     if new.damage > old.damage:

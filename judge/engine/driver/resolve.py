@@ -202,10 +202,11 @@ def play(g: Game) -> None:
 
 def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     rules = list(dict.fromkeys(r for v in violations for r in v.rules))
-    text = f"{action.describe()} is not legal: " + "; ".join(v.text for v in violations) + "."
+    why = "; ".join(v.text for v in violations)
+    text = f"{action.describe()} is not legal: {why}."
     step = g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules,
                        reasons=[v.reason for v in violations if v.reason is not None])
-    g.ledger.refused(action.index, step.n, "; ".join(v.text for v in violations))
+    g.ledger.refused(action.index, step.n, why)
     if g.rejected is None:
         g.rejected = {"action": action.index, "text": text, "rules": rules,
                       "violations": [v.to_dict() for v in violations]}

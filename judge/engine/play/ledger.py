@@ -7,7 +7,7 @@ step. Play writes it; `judge.engine.driver.answers` reads it; nothing here is a 
     g.ledger.refused(action_index, step_n, why)   # play: an action is rejected
     g.ledger.resolved(entry_id, step_n)           # effects: the step that decided it resolves
     g.ledger.fizzled(entry_id, step_n, why, rules)
-    g.ledger.negated(entry_id, step_n, by)
+    g.ledger.negated(entry_id, step_n, by, rules)
 """
 
 from __future__ import annotations
