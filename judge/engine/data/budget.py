@@ -38,7 +38,7 @@ class Budget:
 
     def restarted(self) -> Budget:
         """The same limits, the clock starting now."""
-        return Budget(self.seconds, self.steps, self.actions, self.cards, self.effects)
+        return replace(self, started=time.monotonic())
 
 
 CURRENT: ContextVar[Budget | None] = ContextVar("judge_budget", default=None)
@@ -74,7 +74,7 @@ def grace(seconds: float, at_most: bool = False) -> None:
         return
     left = running.seconds - (time.monotonic() - running.started)
     if left < seconds or at_most:
-        CURRENT.set(Budget(seconds, running.steps, running.actions, running.cards, running.effects))
+        CURRENT.set(replace(running.restarted(), seconds=seconds))
 
 
 def reserve(seconds: float) -> None:
