@@ -317,13 +317,13 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
     card = g.card(holder.name)
     if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
         how = "is captured" if getattr(holder, "captured", False) else "is shattered"
-        not_firing(g, card, [t.effect for t in timing_effects(card, None) if t.effect.trigger == event], text,
+        not_firing(g, card, event, text,
                    Reason.of("trigger_inactive", card=card.name, slot=str(ref), how=how))
         return
     board = g.board()
     if board.is_negated(holder.uid):
         negators = [g.name_at(r) for uid in board.negated_by.get(holder.uid, []) if (r := g.where(uid))]
-        not_firing(g, card, [t.effect for t in timing_effects(card, None) if t.effect.trigger == event], text,
+        not_firing(g, card, event, text,
                    Reason.of("trigger_negated", card=card.name, slot=str(ref),
                              negator=" and ".join(negators) or "an effect in force"))
         return
@@ -370,9 +370,10 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
                      *cond_rules), reasons=[grant] if grant else ())
 
 
-def not_firing(g: Game, card: CardDef, effects_: list[EffectDef], text: str, reason: Reason) -> None:
-    """A card's effects waiting for this trigger that do not fire, said once, at the moment they would
+def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) -> None:
+    """A card's printed effects waiting for `event` that do not fire, said once, at the moment they would
     have (a captured, shattered or negated card): only where the card has such an effect."""
+    effects_ = [t.effect for t in timing_effects(card, None) if t.effect.trigger == event]
     if not effects_:
         return
     names = " and ".join(dict.fromkeys(e.label for e in effects_))
