@@ -79,10 +79,9 @@ def _offers(g: Game) -> list[Offer]:
 
 # --- putting effects on the Cascade ------------------------------------------------------------------
 
-def _choose(g: Game, action: Action, eff: EffectDef, source: targets.Source,
-            self_ref: SlotRef | None) -> tuple[list[Target], bool]:
+def _choose(g: Game, action: Action, eff: EffectDef, source: targets.Source) -> tuple[list[Target], bool]:
     given = action.target_refs(g.state) if "targets" in action.args else None
-    chosen, _, picked = targets.choose_targets(g.board(), eff, given, source, self_ref)
+    chosen, _, picked = targets.choose_targets(g.board(), eff, given, source)
     # chosen may be shorter than the specs (choose_targets drops a given target that names no slot)
     return [effects.make_target(g, ref, spec) for ref, spec in zip(chosen, eff.targets, strict=False)], picked
 
@@ -169,7 +168,7 @@ def cast(g: Game, action: Action) -> None:
         caster_rules = (*caster_rules, "10.2.2", "11.2.2")
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
                   source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index)
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank), None)
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank))
     g.touch()
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
                              f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
@@ -196,7 +195,7 @@ def activate(g: Game, action: Action) -> None:
     eff = card.known_effect(str(action.value))
     entry = Entry(g.new_entry_id(), "activated", card.name, eff, player, card.rank, source_uid=holder.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []), action=action.index)
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
     fast = "Fast " if eff.fast else ""
     cond = ""
     if eff.condition and not ref.is_realm:
@@ -248,7 +247,7 @@ def spring(g: Game, action: Action) -> None:
     if not g.board().is_proactive(ref):
         notes += " Springing is not limited by the Escalation Spiral."
         rules = (*rules, "10.4.9")
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref), ref)
+    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
     answer = f" in answer to {moment['what']}" if moment is not None and eff.kind == "timing" else ""
     g.touch()
     put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
@@ -268,7 +267,7 @@ def use(g: Game, action: Action) -> None:
                   discard=list(action.args.get("discard") or []), action=action.index)
     card = g.card(offer.card)
     entry.targets, picked = _choose(g, action, offer.effect,
-                                    targets.Source(player, card.name, card.rank, ref), ref)
+                                    targets.Source(player, card.name, card.rank, ref))
     put_on_cascade(g, entry, f"{player} uses {offer.card}'s optional Timing Effect {offer.effect.label} "
                              f"({ref}), offered since {offer.trigger_text}{_targets_text(g, entry, picked)}.",
                    ("11.8.4", "12.4.3", "11.1.3"))
@@ -317,13 +316,13 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
     card = g.card(holder.name)
     if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
         how = "is captured" if getattr(holder, "captured", False) else "is shattered"
-        not_firing(g, card, [t.effect for t in timing_effects(card, None) if t.effect.trigger == event], text,
+        not_firing(g, card, event, text,
                    Reason.of("trigger_inactive", card=card.name, slot=str(ref), how=how))
         return
     board = g.board()
     if board.is_negated(holder.uid):
         negators = [g.name_at(r) for uid in board.negated_by.get(holder.uid, []) if (r := g.where(uid))]
-        not_firing(g, card, [t.effect for t in timing_effects(card, None) if t.effect.trigger == event], text,
+        not_firing(g, card, event, text,
                    Reason.of("trigger_negated", card=card.name, slot=str(ref),
                              negator=" and ".join(negators) or "an effect in force"))
         return
@@ -370,9 +369,10 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
                      *cond_rules), reasons=[grant] if grant else ())
 
 
-def not_firing(g: Game, card: CardDef, effects_: list[EffectDef], text: str, reason: Reason) -> None:
-    """A card's effects waiting for this trigger that do not fire, said once, at the moment they would
+def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) -> None:
+    """A card's printed effects waiting for `event` that do not fire, said once, at the moment they would
     have (a captured, shattered or negated card): only where the card has such an effect."""
+    effects_ = [t.effect for t in timing_effects(card, None) if t.effect.trigger == event]
     if not effects_:
         return
     names = " and ".join(dict.fromkeys(e.label for e in effects_))
@@ -400,11 +400,10 @@ def flush_pending(g: Game) -> bool:
         if p.mandatory:
             card = g.card(p.card)
             chosen, _, _ = targets.choose_targets(g.board(), p.effect, None,
-                                                  targets.Source(p.controller, card.name, card.rank, ref),
-                                                  ref)
+                                                  targets.Source(p.controller, card.name, card.rank, ref))
             if p.effect.targets and not chosen:
                 lost = targets.no_target(g.board(), p.effect, targets.Source(p.controller, card.name,
-                                                                             p.source_rank, ref), ref,
+                                                                             p.source_rank, ref),
                                          code="trigger_lost_no_target")
                 g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {lost.text}.",
                             ("11.8.3", *lost.rules), reasons=[lost])

@@ -5,19 +5,26 @@ on the Cascade): recruit a Soul, equip an Armament, invoke a Realm, set an Ambus
 
 from __future__ import annotations
 
+from judge.engine.data.cards import CardDef
 from judge.engine.play import cascade, zones
 from judge.engine.play.game import Game
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
-from judge.engine.position.state import Ambush, Armament, Realm
+from judge.engine.position.state import Ambush, Armament, Realm, SlotRef
+
+
+def _from_hand(g: Game, action: Action, key: str) -> tuple[str, SlotRef, CardDef]:
+    """The acting player, the slot named by `key` and the card, taken from that player's hand."""
+    player = g.actor(action)
+    ref = action.slot(key, g.state)
+    card = g.card(action.value)
+    zones.take_from_hand(g, player, card.name)
+    return player, ref, card
 
 
 def recruit(g: Game, action: Action) -> None:
     """10.1.1: a Soul from hand onto an empty slot under an active Soul."""
-    player = g.actor(action)
-    ref = action.slot("to", g.state)
-    card = g.card(action.value)
-    zones.take_from_hand(g, player, card.name)
+    player, ref, card = _from_hand(g, action, "to")
     zones.place_soul(g, player, ref.slot, card.name)
     statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
     g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
@@ -32,10 +39,7 @@ def recruit(g: Game, action: Action) -> None:
 
 def equip(g: Game, action: Action) -> None:
     """10.3.1: an Armament from hand to one of the player's Souls, its Wielder."""
-    player = g.actor(action)
-    ref = action.slot("to", g.state)
-    card = g.card(action.value)
-    zones.take_from_hand(g, player, card.name)
+    player, ref, card = _from_hand(g, action, "to")
     soul = g.state.soul(ref)
     soul.armament = Armament(g.state.new_uid(), card.name)
     g.touch()
@@ -54,10 +58,7 @@ def equip(g: Game, action: Action) -> None:
 
 def invoke(g: Game, action: Action) -> None:
     """10.5.1: a Realm from hand onto an empty realm slot."""
-    player = g.actor(action)
-    ref = action.slot("to", g.state)
-    card = g.card(action.value)
-    zones.take_from_hand(g, player, card.name)
+    player, ref, card = _from_hand(g, action, "to")
     g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
     g.touch()
     g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.",
@@ -67,10 +68,7 @@ def invoke(g: Game, action: Action) -> None:
 
 def set_ambush(g: Game, action: Action) -> None:
     """10.4.1: an Ambush from hand, face down, at the slot of one of the player's Souls, its Setter."""
-    player = g.actor(action)
-    ref = action.slot("at", g.state)
-    card = g.card(action.value)
-    zones.take_from_hand(g, player, card.name)
+    player, ref, card = _from_hand(g, action, "at")
     setter = g.state.soul(ref)
     already = len(g.state.slot(ref).ambushes)
     g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))

@@ -53,8 +53,7 @@ def _soul_label(board: Board, ref: SlotRef) -> str:
     return f"{soul.name} ({ref})" if soul else f"the empty slot {ref}"
 
 
-def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source,
-            self_ref: SlotRef | None = None) -> Violation | None:
+def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source) -> Violation | None:
     """Why `ref` is not a legal choice for `spec`, or None when it is."""
     state = board.state
     if ref is None:
@@ -130,8 +129,7 @@ def _unyielding(board: Board, ref: SlotRef, source: Source, rules: tuple[str, ..
     return None
 
 
-def excluded(board: Board, effect: EffectDef, source: Source,
-             self_ref: SlotRef | None = None) -> list[Reason]:
+def excluded(board: Board, effect: EffectDef, source: Source) -> list[Reason]:
     """Why each active Soul (or Realm) a target of `effect` could reach is not a legal choice: the facts
     behind "no legal target" (11.4.1), one reason per card, in slot order."""
     out: list[Reason] = []
@@ -140,16 +138,15 @@ def excluded(board: Board, effect: EffectDef, source: Source,
             holder = board.state.realm_at(ref) if ref.is_realm else board.state.active_soul_at(ref)
             if holder is None:
                 continue
-            problem = why_not(board, spec, ref, source, self_ref)
+            problem = why_not(board, spec, ref, source)
             if problem is not None and problem.reason is not None and problem.reason not in out:
                 out.append(problem.reason)
     return out
 
 
-def no_target(board: Board, effect: EffectDef, source: Source, self_ref: SlotRef | None = None,
-              code: str = "no_legal_target") -> Reason:
+def no_target(board: Board, effect: EffectDef, source: Source, code: str = "no_legal_target") -> Reason:
     """"No legal target", with the candidates excluded and why (11.4.1; 11.8.3 for a lost trigger)."""
-    return Reason.of(code, source=source.name, excluded=excluded(board, effect, source, self_ref))
+    return Reason.of(code, source=source.name, excluded=excluded(board, effect, source))
 
 
 def all_slots(board: Board, spec: TargetSpec, controller: str) -> list[SlotRef]:
@@ -158,15 +155,13 @@ def all_slots(board: Board, spec: TargetSpec, controller: str) -> list[SlotRef]:
     return [SlotRef(p, s) for p in _side_players(spec.side, controller) for s in names]
 
 
-def candidates(board: Board, spec: TargetSpec, source: Source,
-               self_ref: SlotRef | None = None) -> list[SlotRef]:
+def candidates(board: Board, spec: TargetSpec, source: Source) -> list[SlotRef]:
     """Every legal choice for one selector."""
-    return [r for r in all_slots(board, spec, source.controller) if why_not(board, spec, r, source,
-                                                                            self_ref) is None]
+    return [r for r in all_slots(board, spec, source.controller) if why_not(board, spec, r, source) is None]
 
 
-def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None], source: Source,
-                   self_ref: SlotRef | None = None) -> list[Violation]:
+def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None],
+                   source: Source) -> list[Violation]:
     out: list[Violation] = []
     specs = effect.targets
     if len(chosen) != len(specs):
@@ -180,21 +175,21 @@ def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None]
             continue
         if ref is not None:
             seen.add(ref)
-        problem = why_not(board, spec, ref, source, self_ref)
+        problem = why_not(board, spec, ref, source)
         if problem:
             # 11.4.1: each target must be legal at the moment it is chosen
             out.append(Violation(problem.text, tuple(dict.fromkeys((*problem.rules, *R_CHOSEN)))))
     return out
 
 
-def combinations(board: Board, effect: EffectDef, source: Source, self_ref: SlotRef | None = None,
+def combinations(board: Board, effect: EffectDef, source: Source,
                  limit: int = MAX_COMBINATIONS) -> list[list[SlotRef]]:
     """Legal target lists for an effect (11.4.6: no slot twice), at most `limit` of them, in the order
     of `itertools.product` over the selectors' candidates. A depth-first walk that enters a branch only
     when the selectors left can still be given distinct slots (a matching), so every branch it enters
     ends in a list: the work grows with `limit` × targets², never with the product of the pools. It also
     looks at the request's clock (budget.check_time) as it goes."""
-    pools = [candidates(board, spec, source, self_ref) for spec in effect.targets]
+    pools = [candidates(board, spec, source) for spec in effect.targets]
     out: list[list[SlotRef]] = []
     chosen: list[SlotRef] = []
 
@@ -236,8 +231,8 @@ def _distinct_choice(pools: list[list[SlotRef]], taken: set[SlotRef]) -> bool:
     return all(augment(i, set()) for i in range(len(pools)))
 
 
-def choose_targets(board: Board, effect: EffectDef, given: list[SlotRef | None] | None, source: Source,
-                   self_ref: SlotRef | None = None) -> tuple[list[SlotRef], list[Violation], bool]:
+def choose_targets(board: Board, effect: EffectDef, given: list[SlotRef | None] | None,
+                   source: Source) -> tuple[list[SlotRef], list[Violation], bool]:
     """The targets to use: the given ones if legal, or (none given) the first legal choice, as the
     contract says the engine does when a choice is not given. 11.4.1: without a legal target the
     effect can't be used."""
@@ -246,9 +241,9 @@ def choose_targets(board: Board, effect: EffectDef, given: list[SlotRef | None] 
             return [], [Violation(f"{source.name} takes no targets", R_CHOSEN)], False
         return [], [], False
     if given:
-        problems = verify_targets(board, effect, list(given), source, self_ref)
+        problems = verify_targets(board, effect, list(given), source)
         return [r for r in given if r is not None], problems, False
-    combos = combinations(board, effect, source, self_ref, limit=1)
+    combos = combinations(board, effect, source, limit=1)
     if not combos:
-        return [], [Violation.because(no_target(board, effect, source, self_ref))], False
+        return [], [Violation.because(no_target(board, effect, source))], False
     return combos[0], [], True

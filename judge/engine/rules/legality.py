@@ -85,7 +85,7 @@ def verify_cast(c: Check) -> None:
         _check_caster(c, caster, card)
         if len(c.out) == before and eff is not None:
             c.condition(caster, card, eff)
-        c.targets(eff, source, None)
+        c.targets(eff, source)
         return
     # no Caster given: the engine picks the first legal one (contract §4)
     casters = [ref for ref in state.soul_refs(c.player) if not _caster_problems(c, ref, card)]
@@ -94,7 +94,7 @@ def verify_cast(c: Check) -> None:
              f"and on a proactive slot of rank {card.rank} or more" + (" and meet the Caster requirement"
                                                                if card.caster else ""), "10.2.1", "10.2.2")
         return
-    c.targets(eff, source, None)
+    c.targets(eff, source)
 
 
 def _caster_problems(c: Check, ref: SlotRef, card: CardDef) -> list[Violation]:
@@ -214,7 +214,7 @@ def verify_spring(c: Check) -> None:
                  "answer to that moment, while the effect it answers is on top of the Cascade", "10.4.6",
                  "12.6.1")
     c.condition(ref, card, eff)
-    c.targets(eff, Source(c.player, card.name, card.rank), ref)
+    c.targets(eff, Source(c.player, card.name, card.rank))
 
 
 def verify_activate(c: Check) -> None:
@@ -246,7 +246,7 @@ def verify_activate(c: Check) -> None:
         c.proactive(ref, "user of an Activated Effect", ("glossary/activated-effect", "glossary/proactive"))
     c.limit(holder.uid, card, eff)
     c.condition(ref, card, eff)
-    c.targets(eff, Source(c.player, card.name, card.rank, ref), ref)
+    c.targets(eff, Source(c.player, card.name, card.rank, ref))
 
 
 def verify_use(c: Check) -> None:
@@ -271,7 +271,7 @@ def verify_use(c: Check) -> None:
     eff = card.effect(offer.effect)
     if eff is not None:
         c.limit(holder.uid, card, eff)
-        c.targets(eff, Source(c.player, card.name, card.rank, ref), ref)
+        c.targets(eff, Source(c.player, card.name, card.rank, ref))
 
 
 def verify_attack(c: Check) -> None:

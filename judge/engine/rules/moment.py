@@ -185,11 +185,11 @@ class Check:
                         f"{' and '.join(failed)}", "11.3.1",
                         *(line_rules(self.board.line(ref)) if "line" in eff.condition else ()))
 
-    def targets(self, eff: EffectDef | None, source: Source, self_ref: SlotRef | None) -> None:
+    def targets(self, eff: EffectDef | None, source: Source) -> None:
         if eff is None:
             return
         given = self.action.target_refs(self.state) if "targets" in self.action.args else None
-        _, problems, _ = choose_targets(self.board, eff, given, source, self_ref)
+        _, problems, _ = choose_targets(self.board, eff, given, source)
         self.out.extend(problems)
 
     def limit(self, uid: int, card: CardDef, eff: EffectDef) -> None:

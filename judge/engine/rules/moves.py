@@ -46,12 +46,11 @@ class Moment:
         """A slot reference as an action writes it: unprefixed for the actor's own slots."""
         return ref.slot if ref.player == self.player else str(ref)
 
-    def target_lists(self, eff: EffectDef | None, source: Source,
-                     self_ref: SlotRef | None) -> list[list[str]]:
+    def target_lists(self, eff: EffectDef | None, source: Source) -> list[list[str]]:
         if eff is None or not eff.targets:
             return [[]]
         return [[str(r) for r in combo]
-                for combo in combinations(self.board, eff, source, self_ref, limit=PER_EFFECT)]
+                for combo in combinations(self.board, eff, source, limit=PER_EFFECT)]
 
 
 def _with_targets(base: dict[str, Any], targets: list[str]) -> dict[str, Any]:
@@ -68,7 +67,7 @@ def cast(m: Moment) -> Candidates:
     for card in m.hand("event"):
         eff = card.main_effect
         for caster in m.own_souls:
-            for targets in m.target_lists(eff, Source(m.player, card.name, card.rank), None):
+            for targets in m.target_lists(eff, Source(m.player, card.name, card.rank)):
                 yield _with_targets({"cast": card.name, "caster": m.rel(caster)}, targets)
 
 
@@ -95,7 +94,7 @@ def spring(m: Moment) -> Candidates:
     for ref in m.own_souls:
         for amb in dict.fromkeys(a.name for a in state.slot(ref).ambushes if a.owner == m.player):
             card = state.known_card(amb)
-            for targets in m.target_lists(card.main_effect, Source(m.player, card.name, card.rank), ref):
+            for targets in m.target_lists(card.main_effect, Source(m.player, card.name, card.rank)):
                 yield _with_targets({"spring": amb, "at": m.rel(ref)}, targets)
 
 
@@ -106,7 +105,7 @@ def activate(m: Moment) -> Candidates:
         card = state.known_card(holder.name)
         for eff in card.effects:
             if eff.kind == "activated":
-                for targets in m.target_lists(eff, Source(m.player, card.name, card.rank, ref), ref):
+                for targets in m.target_lists(eff, Source(m.player, card.name, card.rank, ref)):
                     yield _with_targets({"activate": eff.label, "card": m.rel(ref)}, targets)
 
 
@@ -119,7 +118,7 @@ def use(m: Moment) -> Candidates:
         card = state.card(holder.name) if holder else None
         eff = card.effect(offer.effect) if card else None
         source = Source(m.player, card.name, card.rank, offer.card) if card else None
-        for targets in (m.target_lists(eff, source, offer.card) if source else [[]]):
+        for targets in (m.target_lists(eff, source) if source else [[]]):
             yield _with_targets({"use": offer.effect, "card": m.rel(offer.card)}, targets)
 
 
