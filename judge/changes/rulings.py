@@ -78,15 +78,13 @@ def changes(old: str, new: str, saved: RulingStorage | None = None) -> EditionCh
     """Compare edition `old` with `new` (UnknownEdition for one we don't hold)."""
     held = editions()
     before, after = load_edition(old), load_edition(new)
-    same = old == new  # one edition against itself: every ruling is the same, nothing to judge
     rules, glossary = compare(before, after)
     data = compare_data(held.folder(old), held.folder(new))
     changed = [c.id for c in (*rules, *glossary)]
     scenarios: list[tuple[str, str, dict[str, Any]]] = [("library", e.pid, e.data) for e in LIBRARY.entries()]
     if saved is not None:
         scenarios += [("saved", s.id, s.scenario) for s in saved.all()]
-    rulings = tuple(RulingChange(kind, rid, "same", (), None, None) if same
-                    else judge_twice(kind, rid, data_, old, new, changed) for kind, rid, data_ in scenarios)
+    rulings = tuple(judge_twice(kind, rid, data_, old, new, changed) for kind, rid, data_ in scenarios)
     return EditionChanges(old, new, tuple(rules), tuple(glossary), tuple(data), rulings)
 
 
@@ -96,7 +94,7 @@ SAVED_SECONDS = 2.0  # the budget of one saved ruling's judgement under each edi
 def judge_twice(
     kind: str, rid: str, data: dict[str, Any], old: str, new: str, changed: Iterable[str]
 ) -> RulingChange:
-    if old == new:
+    if old == new:  # one edition against itself: every ruling is the same, nothing to judge
         return RulingChange(kind, rid, "same", (), None, None)
     first, cited_first = _judge(data, old)
     second, cited_second = _judge(data, new)

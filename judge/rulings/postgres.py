@@ -26,6 +26,7 @@ from judge.rulings.sqlite import (
     RulingTooLarge,
     Saved,
     StoreUnavailable,
+    health_body,
     pack,
     pack_view,
     too_large_view,
@@ -216,11 +217,7 @@ class PostgresStore:
         except psycopg.Error as exc:
             log.warning("health: the database failed (%s: %s)", self.where(), _first_line(exc))
             return {"ok": False, "backend": self.backend, "error": "the database failed"}
-        body: dict[str, Any] = {"ok": schema == migrations.latest(), "backend": self.backend,
-                                "schema": schema, "rulings": count}
-        if schema != migrations.latest():
-            body["error"] = "the database's schema is missing or not the latest (its migrations did not run)"
-        return body
+        return health_body(self.backend, schema, count)
 
     def close(self) -> None:
         with self._lock:

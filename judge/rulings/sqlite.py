@@ -93,8 +93,8 @@ def pack_view(view: Mapping[str, Any]) -> bytes:
     steps = view.get("steps")
     states = [step["state"] for step in steps if isinstance(step, Mapping) and step.get("state")] \
         if isinstance(steps, list) else []
-    if states and len(canonical_json(states[-1])) * len(states) > 2 * MAX_VIEW:
-        estimate = len(canonical_json(states[-1])) * len(states)
+    estimate = len(canonical_json(states[-1])) * len(states) if states else 0
+    if estimate > 2 * MAX_VIEW:
         raise RulingTooLarge(f"its page (every step's board) would be built from about {estimate // 1024} KB "
                              f"of ruling, more than the {MAX_VIEW // 1024} KB a shared page may take; use "
                              "fewer actions, shorter names or fewer cards")
@@ -113,6 +113,15 @@ def pack_view(view: Mapping[str, Any]) -> bytes:
 def too_large_view(exc: RulingTooLarge) -> bytes:
     """What is kept instead of a view too large to keep: the reason, so the page refuses at once."""
     return pack({"too_large": str(exc)})
+
+
+def health_body(backend: str, schema: int | None, count: int) -> dict[str, Any]:
+    """/healthz's answer for a database that reads: ok when its schema is the latest."""
+    body: dict[str, Any] = {"ok": schema == migrations.latest(), "backend": backend, "schema": schema,
+                            "rulings": count}
+    if schema != migrations.latest():
+        body["error"] = "the database's schema is missing or not the latest (its migrations did not run)"
+    return body
 
 
 def unpack(value: str | bytes) -> Any:
@@ -338,10 +347,7 @@ class RulingStore:
             return {"ok": False, "backend": self.backend, "error": exc.cause}
         except sqlite3.Error as exc:
             return {"ok": False, "backend": self.backend, "error": _cause(exc).cause}
-        body: dict[str, Any] = {"ok": schema == migrations.latest(), "backend": self.backend,
-                                "schema": schema, "rulings": count}
-        if schema != migrations.latest():
-            body["error"] = "the database's schema is missing or not the latest (its migrations did not run)"
+        body = health_body(self.backend, schema, count)
         problem = self._save_problem()
         if problem:
             body.update(ok=False, error=problem)

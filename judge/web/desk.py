@@ -351,9 +351,7 @@ def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,
     changed since. None when the scenario no longer resolves (the page lists its problems)."""
     versions = view_versions(edition)
     key = rid if own else f"{rid}@{edition}"
-    ruling = store().view(key, versions)
-    if ruling is not None and "too_large" in ruling:  # refused once, and at once ever after
-        abort(422, description=f"This shared ruling is too large to show: {ruling['too_large']}.")
+    ruling = kept = store().view(key, versions)
     if ruling is None:
         try:
             ruling = runner.resolve(scenario, source=f"r/{rid}", edition=edition)
@@ -361,8 +359,8 @@ def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,
             return None
         store().put_view(key, versions, ruling)  # kept even when cut short: a view reads, never resolves
         kept = store().view(key, versions)
-        if kept is not None and "too_large" in kept:
-            abort(422, description=f"This shared ruling is too large to show: {kept['too_large']}.")
+    if kept is not None and "too_large" in kept:  # refused once, and at once ever after
+        abort(422, description=f"This shared ruling is too large to show: {kept['too_large']}.")
     return ruling
 
 

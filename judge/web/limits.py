@@ -203,16 +203,16 @@ def _cost_counter(limiter: Limiter) -> FixedWindowRateLimiter:
 
 
 def _check_cost(limiter: Limiter) -> None:
-    item, who = _cost_item(), get_remote_address()
+    item, who, counter = _cost_item(), get_remote_address(), _cost_counter(limiter)
     try:
-        room = _cost_counter(limiter).test(item, who)
+        room = counter.test(item, who)
     except Exception:
         current_app.logger.warning("the cost limit's storage failed; not counted", exc_info=True)
         return
     if not room:
         seconds = item.amount * COST_UNIT
         raise Limited(f"this address has used its {seconds:g} seconds of engine, search and saving work "
-                      f"per {item.get_expiry()} s", _retry_after(_cost_counter(limiter), item, who))
+                      f"per {item.get_expiry()} s", _retry_after(counter, item, who))
 
 
 def _charge(limiter: Limiter, seconds: float) -> None:

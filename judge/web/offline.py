@@ -97,10 +97,14 @@ def static_files() -> tuple[str, ...]:
 def _json(data: Any, mimetype: str = "application/json", etag: str | None = None) -> Response:
     """A JSON answer the same for everyone, with an ETag (so it may be compressed, judge.web.compress)."""
     text = json.dumps(data, separators=(",", ":"))
-    response = Response(text, mimetype=mimetype)
-    response.set_etag(etag or hashlib.sha256(text.encode()).hexdigest()[:24])
+    return _public(Response(text, mimetype=mimetype), etag or hashlib.sha256(text.encode()).hexdigest()[:24])
+
+
+def _public(response: Response, etag: str) -> Response:
+    """The same for everyone, with its ETag, asked again each time (the service worker keeps its copy)."""
+    response.set_etag(etag)
     response.cache_control.public = True
-    response.cache_control.no_cache = True   # asked again each time (the service worker keeps its copy)
+    response.cache_control.no_cache = True
     response.make_conditional(request)
     return response
 
@@ -173,12 +177,8 @@ def search_data() -> Response:
     if build is None or not (build / export.FILE).is_file():
         abort(503, description="The search index is not built yet; try again in a few seconds.")
     path = Path(build) / export.FILE
-    response = Response(path.read_bytes(), mimetype="application/json")
-    response.set_etag(index_store.read_meta(build).get("hash", "")[:24] or path.name)
-    response.cache_control.public = True
-    response.cache_control.no_cache = True
-    response.make_conditional(request)
-    return response
+    return _public(Response(path.read_bytes(), mimetype="application/json"),
+                   index_store.read_meta(build).get("hash", "")[:24] or path.name)
 
 
 @bp.get("/offline/ping")
