@@ -92,9 +92,25 @@ class User:
         self.page.wait_for_selector(".desk.stepping #ruling-out .step")
 
 
-def an_attack(user: User, base: str) -> None:
+def fresh(user: User, base: str) -> None:
     user.page.goto(f"{base}/desk")
     user.ready()
+
+
+def offered_click(user: User, text: str) -> None:
+    user.offered(text)
+    user.click("#next-actions .next-action", has_text=text)
+
+
+def resolve_two(user: User) -> None:
+    """Once the queue holds a second entry, resolve it and wait for the ruling."""
+    user.page.locator("#queue li").nth(1).wait_for()
+    user.click("#resolve")
+    user.ruled()
+
+
+def an_attack(user: User, base: str) -> None:
+    fresh(user, base)
     user.click(".start-button[data-start=attack]")
     user.offered("A's Noah (C3) attacks B's Harold (C3)")
     user.click(user.slot("B:L2"))
@@ -110,38 +126,22 @@ def an_attack(user: User, base: str) -> None:
 
 
 def an_effect_and_a_response(user: User, base: str) -> None:
-    user.page.goto(f"{base}/desk")
-    user.ready()
+    fresh(user, base)
     user.click(user.slot("B:C3"))
     user.click("#ambush-pick")
     user.click('#card-results button[data-card="Hidden Snare"]')
     user.page.locator("#ambush-list li", has_text="Hidden Snare").wait_for()
     user.click("#slot-close")
-    user.offered("A casts Firebolt with Noah (C3) at B's Harold (C3)")
-    user.click("#next-actions .next-action", has_text="A casts Firebolt with Noah (C3) at B's Harold (C3)")
-    user.offered("B springs Hidden Snare")
-    user.click("#next-actions .next-action", has_text="B springs Hidden Snare")
-    user.page.locator("#queue li").nth(1).wait_for()
-    user.click("#resolve")
-    user.ruled()
+    offered_click(user, "A casts Firebolt with Noah (C3) at B's Harold (C3)")
+    offered_click(user, "B springs Hidden Snare")
+    resolve_two(user)
 
 
 def a_yaml_paste(user: User, base: str) -> None:
-    user.page.goto(f"{base}/desk")
-    user.ready()
+    fresh(user, base)
     user.paste("#yaml-text", PASTED.read_text(encoding="utf-8"))
     user.click("#yaml-resolve")
     user.ruled()
-
-
-def fresh(user: User, base: str) -> None:
-    user.page.goto(f"{base}/desk")
-    user.ready()
-
-
-def offered_click(user: User, text: str) -> None:
-    user.offered(text)
-    user.click("#next-actions .next-action", has_text=text)
 
 
 def defiance_against_unyielding(user: User, base: str) -> None:
@@ -152,9 +152,7 @@ def defiance_against_unyielding(user: User, base: str) -> None:
     user.click('#card-results button[data-card="Stubborn Squire"]')
     user.page.locator(user.slot("A:L2"), has_text="Stubborn").wait_for()
     offered_click(user, "A's Stubborn Squire (L2) attacks B's Dusk Lancer (L2)")
-    user.page.locator("#queue li").nth(1).wait_for()
-    user.click("#resolve")
-    user.ruled()
+    resolve_two(user)
 
 
 def ambush_returns_the_caster(user: User, base: str) -> None:
@@ -168,9 +166,7 @@ def ambush_returns_the_caster(user: User, base: str) -> None:
     user.page.locator("#ambush-list li", has_text="My Ambush").wait_for()
     offered_click(user, "A casts Firebolt with Grey Knight (L2) at B's Harold (C3)")
     offered_click(user, "B springs My Ambush (set on C3) at A's Grey Knight (L2)")
-    user.page.locator("#queue li").nth(1).wait_for()
-    user.click("#resolve")
-    user.ruled()
+    resolve_two(user)
 
 
 def range_from_the_second_line(user: User, base: str) -> None:
@@ -184,9 +180,7 @@ def range_from_the_second_line(user: User, base: str) -> None:
     user.click("#card-results button.card-option")
     user.page.locator('#board [data-ref="A:L1·0"].occupied').wait_for(state="attached")
     offered_click(user, "A's Hawkeye Archer (L1) attacks")
-    user.page.locator("#queue li").nth(1).wait_for()
-    user.click("#resolve")
-    user.ruled()
+    resolve_two(user)
 
 
 def chains_at_noah_then_a_variant(user: User, base: str) -> None:

@@ -77,11 +77,12 @@ def words_fields(rows: tuple[SlotRow, ...]) -> list[dict[str, Any]]:
     """The board in words (a phone's desk shows it instead of the picture): per player, B first, the
     slots holding a card with their values, then the empty soul slots and realm slots, each a button."""
     field = load_field()
+    realms = {d.name for d in field.realm_defs}
     out = []
     for player in ("B", "A"):
         taken = {r.slot: r for r in rows if r.player == player and r.words != ("empty",)}
         out.append({"player": player, "rows": [r for r in rows if r.slot in taken and r.player == player],
-                    "kind": {r.slot: "realm" if r.slot in {d.name for d in field.realm_defs} else "soul"
+                    "kind": {r.slot: "realm" if r.slot in realms else "soul"
                              for r in taken.values()},
                     "empty_souls": [(d.name, d.rank) for d in field.soul_defs if d.name not in taken],
                     "empty_realms": [(d.name, d.rank) for d in field.realm_defs if d.name not in taken]})

@@ -46,17 +46,13 @@ class Board:
 
     def place(self, player: str, slot: str, card: str) -> None:
         """Note a card that a queued action puts on a slot (a recruit, an invocation)."""
-        state = self.state if isinstance(self.state, dict) else {}
-        players = state.get("players")
-        if not isinstance(players, dict):  # null or mistyped while being typed: the words use a fresh one
-            players = state["players"] = {}
-        pstate = players.get(player)
-        if not isinstance(pstate, dict):
-            pstate = players[player] = {}
-        field = pstate.get("field")
-        if not isinstance(field, dict):
-            field = pstate["field"] = {}
-        field[slot] = card
+        node = self.state if isinstance(self.state, dict) else {}
+        for key in ("players", player, "field"):
+            child = node.get(key)
+            if not isinstance(child, dict):  # null or mistyped while being typed: the words use a fresh one
+                child = node[key] = {}
+            node = child
+        node[slot] = card
 
 
 def split_ref(ref: Any, actor: str) -> tuple[str, str]:
