@@ -330,21 +330,22 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         eff = trig.effect
         if eff.trigger != event:
             continue
+        said = text   # this effect's words: a condition note of one effect is not another's
         cond_rules: tuple[str, ...] = ()
         if eff.condition and not ref.is_realm:
             failed = failed_conditions(board, ref, eff.condition)
             if failed:
                 reason = Reason.of("trigger_condition", card=holder.name, slot=str(ref), effect=eff.label,
                                    failed=" and ".join(failed))
-                g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): "
+                g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): "
                                         f"{reason.text}.", ("11.3.3",), reasons=[reason])
                 continue
             cond_rules = ("11.3.3", "11.3.1")
             holds = words.condition_now(board, ref, eff.condition)
-            text += f"; its condition holds now, at the trigger ({holds})"
+            said += f"; its condition holds now, at the trigger ({holds})"
         used_up = effects.limit_reason(g, holder.uid, eff)
         if used_up:
-            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({text}): {used_up.text}.",
+            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): {used_up.text}.",
                         ("11.7.4",), reasons=[used_up])
             continue
         grant = Reason.of("granted_by", keyword=eff.label, source=trig.granted_by, card=card.name,
@@ -355,16 +356,16 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
             entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, trig.source_rank,
                           source_uid=holder.uid,
                           source_ref=ref, context=dict(context))
-            effects.resolve_instant(g, entry, text + granted)
+            effects.resolve_instant(g, entry, said + granted)
             continue
         g.pending.append(Pending(holder.uid, card.name, eff, ref.player, trig.source_rank, eff.mandatory,
                                  dict(context),
-                                 text))
+                                 said))
         kind = "mandatory" if eff.mandatory else "optional"
         wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
         extra = trig.keyword_rules
         g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: "
-                               f"{text}.{granted}{wait}",
+                               f"{said}.{granted}{wait}",
                     ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *granted_rules,
                      *cond_rules), reasons=[grant] if grant else ())
 
