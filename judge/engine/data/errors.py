@@ -96,6 +96,11 @@ REASONS: dict[str, ReasonKind] = {
         "({slot}) can't act as the {role}", ()),
     "attacker_line": ReasonKind("{card} ({slot}) stands in line {line}; a Soul attacks from the Front "
                                 "Line{extra}", ("glossary/attack", "glossary/range", "9.1.1")),
+    "recruit_used_up": ReasonKind(
+        "{player} has already recruited this turn ({recruited}); {per} per turn{counts}", ("10.1.1", "5.3")),
+    "recruit_used_up_round": ReasonKind(
+        "{player} has already recruited in this recruiting round of setup ({recruited}); one Soul per round"
+        "{counts}", ("glossary/setup", "glossary/recruit", "interpretation/setup-rounds")),
     "recruited_this_turn": ReasonKind(
         "{card} ({slot}) was recruited this turn; a recruited Soul may attack only in a later turn",
         ("glossary/attack", "glossary/recruit")),
