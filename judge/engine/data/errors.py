@@ -87,6 +87,12 @@ REASONS: dict[str, ReasonKind] = {
     "taunt_idle": ReasonKind(
         "{card} ({slot}) has Taunt, but {front} stands in front of it, so it is not in the Front Line and "
         "protects nobody: {target} can be attacked", ("glossary/taunt", "glossary/front-line")),
+    "static_condition_on": ReasonKind(
+        "the condition of {card}'s Static Effect ({slot}) now holds ({now}), so it applies from now: the "
+        "effects of {reached} are negated", ("13.1.1", "13.5.2")),
+    "static_condition_off": ReasonKind(
+        "the condition of {card}'s Static Effect ({slot}) no longer holds ({now}), so it stops applying: the "
+        "effects of {reached} are no longer negated by it", ("13.1.1", "13.5.2")),
     "slot_effect_stays": ReasonKind(
         "the slot {slot} stays affected: {other}, laid there too, ran side by side with {ended} and lasts "
         "{until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
