@@ -38,6 +38,7 @@ class Source:
     name: str
     rank: int
     ref: SlotRef | None = None      # where the source card stands (None for an Event or a card elsewhere)
+    granted_by: str | None = None   # a granted effect counts as coming from its granter, its rank (13.2.2)
 
 
 def _side_players(side: str, controller: str) -> tuple[str, ...]:
@@ -123,9 +124,11 @@ def _unyielding(board: Board, ref: SlotRef, source: Source, rules: tuple[str, ..
     if board.unyielding_against(ref, source.rank, source.controller):
         soul = board.state.soul(ref)
         rank = board.state.known_card(soul.name).rank
+        granted = ("13.2.2", "13.6.3") if source.granted_by else ()
         reason = Reason.of("target_unyielding", card=soul.name, slot=str(ref), rank=rank,
-                           controller=source.controller, source=source.name, source_rank=source.rank)
-        return Violation(reason.text, rules, reason)
+                           controller=source.controller, source=source.name, source_rank=source.rank,
+                           **({"granted_by": source.granted_by, "also": granted} if granted else {}))
+        return Violation(reason.text, (*rules, *granted), reason)
     return None
 
 

@@ -284,10 +284,10 @@ def verify_use(c: Check) -> None:
         c.no(f"{c.label(ref)} is no longer active, so its effect is no longer offered", "11.8.4")
         return
     card = c.state.known_card(holder.name)
-    eff = card.effect(offer.effect)
+    eff = offer.effect_def or card.effect(offer.effect)
     if eff is not None:
         c.limit(holder.uid, card, eff)
-        c.targets(eff, Source(c.player, card.name, card.rank, ref))
+        c.targets(eff, offer.source(card))   # 13.2.2: a granted effect targets with its granter's rank
 
 
 def verify_attack(c: Check) -> None:

@@ -27,6 +27,16 @@ class Offer:
     player: str
     card: SlotRef
     effect: str
+    # a granted effect (13.2.1) is not among its card's printed ones; it targets with its granter's rank
+    effect_def: EffectDef | None = field(default=None, compare=False)
+    source_rank: int | None = field(default=None, compare=False)
+    granted_by: str | None = field(default=None, compare=False)
+
+    def source(self, card: CardDef) -> Source:
+        """Who the offered effect counts as coming from (13.2.2: a granted one, from its granter)."""
+        rank = card.rank if self.source_rank is None else self.source_rank
+        name = f"{card.name}'s {self.effect} granted by {self.granted_by}" if self.granted_by else card.name
+        return Source(self.player, name, rank, self.card, self.granted_by)
 
 
 @dataclass(frozen=True)
