@@ -148,7 +148,10 @@ class StateLoader:
         for key in players:
             if str(key).upper() not in PLAYERS:
                 self.bad(f"{path}.players.{key}", "no such player; players are A and B")
-        for p in PLAYERS:
+        # 13.5.2 "newer": cards already on the board arrived in the order the file lists them, players
+        # included (docs/scenario-format.md, "Which card is newer"): write B first to make B's the older
+        listed = [str(key).upper() for key in players if str(key).upper() in PLAYERS]
+        for p in dict.fromkeys([*listed, *PLAYERS]):
             pdata = players.get(p, players.get(p.lower()))
             if pdata is None:
                 self.bad(f"{path}.players.{p}", "missing; each player has a Leader on the altar "
@@ -407,11 +410,30 @@ class StateLoader:
             controller = None
         started = self.c.integer(data.get("started_turn", state.turn), f"{path}.started_turn",
                                  1) or state.turn
-        state.lasting.append(Lasting(kind=kind, value=value, to=to_uid, on=ref if kind == "lay" else None,
-                                     until=until, controller=controller or state.turn_player,
-                                     source=str(source),
-                                     source_uid=source_uid, source_rank=source_rank, started_turn=started,
-                                     seq=state.new_uid()))
+        effect = Lasting(kind=kind, value=value, to=to_uid, on=ref if kind == "lay" else None, until=until,
+                         controller=controller or state.turn_player, source=str(source),
+                         source_uid=source_uid, source_rank=source_rank, started_turn=started,
+                         seq=state.new_uid())
+        if self.lasting_over(state, effect, path):
+            return
+        state.lasting.append(effect)
+
+    def lasting_over(self, state: State, effect: Lasting, path: str) -> bool:
+        """A lasting effect that begins in a later turn, or whose duration ended before this turn, can't be
+        in force (13.3.1): reported, not loaded."""
+        if state.turn < 1:
+            return False
+        if effect.started_turn > state.turn:
+            self.bad(f"{path}.started_turn", f"turn {effect.started_turn} has not begun: this is turn "
+                                             f"{state.turn}")
+            return True
+        last = state.last_turn(effect)
+        if last is not None and last < state.turn:
+            self.bad(f"{path}.until", f"begun in turn {effect.started_turn}, it ended at the end of turn "
+                                      f"{last} (13.3.1), before this turn {state.turn}: leave it out of the "
+                                      "position")
+            return True
+        return False
 
     def lasting_source(self, state: State, source: Any,
                        path: str) -> tuple[int | None, int, str | None] | None:

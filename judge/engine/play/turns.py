@@ -72,12 +72,8 @@ def end_round(g: Game) -> None:
 def _ends(g: Game, lasting: Lasting) -> bool:
     """13.3.1: "this turn" ends now; "until the end of your opponent's next turn" ends at the end of
     the first turn of the opponent that began after the effect was created."""
-    state = g.state
-    if lasting.until == "end_of_turn":
-        return True
-    if lasting.until == "end_of_opponents_next_turn":
-        return state.turn_player != lasting.controller and state.turn > lasting.started_turn
-    return False
+    last = g.state.last_turn(lasting)
+    return last is not None and g.state.turn >= last
 
 
 def _slot_stays(g: Game, ended: Lasting, step: int) -> None:

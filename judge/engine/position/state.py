@@ -172,6 +172,24 @@ class State:
     round: int = 0                # phase setup: the turn player's recruiting round (1..4 for A, 1..3 for B)
     library: Library = field(default_factory=Library, repr=False, compare=False)
 
+    def player_of_turn(self, turn: int) -> str:
+        """Whose turn number `turn` is (or was, or will be): turns alternate between the players."""
+        return self.turn_player if (self.turn - turn) % 2 == 0 else opponent(self.turn_player)
+
+    def last_turn(self, effect: Lasting) -> int | None:
+        """13.3.1: the turn at whose end a lasting effect ends; None for "permanently". "This Turn" ends
+        with the turn it began in; "until the end of your Opponent's next Turn" with the first turn of
+        the controller's opponent that begins after the effect (the next turn when it began in the
+        controller's own turn)."""
+        if effect.until == "end_of_turn":
+            return effect.started_turn
+        if effect.until == "end_of_opponents_next_turn":
+            turn = effect.started_turn + 1
+            while self.player_of_turn(turn) == effect.controller:
+                turn += 1
+            return turn
+        return None
+
     @property
     def winner(self) -> str | None:
         """The player who has won the duel, or None while it goes on."""
