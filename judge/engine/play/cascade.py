@@ -468,7 +468,7 @@ def _one_window(g: Game, opened_by: str) -> None:
         nxt = g.peek()
         acted = False
         if nxt is not None and not waits and nxt.verb == "cast" and g.state.event_slot \
-                and g.actor(nxt) == holder:
+                and g.actor(nxt) == holder == tp:
             # 10.2.3: the next Event waits for the event slot; said once, where the window passes it by
             waits = True
             reason = Reason.of("event_slot_taken", event=g.state.event_slot, next=nxt.value)
