@@ -108,9 +108,9 @@ REASONS: dict[str, ReasonKind] = {
         "{player} has already recruited in this recruiting round of setup ({recruited}); one Soul per round"
         "{counts}", ("glossary/setup", "glossary/recruit", "interpretation/setup-rounds")),
     "event_not_fast": ReasonKind(
-        "{turn_player} is the turn player, and Events are not Fast: an Event is cast only in its controller's "
-        "own Preparation Phase, so {player} can't cast {card} in {turn_player}'s turn, not even in a response "
-        "window", ("10.2.1", "glossary/cast", "glossary/fast", "glossary/turn-player")),
+        "{turn_player} is the turn player, and Events are not Fast: an Event is cast only in its "
+        "controller's own Preparation Phase, so {player} can't cast {card} in {turn_player}'s turn, not even "
+        "in a response window", ("10.2.1", "glossary/cast", "glossary/fast", "glossary/turn-player")),
     "verb_not_fast": ReasonKind(
         "it is {turn_player}'s turn; {verb} is not Fast, so only the turn player may do it, in their own "
         "phase: in {turn_player}'s turn {player} may only use Fast effects, in a response window",
