@@ -130,8 +130,12 @@ REASONS: dict[str, ReasonKind] = {
     "fizzle_negated": ReasonKind(
         "it was negated{by}; a negated effect does not resolve and costs nothing",
         ("11.6.1d", "13.5.1", "11.5.3")),
-    "fizzle_card_inactive": ReasonKind("{card} is no longer active ({how}{note})", ("11.6.1a",)),
-    "fizzle_caster_inactive": ReasonKind("its Caster is no longer active ({how})", ("11.6.1b", "10.2.5")),
+    "fizzle_card_inactive": ReasonKind(
+        "{card} ({slot}) is no longer active: it {went}{note}; the effect does nothing, and its cost is not "
+        "paid", ("11.6.1a", "11.6.1")),
+    "fizzle_caster_inactive": ReasonKind(
+        "its Caster, {caster} ({slot}), is no longer active: it {went}; the Event does nothing, and its cost "
+        "is not paid", ("11.6.1b", "10.2.5", "11.6.1")),
     "fizzle_ambusher_returned": ReasonKind("its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")),
     "fizzle_cost": ReasonKind(
         "its cost, checked now just before it resolves, can't be paid: {problem}; nothing is paid",

@@ -167,7 +167,8 @@ def cast(g: Game, action: Action) -> None:
         picked_caster += f"; {soul.name} meets the Caster requirement"
         caster_rules = (*caster_rules, "10.2.2", "11.2.2")
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
-                  source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index)
+                  source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index,
+                  context={"caster_name": soul.name})
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank))
     g.touch()
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
