@@ -47,10 +47,10 @@ def fizzle_reason(g: Game, entry: Entry) -> Reason | None:
         how = g.left.get(entry.caster_uid,
                          "no longer active") if entry.caster_uid is not None else "no longer active"
         # 10.2.5: the Caster, named where it stood when it cast the Event, and where it went
+        now = g.state.find_uid(entry.caster_uid) if entry.caster_uid is not None else None
         return Reason.of("fizzle_caster_inactive", effect=entry.label, how=_how(how),
                          caster=entry.context.get("caster_name", "its Caster"), slot=str(entry.source_ref),
-                         went=_went(g, how, g.state.find_uid(entry.caster_uid) or entry.source_ref,
-                                    entry.controller))
+                         went=_went(g, how, now or entry.source_ref, entry.controller))
     if entry.kind == "ambush" and entry.ambusher_uid is not None and g.left.get(entry.ambusher_uid) == "hand":
         return Reason.of("fizzle_ambusher_returned", effect=entry.label)
     return None
