@@ -121,6 +121,13 @@ REASONS: dict[str, ReasonKind] = {
     "attack_target_line": ReasonKind(
         "{card} ({slot}) stands in {line_name}; only Souls in the Front Line can be attacked (glossary "
         "Attack Target)", ("glossary/attack-target", "glossary/front-line")),
+    "attack_target_shattered": ReasonKind(
+        "{card} lies shattered on {slot}: a shattered Realm is turned face down and is no longer active, so "
+        "it is no Attack Target (only an active Realm is)",
+        ("glossary/attack-target", "10.5.4", "glossary/shatter", "glossary/active")),
+    "target_realm_shattered": ReasonKind(
+        "{card} lies shattered on {slot}: a shattered Realm is no longer active, and effects act only on "
+        "active cards", ("10.5.4", "11.6.2", "glossary/shatter", "glossary/active")),
     "taunt_protects": ReasonKind(
         "{taunter} ({taunter_slot}) has Taunt{given} and stands in the Front Line: {card} ({slot}) is in its "
         "radius{shared} and can't be chosen as Attack Target{why}",

@@ -66,7 +66,9 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source)
         if not ref.is_realm or ref.player not in players:
             return Violation(f"{ref} is not {whose} realm slots; {source.name} targets a Realm", R_CHOSEN)
         realm = state.realm_at(ref)
-        if realm is None or realm.shattered:
+        if realm is not None and realm.shattered:
+            return Violation.because(Reason.of("target_realm_shattered", card=realm.name, slot=str(ref)))
+        if realm is None:
             return Violation(f"no active Realm stands on {ref}", ("11.6.2", "glossary/active"))
         return None
     if ref.is_realm:

@@ -332,8 +332,10 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
         return
     if target.is_realm:
         realm = state.realm_at(target)
-        if realm is None or realm.shattered:
+        if realm is None:
             c.no(f"no active Realm stands on {target}", *r, "10.5.3")
+        elif realm.shattered:
+            c.because(Reason.of("attack_target_shattered", card=realm.name, slot=str(target)))
         return
     soul = state.soul_at(target)
     if soul is None or soul.captured:
