@@ -128,6 +128,11 @@ REASONS: dict[str, ReasonKind] = {
     "target_realm_shattered": ReasonKind(
         "{card} lies shattered on {slot}: a shattered Realm is no longer active, and effects act only on "
         "active cards", ("10.5.4", "11.6.2", "glossary/shatter", "glossary/active")),
+    "ambush_moment_now": ReasonKind(
+        "{ambush} names a moment ({moment}), and it is that moment now: {now}", ("10.4.6", "12.6.1")),
+    "ambush_moment_missing": ReasonKind(
+        "{ambush} names a moment ({moment}): it can only be sprung in answer to that moment, while the "
+        "effect it answers is on top of the Cascade, and {now}", ("10.4.6", "12.6.1")),
     "taunt_protects": ReasonKind(
         "{taunter} ({taunter_slot}) has Taunt{given} and stands in the Front Line: {card} ({slot}) is in its "
         "radius{shared} and can't be chosen as Attack Target{why}",

@@ -21,6 +21,7 @@ from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
 from judge.engine.play import effects, zones
 from judge.engine.play.game import Entry, Game, Pending, Target
+from judge.engine.play.trace import Step
 from judge.engine.position import condition_words as words
 from judge.engine.position import targets, tree
 from judge.engine.position.action import Action
@@ -112,7 +113,8 @@ def _targets_text(g: Game, entry: Entry, picked: bool) -> str:
     return f", targeting {names}{note}"
 
 
-def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> None:
+def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...],
+                   reasons: tuple[Reason, ...] = ()) -> None:
     """The entry goes on top of the Cascade; an Activated or Timing Effect counts towards its limit
     now, even if it later fizzles (11.7.3). Souls it targets may trigger (`targeted`)."""
     g.cascade.append(entry)
@@ -127,7 +129,7 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
     depth = len(g.cascade)
     pushed = g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
                            f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
-                [{"cascade": "push", "entry": entry.label, "controller": entry.controller}])
+                [{"cascade": "push", "entry": entry.label, "controller": entry.controller}], reasons=reasons)
     g.ledger.pushed(entry.id, entry.action, entry.label, entry.card, entry.kind, pushed.n,
                     entry.target_uids, entry.source_uid)
     _leader_labels(g, entry)
@@ -249,11 +251,17 @@ def spring(g: Game, action: Action) -> None:
         notes += " Springing is not limited by the Escalation Spiral."
         rules = (*rules, "10.4.9")
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
-    answer = f" in answer to {moment['what']}" if moment is not None and eff.kind == "timing" else ""
+    answer = ""
+    why: tuple[Reason, ...] = ()
+    if moment is not None and eff.kind == "timing" and eff.trigger:
+        # 10.4.6: why it may be sprung now, said at the spring
+        now = Reason.of("ambush_moment_now", ambush=card.name, moment=eff.trigger.replace("_", " "),
+                        now=checks.moment_now(g.state, window(g, player), ref), ambusher=str(ref))
+        answer, why = f" in answer to {moment['what']} ({now.text})", (now,)
     g.touch()
     put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
                              f"turned face up; {ambusher.name} is its "
-                             f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules)
+                             f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules, why)
     flush_pending(g)
 
 
@@ -463,6 +471,8 @@ def _one_window(g: Game, opened_by: str) -> None:
                           "priority first.", R_WINDOW)
     notes: list[str] = []
     why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
+    held: list[Reason] = []  # and the reason records behind them
+    over: list[tuple[int, str]] = []  # the queued answers passed by, with why (the ledger's)
     waits = False
     while True:
         g.priority = holder
@@ -488,8 +498,11 @@ def _one_window(g: Game, opened_by: str) -> None:
                 if not violations:
                     g.take()
                     if notes:
-                        g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not))
-                        notes, why_not = [], []
+                        said = g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not),
+                                           reasons=held)
+                        for index, why in over:
+                            g.ledger.passed_over(index, said.n, why)
+                        notes, why_not, held, over = [], [], [], []
                     g.verbs.respond(g, nxt)
                     if g.stopped or g.state.winner:
                         break
@@ -500,6 +513,12 @@ def _one_window(g: Game, opened_by: str) -> None:
                 notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal "
                              f"now: {'; '.join(v.text for v in violations)})")
                 why_not += [r for v in violations for r in v.rules]
+                if holder != tp and nxt.verb != "use":
+                    # the opponent acts only in a window (12.1): its queued answer is refused here, where it
+                    # was meant to be taken (a Timing Effect not offered: where it did not trigger); the
+                    # turn player's actions may still be taken after the window
+                    held += [v.reason for v in violations if v.reason is not None]
+                    over.append((nxt.index, "; ".join(v.text for v in violations)))
                 passes += 1
                 acted = True
         if not acted:
@@ -511,20 +530,24 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.window_open = False
     g.priority = None
     g.offered.clear()
-    _say_close(g, notes, why_not, responded)
+    closed = _say_close(g, notes, why_not, responded, held)
+    for index, why in over:
+        g.ledger.passed_over(index, closed.n, why)
     resolve_cascade(g)
 
 
-def _say_close(g: Game, notes: list[str], why_not: list[str], responded: bool) -> None:
+def _say_close(g: Game, notes: list[str], why_not: list[str], responded: bool,
+               held: list[Reason] | None = None) -> Step:
     """The step that closes a window: the passes that closed it, or the end of the duel inside it (its
     outcome), never passes in a row that did not happen."""
     if g.state.outcome is not None:
         over = g.state.outcome.refusal()
         said = f"{_sentence(notes)}: the window closes" if notes else "The window closes"
-        g.trace.add("window", f"{said}, as {over.text}.", (*(R_PASS if notes else ()), *why_not, *over.rules))
-    else:
-        why = "one pass after a response closes it" if responded else "both players passed in a row"
-        g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not))
+        return g.trace.add("window", f"{said}, as {over.text}.",
+                           (*(R_PASS if notes else ()), *why_not, *over.rules), reasons=held or ())
+    why = "one pass after a response closes it" if responded else "both players passed in a row"
+    return g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not),
+                       reasons=held or ())
 
 
 def _sentence(notes: list[str]) -> str:
