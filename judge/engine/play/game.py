@@ -123,6 +123,20 @@ class Game:
     ledger: Ledger = field(default_factory=Ledger)   # facts for the answers (contract §7)
     _board: stats.Board | None = None
 
+    def __post_init__(self) -> None:
+        self.trace.namer = self.holder_name
+
+    def at(self, ref: SlotRef | None) -> tuple[str, str]:
+        """A card a step names, for its facts: its slot and the name of the card on it now ("" if none)."""
+        holder = self.state.holder_at(ref) if ref is not None else None
+        return (str(ref), holder.name if holder is not None else "")
+
+    def holder_name(self, slot: str) -> str | None:
+        """The name of the card on a slot now (a step's facts name the cards its changes touch)."""
+        ref = SlotRef.parse(slot)
+        holder = self.state.holder_at(ref) if ref is not None else None
+        return holder.name if holder is not None else None
+
     # --- derived values, cached until the state changes
     def board(self) -> stats.Board:
         if self._board is None:

@@ -53,7 +53,9 @@ def equip(g: Game, action: Action) -> None:
     g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the "
                           f"Wielder's (equipping is not an effect and can't be answered). {soul.name} now "
                           f"has {', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
-                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
+                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}],
+                shows=[(soul.name, key, value.total) for key, value in
+                       (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp))])
 
 
 def invoke(g: Game, action: Action) -> None:
