@@ -49,7 +49,7 @@ def failed_conditions_realm(cond: Mapping[str, Any]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class _Subject:
+class Subject:
     """What one condition check reads: the board, the Soul, its card and its line."""
 
     board: Board
@@ -74,47 +74,47 @@ def _bounds_words(bounds: Mapping[str, Any]) -> str:
     return f"{lo}–{hi}"
 
 
-def _captured(s: _Subject, want: Any) -> str | None:
+def _captured(s: Subject, want: Any) -> str | None:
     if want == s.soul.captured:
         return None
     return "is captured" if want else "is not captured"
 
 
-def _line(s: _Subject, bounds: Any) -> str | None:
+def _line(s: Subject, bounds: Any) -> str | None:
     if s.line is None or not _outside(s.line, bounds):
         return None
     return f"stands in {line_label(s.line)}, the condition asks for line {_bounds_words(bounds)}"
 
 
-def _front_line(s: _Subject, want: Any) -> str | None:
+def _front_line(s: Subject, want: Any) -> str | None:
     if (s.line == 1) == want:
         return None
     return "is not in the Front Line" if want else "is in the Front Line"
 
 
-def _attribute(s: _Subject, want: Any) -> str | None:
+def _attribute(s: Subject, want: Any) -> str | None:
     if s.card.attribute == want:
         return None
     return f"is {s.card.attribute or 'of no attribute'}, not {want}"
 
 
-def _leader(s: _Subject, want: Any) -> str | None:
+def _leader(s: Subject, want: Any) -> str | None:
     if s.card.leader == want:
         return None
     return "is not a Leader" if want else "is a Leader"
 
 
-def _rank(s: _Subject, bounds: Any) -> str | None:
+def _rank(s: Subject, bounds: Any) -> str | None:
     return f"is rank {s.card.rank}" if _outside(s.card.rank, bounds) else None
 
 
-def _damaged(s: _Subject, want: Any) -> str | None:
+def _damaged(s: Subject, want: Any) -> str | None:
     if (s.soul.damage > 0) == want:
         return None
     return "has no damage" if want else "is damaged"
 
 
-def _hp_at_most_half(s: _Subject, want: Any) -> str | None:
+def _hp_at_most_half(s: Subject, want: Any) -> str | None:
     if s.prelim is not None:
         hp = s.prelim.get(s.ref, 0)
         max_hp = hp + s.soul.damage
@@ -124,7 +124,7 @@ def _hp_at_most_half(s: _Subject, want: Any) -> str | None:
     return None if (hp * 2 <= max_hp) == want else f"has {hp} of {max_hp} HP"
 
 
-def _keyword(s: _Subject, name: Any) -> str | None:
+def _keyword(s: Subject, name: Any) -> str | None:
     # keywords are not known yet while the preliminary stats are computed (13.1.1)
     if s.prelim is not None or s.board.has_keyword(s.ref, name):
         return None
@@ -132,7 +132,7 @@ def _keyword(s: _Subject, name: Any) -> str | None:
 
 
 # One row per condition key (contract §3 Conditions), in the order their phrases are written.
-_CHECKS: tuple[tuple[str, Callable[[_Subject, Any], str | None]], ...] = (
+_CHECKS: tuple[tuple[str, Callable[[Subject, Any], str | None]], ...] = (
     ("captured", _captured),
     ("line", _line),
     ("front_line", _front_line),
@@ -151,7 +151,7 @@ def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any],
     soul = state.soul_at(ref)
     if soul is None:
         return ["no Soul stands there"]
-    subject = _Subject(board, ref, soul, state.known_card(soul.name), board.line(ref), prelim)
+    subject = Subject(board, ref, soul, state.known_card(soul.name), board.line(ref), prelim)
     phrases = (check(subject, cond[key]) for key, check in _CHECKS if key in cond)
     return [phrase for phrase in phrases if phrase is not None]
 
