@@ -7,6 +7,7 @@ them (or, with none, to the Soul or Ambusher the trigger names). What can't be p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -233,12 +234,13 @@ class Assembler:
         return build_action(self, act, eff)
 
     # --- finishing
-    def finish(self) -> list[dict[str, Any]]:
+    def finish(self, unread: Sequence[TextProblem] = ()) -> list[dict[str, Any]]:
+        """The effects; an Event or Ambush without one is a problem, unless some text was unread."""
         out: list[dict[str, Any]] = []
         for eff in self.effects:
             out.extend(self.finish_effect(eff))
         if self.type in ("event", "ambush") and not any(e["kind"] != "static" for e in out) \
-                and not self.problems:
+                and not self.problems and not unread:
             self.problems.append(TextProblem.of("no_effect", phrase=self.phrase(0, len(self.text)),
                                                 offset=0, type=self.type))
         return out

@@ -17,7 +17,7 @@ from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.lexer import Lexer
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from judge.engine.data.field import load_field
 from judge.engine.data.keywords import KEYWORDS
@@ -301,7 +301,7 @@ def _typo(word: str, vocabulary: frozenset[str]) -> str | None:
     """The one known word one edit away from `word` (words of 4 letters or more), or None."""
     if len(word) < 4:
         return None
-    hits = [w for w in vocabulary if abs(len(w) - len(word)) <= 1 and Levenshtein.distance(w, word) <= 1]
+    hits = [w for w in vocabulary if abs(len(w) - len(word)) <= 1 and OSA.distance(w, word) <= 1]
     if len(hits) == 1:
         return hits[0]
     transposed = [w for w in hits if sorted(w) == sorted(word)]

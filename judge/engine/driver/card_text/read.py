@@ -11,7 +11,7 @@ from typing import Any
 
 from lark import Token
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
 from judge.engine.driver.card_text import grammar
 from judge.engine.driver.card_text.assemble import Assembler
@@ -74,7 +74,7 @@ def read_card_text(text: str, card_type: str = "soul") -> Reading:
     pieces, problems = _parse(text, tokens)
     reader = Assembler(text, card_type)
     reader.run(pieces)
-    effects = reader.finish()
+    effects = reader.finish(problems)
     return Reading(card_type, reader.keywords, effects, reader.caster, reader.ambusher, reader.values,
                    tuple(problems + reader.problems), tuple(corrections))
 
@@ -145,20 +145,52 @@ def _samples() -> tuple[str, ...]:
 
 
 def _nearest(phrase: str, expected: Any = (), lead: str = "") -> str | None:
-    """The phrasing the grammar knows that is closest to `phrase`: among those that may come next
-    (their first word is an expected terminal), else among all."""
-    samples = _samples()
-    if expected:
-        words = {w for w, name in grammar.lexer().literals.items() if name in expected}
-        fitting = [s for s in samples if s.split()[0].lower().strip(",:.") in words]
-        samples = tuple(fitting) or samples
+    """The phrasing the grammar knows that is closest to `phrase` (its first words); one that may come
+    next (its first word is an expected terminal) wins a near tie."""
     typed = phrase.split()
     if not typed:
         return None
-    best = None
-    for size in {len(typed), min(len(typed), 3), min(len(typed), 6)}:
-        probe = " ".join(typed[:size])
-        hit = process.extractOne(probe, samples, scorer=fuzz.ratio, processor=str.lower)
-        if hit and (best is None or hit[1] > best[1]):
-            best = hit
-    return best[0] if best and best[1] >= 45 else None
+    words = {w for w, name in grammar.lexer().literals.items() if name in expected} if expected else set()
+    best: tuple[float, str] | None = None
+    for sample in _samples():
+        size = len(sample.split())
+        probe = " ".join(typed[:size]).lower()
+        score = fuzz.ratio(probe, sample.lower()) + (5 if sample.split()[0].lower() in words else 0)
+        if best is None or score > best[0]:
+            best = (score, sample)
+    return best[1] if best and best[0] >= 60 else None
+
+
+def cards_with_text_read(cards: Any, path: str, problems: Any) -> tuple[Any, set[str]]:
+    """A scenario's `cards:` with each card that gives `text:` but neither `effects:` nor `keywords:`
+    read from its text (our addition to contract §3), and the lower-cased names of those whose text
+    could not be read: their problems go to `problems` at `cards[i].text` and they are left out (one
+    mistake, one message). Anything else is returned as it is, for the card reader to check."""
+    if not isinstance(cards, list):
+        return cards, set()
+    out, refused = [], set()
+    for i, card in enumerate(cards):
+        if isinstance(card, dict) and isinstance(card.get("text"), str) and card["text"].strip() \
+                and "effects" not in card and "keywords" not in card:
+            card = _with_reading(card, f"{path}[{i}].text", problems)
+            if card is None:
+                refused.add(str(cards[i].get("name", "")).strip().lower())
+                continue
+        out.append(card)
+    return out, refused
+
+
+def _with_reading(card: dict[str, Any], path: str, problems: Any) -> dict[str, Any] | None:
+    card_type = str(card.get("type", "soul")).lower()
+    if card_type not in CARD_TYPES:
+        return card    # the card reader says what is wrong with the type
+    reading = read_card_text(card["text"], card_type)
+    for problem in reading.problems:
+        problems.add(path, problem.text)
+    if reading.problems:
+        return None
+    read = dict(card)
+    read.update(reading.card_data())
+    for key, value in reading.values.items():
+        read.setdefault(key, value)
+    return read
