@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                   "read a card's printed text into its keywords and effects"),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),
     "changes": ("judge.changes.cli:run", "what changed between two Codex editions, for every ruling"),
+    "init-db": ("judge.rulings.cli:init_db", "make (or make again, empty) the saved-rulings database"),
 }
 
 
