@@ -30,6 +30,7 @@ from judge.codex.editions import editions
 from judge.desk import cards as card_index
 from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
+from judge.desk.preview_image import HEIGHT, WIDTH
 from judge.desk.rules import rule_link
 from judge.engine import budget, vocabulary
 from judge.library import LIBRARY, Entry
@@ -340,8 +341,14 @@ def saved(rid: str) -> tuple[str, dict[str, Any]]:
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
                    saved_ruling=record.ruling,
                    yaml_url=url_for("desk.saved_yaml", rid=rid), json_url=url_for("desk.saved_json", rid=rid),
-                   page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid))
+                   page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid),
+                   preview_image=preview_picture("preview_images.saved_png", rid=rid))
     return "desk/ruling.html", context
+
+
+def preview_picture(endpoint: str, **values: Any) -> dict[str, Any]:
+    """A ruling page's link-preview picture (judge.web.preview_images): its address and size."""
+    return {"url": url_for(endpoint, _external=True, **values), "width": WIDTH, "height": HEIGHT}
 
 
 def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,
