@@ -293,3 +293,19 @@ def _state_at(data: Mapping[str, Any]) -> Mapping[str, Any]:
         return runner.resolve(data, snapshots=False).get("final") or {}
     except runner.DeskInputError:
         return runner.json_safe(data.get("state") or {})
+
+
+def asked_words(answer: Mapping[str, Any], action_words: list[str] | None) -> str:
+    """An answer's question with its action named as the desk's queue names it, numbered as the queue
+    numbers it (from 1). The action is the one the answer's `ask` record names (contract §7: `legal` and
+    `resolves` give a queued action's index from 0), never one read back out of the question's words;
+    other questions are the engine's own words."""
+    ask: Mapping[str, Any] = answer["ask"] if isinstance(answer.get("ask"), Mapping) else {}
+    question = str(answer.get("question") or "")
+    for kind, template in (("legal", "Is action {n}, “{said}”, legal where it stands in the queue?"),
+                           ("resolves", "Does the card or effect used by action {n}, “{said}”, resolve?")):
+        index = ask.get(kind)
+        if isinstance(index, int) and not isinstance(index, bool) and action_words \
+                and 0 <= index < len(action_words) and action_words[index]:
+            return template.format(n=index + 1, said=action_words[index])
+    return question

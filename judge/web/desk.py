@@ -53,7 +53,7 @@ def desk_globals() -> dict[str, Any]:
             "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS,
             "human_date": pages.human_date, "touched": pages.touched,
             "step_words": pages.step_words, "reason_words": pages.reason_words,
-            "question_words": pages.question_words}
+            "question_words": pages.question_words, "asked_words": words.asked_words}
 
 
 @bp.record_once

@@ -639,7 +639,8 @@ class Desk {
   // -- resolving and stepping --------------------------------------------------------------
   async resolve(options = {}) {
     $("#queue-msg").textContent = "Resolving…";
-    const data = await postJSON(this.urls.resolve, { scenario: this.scenario });
+    const scenario = this.askControl ? this.askControl.withAsk(this.scenario) : this.scenario;
+    const data = await postJSON(this.urls.resolve, { scenario });
     if (!data.ok) {
       const problems = data.problems || [];
       $("#queue-msg").textContent = `Can't resolve yet: ${problems.length ? problems.map(problemText).join("; ") : data.error}`;
