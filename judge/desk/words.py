@@ -277,6 +277,22 @@ def _after_the_phase(prefix: Mapping[str, Any], actions: list[Any], after: int, 
         for a in attacks]}]
 
 
+def refused_words(data: Mapping[str, Any], after: int, refused: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The actions not legal at queue position `after`, in words with why: "A's Noah (C3) attacks B's
+    Harold (C3)" — "not legal now: …" ({action, words, why, rules}), by player, verb order kept."""
+    actions = list(data.get("actions") or [])[:after]
+    prefix = dict(data, actions=actions)
+    board = Board(_state_at(prefix))
+    answer_to = what_it_plays(actions[-1]) if actions and isinstance(actions[-1], Mapping) else None
+    out = []
+    for item in refused:
+        action, violations = item["action"], item.get("violations") or []
+        out.append({"action": action, "words": describe(action, board, answer_to),
+                    "why": " ".join(str(v.get("text", "")).rstrip(".") + "." for v in violations),
+                    "rules": list(dict.fromkeys(r for v in violations for r in v.get("rules") or []))})
+    return sorted(out, key=lambda r: str(r["action"].get("by") or ""))
+
+
 def _when(window: bool, passes: list[dict[str, Any]], answer_to: str | None) -> str:
     if not window:
         return "after the answers" if passes else "now"

@@ -221,6 +221,19 @@ def legal_json() -> Response:
     return jsonify(ok=True, after=after, actions=actions, groups=groups)
 
 
+@bp.post("/desk/refused.json")
+def refused_json() -> Response:
+    """The actions that may not be taken at a point of the queue (both players'), each in words with why:
+    a dispute is often about one of them, and it is queued from here like a legal one."""
+    data = posted_scenario()
+    after = json_body().get("after") if request.is_json else None
+    if after is not None and (not isinstance(after, int) or after < 0):
+        raise BadInput("`after` is the number of queued actions to play first (0 or more).")
+    point = len(data.get("actions") or []) if after is None else after
+    refused = words.refused_words(data, point, runner.legal_actions(data, point, refused=True))
+    return jsonify(ok=True, after=after, refused=refused)
+
+
 @bp.post("/desk/resolve.json")
 def resolve_json() -> Response:
     data = posted_scenario()

@@ -225,6 +225,33 @@ const QueueAndPiles = {
       box.append(el("section", { className: `next-group player-${group.player}` },
         el("h4", {}, `Player ${group.player}${when}`), list, aims));
     }
+    box.append(this.refusedBox());
+  },
+
+  // One click away from the legal actions: the same verbs with the choices that are refused now, each
+  // saying why ("A's Noah (C3) attacks B's Harold (C3) — not legal now: Iron Sentinel has Taunt …"), to
+  // queue and have ruled on like any other (a dispute is often about an action that may not be taken).
+  refusedBox() {
+    const list = el("ul", { className: "next-list refused-list" });
+    const open = el("button", { type: "button", className: "link-button refused-open" },
+      "Show what may not be done here, and why");
+    const box = el("section", { className: "refused-group" }, open, list);
+    open.addEventListener("click", async () => {
+      open.disabled = true;
+      open.textContent = "Looking for what may not be done…";
+      const data = await postJSON(this.urls.refused, { scenario: this.scenario, after: this.insertAt ?? this.actions.length });
+      open.disabled = false;
+      if (!data.ok) { open.textContent = `Can't list them now: ${data.error || "the position has problems"}`; return; }
+      open.remove();
+      list.before(el("h4", {}, data.refused.length ? "Not legal here (click to queue it and see the ruling)" : "Nothing offered here is refused"));
+      for (const item of data.refused) {
+        const button = el("button", { type: "button", className: "next-action refused" },
+          el("span", {}, item.words), el("span", { className: "refused-why" }, ` — not legal now: ${item.why}`));
+        button.addEventListener("click", () => this.queueOffered({ action: item.action, words: item.words }));
+        list.append(el("li", {}, button));
+      }
+    });
+    return box;
   },
 
   // Only legal targets are offered; "Aim … at another card" queues one the user clicks on the board, legal

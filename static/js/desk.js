@@ -21,7 +21,7 @@ class Desk {
   constructor(root) {
     this.root = root;
     const d = root.dataset;
-    this.urls = { board: d.boardUrl, legal: d.legalUrl, resolve: d.resolveUrl, parse: d.parseUrl, cards: d.cardsUrl };
+    this.urls = { board: d.boardUrl, legal: d.legalUrl, refused: d.refusedUrl, resolve: d.resolveUrl, parse: d.parseUrl, cards: d.cardsUrl };
     this.scenario = JSON.parse(d.scenario);
     this.field = JSON.parse(d.field);
     this.vocab = JSON.parse(d.vocabulary);  // the engine's vocabulary (judge.engine.vocabulary)
