@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "judge.commands.resolve:check",
         "resolve every scenario under a folder and check its expectations",
     ),
+    "read": ("judge.commands.ask:read", "read a dispute in words into a scenario, and print the reading"),
+    "ask": ("judge.commands.ask:ask", "read a dispute in words and rule on it, the answer first"),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),
     "changes": ("judge.changes.cli:run", "what changed between two Codex editions, for every ruling"),
 }
