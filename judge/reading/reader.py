@@ -17,7 +17,7 @@ from judge.reading.assemble import assemble
 from judge.reading.compose import Composer, Declined, Guess, Problem
 from judge.reading.lexicon import CLASSES, WORDS, Lexer, Names, Tok
 from judge.reading.parts import Part, ToParts
-from judge.reading.words import reading_words
+from judge.reading.words import parts_words, reading_words
 
 MAX_TEXT = 4000  # characters: a dispute is a paragraph, not a book
 
@@ -133,7 +133,6 @@ def _parse(sentence: list[Tok], text: str) -> list[Part]:
         raise Declined([Problem("unfinished", msg, words, sentence[0].start, expected)]) from None
     readings = _readings(tree, text)
     if len(readings) > 1:
-        from judge.reading.words import parts_words
 
         options = [parts_words(r) for r in readings]
         raise Declined(
