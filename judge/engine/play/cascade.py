@@ -172,7 +172,6 @@ def cast(g: Game, action: Action) -> None:
                   source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index,
                   context={"caster_name": soul.name})
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank))
-    g.touch()
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
                              f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
                              "event slot. Its cost, if any, is paid only when it resolves.",
@@ -215,7 +214,7 @@ def activate(g: Game, action: Action) -> None:
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
             f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
-                    ("13.6.1", "13.6.3"))
+                    ("13.6.1", "13.6.3"), cards=[(ref, card.name)])
     put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
                              f"{_targets_text(g, entry, picked)}.{cond}",
                    ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))
@@ -258,7 +257,6 @@ def spring(g: Game, action: Action) -> None:
         now = Reason.of("ambush_moment_now", ambush=card.name, moment=eff.trigger.replace("_", " "),
                         now=checks.moment_now(g.state, window(g, player), ref), ambusher=str(ref))
         answer, why = f" in answer to {moment['what']} ({now.text})", (now,)
-    g.touch()
     put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
                              f"turned face up; {ambusher.name} is its "
                              f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules, why)
@@ -345,7 +343,8 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
                 reason = Reason.of("trigger_condition", card=holder.name, slot=str(ref), effect=eff.label,
                                    failed=" and ".join(failed))
                 g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): "
-                                        f"{reason.text}.", ("11.3.3",), reasons=[reason])
+                                        f"{reason.text}.", ("11.3.3",), reasons=[reason],
+                                        cards=[(ref, card.name)], what="trigger_missed", of=card.name)
                 continue
             cond_rules = ("11.3.3", "11.3.1")
             holds = words.condition_now(board, ref, eff.condition)
@@ -353,7 +352,8 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         used_up = effects.limit_reason(g, holder.uid, eff)
         if used_up:
             g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): {used_up.text}.",
-                        ("11.7.4",), reasons=[used_up])
+                        ("11.7.4",), reasons=[used_up],
+                        cards=[(ref, card.name)], what="trigger_missed", of=card.name)
             continue
         grant = Reason.of("granted_by", keyword=eff.label, source=trig.granted_by, card=card.name,
                           slot=str(ref), source_rank=trig.source_rank) if trig.granted_by else None
@@ -373,7 +373,7 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: "
                                f"{said}.{granted}{wait}",
                     ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *granted_rules,
-                     *cond_rules), reasons=[grant] if grant else ())
+                     *cond_rules), reasons=[grant] if grant else (), cards=[(ref, card.name)])
 
 
 def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) -> None:
@@ -384,7 +384,7 @@ def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) ->
         return
     names = " and ".join(dict.fromkeys(e.label for e in effects_))
     g.trace.add("nonevent", f"{card.name}'s {names} does not trigger ({text}): {reason.text}.",
-                reason.rules, reasons=[reason])
+                reason.rules, reasons=[reason], what="trigger_missed", of=card.name)
 
 
 def _source(g: Game, p: Pending, ref: SlotRef) -> targets.Source:
@@ -410,7 +410,8 @@ def flush_pending(g: Game) -> bool:
         if ref is None or not g.is_active_uid(p.card_uid):
             if p.mandatory:
                 g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active "
-                                        "before it goes on the Cascade.", ("11.8.3",))
+                                        "before it goes on the Cascade.", ("11.8.3",),
+                                        what="trigger_missed", of=p.card)
             continue
         source = _source(g, p, ref)   # 13.2.2: one rank, the granter's for a granted effect, everywhere
         if p.mandatory:
@@ -418,7 +419,8 @@ def flush_pending(g: Game) -> bool:
             if p.effect.targets and not chosen:
                 lost = targets.no_target(g.board(), p.effect, source, code="trigger_lost_no_target")
                 g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {lost.text}.",
-                            ("11.8.3", *lost.rules), reasons=[lost])
+                            ("11.8.3", *lost.rules), reasons=[lost],
+                            cards=[(ref, p.card)], what="trigger_missed", of=p.card)
                 continue
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
                           source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
@@ -442,7 +444,8 @@ def flush_pending(g: Game) -> bool:
             g.trace.add("trigger", f"{p.card}'s optional {p.effect.label} ({ref}) is offered to "
                                    f"{p.controller} in the window that follows; they may use it while they "
                                    "hold priority" + (f", but {none.text}." if none else "."),
-                        ("11.8.4", "12.4.3", *(none.rules if none else ())), reasons=[none] if none else ())
+                        ("11.8.4", "12.4.3", *(none.rules if none else ())), reasons=[none] if none else (),
+                        cards=[(ref, p.card)])
         acted = True
     return acted
 
@@ -484,7 +487,7 @@ def _one_window(g: Game, opened_by: str) -> None:
             waits = True
             reason = Reason.of("event_slot_taken", event=g.state.event_slot, next=nxt.value)
             g.trace.add("nonevent", f"{holder}'s next queued action, {nxt.describe()}, waits: {reason.text}.",
-                        reason.rules, reasons=[reason])
+                        reason.rules, reasons=[reason], what="waits")
         if nxt is not None and g.actor(nxt) == holder:
             if nxt.verb == "pass":
                 violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())

@@ -56,7 +56,6 @@ def end_round(g: Game) -> None:
     for nxt, nxt_round in ((other, rnd if tp == "A" else rnd + 1), (tp, rnd + 1)):
         if nxt_round <= rounds(nxt):
             state.turn_player, state.round = nxt, nxt_round
-            g.touch()
             g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {rounds(tp)}; Player "
                                 f"{nxt}'s recruiting round {nxt_round} of {rounds(nxt)} begins.", rules,
                         [{"round": [f"{tp} {rnd}", f"{nxt} {nxt_round}"]}])
@@ -95,7 +94,6 @@ def end_turn(g: Game) -> None:
     ending = [e for e in state.lasting if _ends(g, e)]
     if ending:
         state.lasting = [e for e in state.lasting if e not in ending]
-        g.touch()
         for e in ending:
             on_card = g.where(e.to) if e.on is None else None
             where = (f"the slot {e.on}" if e.on is not None
@@ -135,7 +133,6 @@ def begin_turn(g: Game) -> None:
         state.used[key] = [0, game]   # 11.7.1: "1/Turn" counts again in every turn, whoever's
     ps = state.players[nxt]
     ps.turns_taken += 1
-    g.touch()
     g.trace.add("turn", f"Turn {state.turn} begins: {nxt} is the turn player (their turn {ps.turns_taken}); "
                         "the Preparation "
                 f"Phase begins.",
@@ -175,7 +172,6 @@ def wake(g: Game, player: str) -> None:
         return
     chosen = options[0]
     ps.proactive.add(chosen)
-    g.touch()
     g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)}, "
                         f"which becomes proactive (no choice was given, so the first rank-{rank} slot is "
                         "taken); every slot of a lower rank is awake.",

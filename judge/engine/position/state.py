@@ -20,6 +20,7 @@ from judge.engine.data.cards import CardDef, Keyword, Library
 from judge.engine.data.field import Field, load_field
 from judge.engine.data.parts import PARTS
 from judge.engine.position.outcome import Outcome
+from judge.engine.position.tracked import Tracked
 
 PLAYERS = ("A", "B")
 PHASES = ("preparation", "combat", "emplacement")
@@ -65,13 +66,13 @@ class SlotRef:
 
 
 @dataclass
-class Armament:
+class Armament(Tracked):
     uid: int
     name: str
 
 
 @dataclass
-class Ambush:
+class Ambush(Tracked):
     uid: int
     name: str
     owner: str
@@ -79,7 +80,7 @@ class Ambush:
 
 
 @dataclass
-class Soul:
+class Soul(Tracked):
     uid: int
     name: str
     owner: str
@@ -91,13 +92,13 @@ class Soul:
 
 
 @dataclass
-class Slot:
+class Slot(Tracked):
     soul: Soul | None = None
     ambushes: list[Ambush] = field(default_factory=list)
 
 
 @dataclass
-class Realm:
+class Realm(Tracked):
     uid: int
     name: str
     owner: str
@@ -106,7 +107,7 @@ class Realm:
 
 
 @dataclass
-class PlayerState:
+class PlayerState(Tracked):
     slots: dict[str, Slot]
     realms: dict[str, Realm | None]
     hand: list[str] = field(default_factory=list)
@@ -141,7 +142,7 @@ LASTING_KINDS = tuple(key for key, part in PARTS.items() if part.LASTING)
 
 
 @dataclass
-class Lasting:
+class Lasting(Tracked):
     """An effect in force (13.3): on a card (by uid) or laid on a slot (13.3.3); its kind is one of
     LASTING_KINDS, the effect parts that leave something in force."""
 
@@ -159,7 +160,7 @@ class Lasting:
 
 
 @dataclass
-class State:
+class State(Tracked):
     turn_player: str
     phase: str
     turn: int
