@@ -162,6 +162,9 @@ REASONS: dict[str, ReasonKind] = {
     "unyielding_instant": ReasonKind(
         "{card} ({slot}, rank {rank}) is Unyielding against the Instant Effect {effect} "
         "(rank {source_rank}), which does nothing to it", ("13.6.6", "13.6.1", "13.6.3")),
+    "unyielding_static": ReasonKind(
+        "{what} (from {source}, rank {source_rank}) does not reach {card} ({slot}, rank {rank}){given}: it "
+        "is Unyielding against its opponent's Static Effects of rank {rank} or lower", ("13.6.1", "13.6.3")),
     "granted_by": ReasonKind(
         "this {keyword} is granted by {source} and works as if printed on {card}", ("13.2.1",)),
 }

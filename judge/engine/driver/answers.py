@@ -567,6 +567,10 @@ class _Reader:
             kept = self._trigger_kept_off(ask, card)
             if kept is not None:   # its own trigger that would have changed it did not fire: why not
                 return value, f"{_shown(value)}: {what}; {_sentence(kept.text)}", kept.n, kept.rules
+            shrugged = self._static_kept_off(ask)
+            if shrugged is not None:   # an opposing aura that would have changed it does not reach it
+                at, reason = shrugged[0].n, shrugged[1]
+                return value, f"{_shown(value)}: {what}; {reason.text}.", at, reason.rules
             return value, f"{_shown(value)}: {what}; no step changes it{parts}.", None, rules
         n, before = changes[-1]
         deciding = self._explained_by(n, str(ask.slot)) or n
@@ -598,6 +602,14 @@ class _Reader:
                         definition.effect(str(r.facts.get("effect", ""))) is not None:
                     return step
         return None
+
+    def _static_kept_off(self, ask: Ask) -> tuple[Step, Reason] | None:
+        """For a value no step changed: the step where an opposing Static Effect did not reach the Soul on the
+        slot (Unyielding, 13.6.1), and its reason record."""
+        if ask.of not in ("atk", "def", "max_hp", "hp", "keywords"):
+            return None
+        return next(((s, r) for s in self.steps for r in s.reasons
+                     if r.code == "unyielding_static" and r.facts.get("slot") == str(ask.slot)), None)
 
     def _why_unchanged(self, ask: Ask) -> Step | None:
         """For damage or HP that no step changed: the last damage or heal step on the slot (0 damage)."""
