@@ -94,8 +94,8 @@ REASONS: dict[str, ReasonKind] = {
         "the condition of {card}'s Static Effect ({slot}) no longer holds ({now}), so it stops applying: the "
         "effects of {reached} are no longer negated by it", ("13.1.1", "13.5.2")),
     "slot_effect_stays": ReasonKind(
-        "the slot {slot} stays affected: {other}, laid there too, ran side by side with {ended} and lasts "
-        "{until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
+        "the slot {slot} stays {what}{till}: {other}, laid there too, ran side by side with {ended} and "
+        "lasts {until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
     # --- refusals of an action (legality): the facts a judge checks
     "not_proactive": ReasonKind(
         "{slot_name} is not a proactive slot in {player}'s turn {turn} of the Escalation Spiral, so {card} "

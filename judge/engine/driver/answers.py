@@ -580,6 +580,10 @@ class _Reader:
         step = self.step(deciding)
         if step is not None:
             text += f" {_sentence(step.text)}"
+        stays = self._static_kept_off(ask)
+        if stays is not None and stays[0].n > deciding:   # it stayed so later, for a reason a step gives
+            text += f" It stays so at step {stays[0].n}: {stays[1].text}."
+            return value, text, stays[0].n, stays[1].rules
         return value, text, deciding, self.rules(deciding)
 
     def _trigger_kept_off(self, ask: Ask, card: Any) -> Step | None:
@@ -604,12 +608,14 @@ class _Reader:
         return None
 
     def _static_kept_off(self, ask: Ask) -> tuple[Step, Reason] | None:
-        """For a value no step changed: the step where an opposing Static Effect did not reach the Soul on the
-        slot (Unyielding, 13.6.1), and its reason record."""
-        if ask.of not in ("atk", "def", "max_hp", "hp", "keywords"):
-            return None
-        return next(((s, r) for s in self.steps for r in s.reasons
-                     if r.code == "unyielding_static" and r.facts.get("slot") == str(ask.slot)), None)
+        """For a value no step changed: the step that says why it stayed, and its reason record: an opposing
+        Static Effect that did not reach the Soul on the slot (Unyielding, 13.6.1), or a slot effect that
+        outlived a shorter one laid beside it (13.3.4)."""
+        shrug = ("unyielding_static",)
+        codes = {"atk": shrug, "def": shrug, "max_hp": shrug, "hp": shrug,
+                 "keywords": (*shrug, "slot_effect_stays")}
+        return next(((s, r) for s in reversed(self.steps) for r in s.reasons
+                     if r.code in codes.get(ask.of or "", ()) and r.facts.get("slot") == str(ask.slot)), None)
 
     def _why_unchanged(self, ask: Ask) -> Step | None:
         """For damage or HP that no step changed: the last damage or heal step on the slot (0 damage)."""
