@@ -79,8 +79,8 @@ REASONS: dict[str, ReasonKind] = {
         "it has no legal target{among}", ("11.8.3",)),
     # --- rules switching on or off
     "taunt_on": ReasonKind(
-        "{card} ({slot}) now stands in the Front Line, so its Taunt protects {radius} from attacks declared "
-        "from now on", ("glossary/taunt", "glossary/front-line")),
+        "{card} ({slot}) now stands in the Front Line{because}, so its Taunt protects {radius} from attacks "
+        "declared from now on", ("glossary/taunt", "glossary/front-line")),
     "taunt_off": ReasonKind(
         "{card} ({slot}) no longer stands in the Front Line ({front} in front of it), so its Taunt protects "
         "nobody from now on", ("glossary/taunt", "glossary/front-line")),

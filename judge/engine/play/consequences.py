@@ -94,7 +94,8 @@ def taunts(board: Board) -> dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]]
 
 
 def taunt_switches(board: Board, before: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]],
-                   now: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]]) -> list[Reason]:
+                   now: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]],
+                   was_board: Board | None = None) -> list[Reason]:
     """A Taunt Soul already on the field that comes into or leaves the Front Line, with Souls in its
     radius: its protection switches on or off (glossary/taunt), said once, at the step that did it."""
     out: list[Reason] = []
@@ -104,13 +105,33 @@ def taunt_switches(board: Board, before: dict[int, tuple[SlotRef, bool, tuple[Sl
             continue
         name = board.state.soul(ref).name
         if front:
-            out.append(Reason.of("taunt_on", card=name, slot=str(ref),
-                                 radius=_names(board, radius), protects=[str(r) for r in radius]))
+            cleared = _cleared(board, was_board, ref)
+            out.append(Reason.of("taunt_on", card=name, slot=str(ref), radius=_names(board, radius),
+                                 protects=[str(r) for r in radius], cleared=cleared,
+                                 because=f" ({cleared})" if cleared else ""))
         else:
             ahead = tree.direct_underlings(board.state, ref)
             out.append(Reason.of("taunt_off", card=name, slot=str(ref), front=_names(board, ahead),
                                  in_front=[str(r) for r in ahead]))
     return out
+
+
+def _cleared(board: Board, was: Board | None, ref: SlotRef) -> str:
+    """What left the Front Line in front of the Soul on `ref`: the active Souls directly in front of it
+    before, that are no longer (captured on their slot, or gone), in words."""
+    if was is None:
+        return ""
+    fld = board.state.field
+    said = []
+    for slot in (s for s in fld.slots if fld.parent(s) == ref.slot):
+        r = SlotRef(ref.player, slot)
+        if was.line(r) is None or board.state.active_soul_at(r) is not None:
+            continue
+        soul, view = board.state.soul_at(r), was.souls.get(r)
+        said.append(f"{soul.name} ({r}), in front of it, was captured" if soul is not None
+                    else f"{view.card.name}, in front of it, has left {r}" if view is not None
+                    else f"the Soul in front of it has left {r}")
+    return " and ".join(said)
 
 
 def negation_switches(board: Board, was: Board | None) -> list[Reason]:
@@ -201,7 +222,7 @@ class Explainer:
             self.count += 1
             if old is not None and new.totals[2] < old.totals[2]:
                 self.last_fall[str(new.ref)] = added.n
-        for reason in taunt_switches(self.g.board(), was_taunts, self.taunts):
+        for reason in taunt_switches(self.g.board(), was_taunts, self.taunts, was_board):
             self.g.trace.add("consequence", f"Because of step {step.n}: {reason.text}.", reason.rules,
                              caused_by=step.n, reasons=[reason])
             self.count += 1
