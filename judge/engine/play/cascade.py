@@ -349,10 +349,15 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
             cond_rules = ("11.3.3", "11.3.1")
             holds = words.condition_now(board, ref, eff.condition)
             said += f"; its condition holds now, at the trigger ({holds})"
-        used_up = effects.limit_reason(g, holder.uid, eff)
+        used_up = effects.limit_reason(g, holder.uid, eff, card.name)
         if used_up:
-            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): {used_up.text}.",
-                        ("11.7.4",), reasons=[used_up],
+            # 11.7.4, glossary Limit: a triggered effect whose limit is used up does not trigger, mandatory
+            # or not
+            kind = "mandatory " if eff.mandatory else ""
+            g.trace.add("nonevent",
+                        f"{card.name}'s {kind}{eff.label} does not trigger ({said}): {card.name}'s "
+                        f"{used_up.text}, and a triggered effect whose limit is used up does not trigger.",
+                        ("11.7.4", "glossary/limit"), reasons=[used_up],
                         cards=[(ref, card.name)], what="trigger_missed", of=card.name)
             continue
         grant = Reason.of("granted_by", keyword=eff.label, source=trig.granted_by, card=card.name,

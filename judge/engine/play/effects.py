@@ -459,16 +459,19 @@ def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:
     return reason.text if reason is not None else None
 
 
-def limit_reason(g: Game, uid: int | None, effect: EffectDef) -> Reason | None:
-    """The limit of `effect` used up on the card `uid`, as a record (11.7.1, 11.7.4), or None."""
+def limit_reason(g: Game, uid: int | None, effect: EffectDef, card: str | None = None) -> Reason | None:
+    """The limit of `effect` used up on the card `uid` (named `card`), as a record (11.7.1, 11.7.4)."""
     if effect.limit is None or uid is None:
         return None
     this_turn, this_game = g.state.uses(uid, effect.label)
     lim = effect.limit
+    named = {"card": card} if card else {}
     if lim.per_turn is not None and this_turn >= lim.per_turn:
-        return Reason.of("limit_used_up", effect=effect.label, used=this_turn, per="turn", limit=lim.text)
+        return Reason.of("limit_used_up", effect=effect.label, used=this_turn, per="turn", limit=lim.text,
+                         **named)
     if lim.per_game is not None and this_game >= lim.per_game:
-        return Reason.of("limit_used_up", effect=effect.label, used=this_game, per="duel", limit=lim.text)
+        return Reason.of("limit_used_up", effect=effect.label, used=this_game, per="duel", limit=lim.text,
+                         **named)
     return None
 
 
