@@ -165,6 +165,10 @@ REASONS: dict[str, ReasonKind] = {
     "unyielding_static": ReasonKind(
         "{what} (from {source}, rank {source_rank}) does not reach {card} ({slot}, rank {rank}){given}: it "
         "is Unyielding against its opponent's Static Effects of rank {rank} or lower", ("13.6.1", "13.6.3")),
+    "payer_captured": ReasonKind(
+        "paying {hp} HP captured {card} ({slot}){went}, but {effect} still resolves as far as it can: a "
+        "Soul that pays HP must be active to pay, and being captured by paying does not stop the effect",
+        ("11.5.5", "14.3.1", "glossary/pay-hp")),
     "granted_by": ReasonKind(
         "this {keyword} is granted by {source} and works as if printed on {card}", ("13.2.1",)),
 }
