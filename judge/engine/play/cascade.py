@@ -388,7 +388,13 @@ def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) ->
     if not effects_:
         return
     names = " and ".join(dict.fromkeys(e.label for e in effects_))
-    g.trace.add("nonevent", f"{card.name}'s {names} does not trigger ({text}): {reason.text}.",
+    instant = ""
+    if reason.code == "trigger_inactive" and any(e.kind == "instant" for e in effects_):
+        # 11.1.5: an Instant Effect whose card is no longer active (captured by the very damage that
+        # triggered it) does nothing
+        instant = "; an Instant Effect whose card is no longer active does nothing"
+        reason = Reason.of(reason.code, **{**reason.facts, "also": ("11.1.5",)})
+    g.trace.add("nonevent", f"{card.name}'s {names} does not trigger ({text}): {reason.text}{instant}.",
                 reason.rules, reasons=[reason], what="trigger_missed", of=card.name)
 
 
