@@ -439,12 +439,19 @@ def flush_pending(g: Game) -> bool:
                              for r, s in zip(chosen, p.effect.targets, strict=False)]
             # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
             rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
+            order = ""
             if len(items) > 1:
                 rules = (*rules, "interpretation/trigger-order")
+            if len({i.controller for i in items}) > 1:
+                # glossary Turn player: their simultaneous triggers are handled first
+                order = (f" {tp} is the turn player, so their simultaneous triggers are handled first."
+                         if p.controller == tp else f" It comes after {tp}'s, the turn player's, which are "
+                                                    "handled first.")
+                rules = (*rules, "glossary/turn-player")
             put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used "
                                      f"for {p.controller} by the game ({p.trigger_text})"
                                      f"{', its targets chosen now' if p.effect.targets else ''}"
-                                     f"{_targets_text(g, entry, bool(chosen))}.",
+                                     f"{_targets_text(g, entry, bool(chosen))}.{order}",
                            rules)
         else:
             g.offered.append(p)
