@@ -44,6 +44,8 @@ from judge.engine.data.yamlio import (
     safe_load,
     value_problems,
 )
+from judge.engine.driver.answers import QUESTIONS, Question
+from judge.engine.driver.answers import schema as ask_schema
 from judge.engine.driver.api import legal_actions, load_scenario, position, questions, resolve
 from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
 from judge.engine.driver.verbs import VERBS, Verb
@@ -54,6 +56,8 @@ __all__ = [
     # loading, reading and running a scenario
     "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
     "questions",
+    # the question table (§7)
+    "QUESTIONS", "Question", "ask_schema",
     # the budget a caller may run the engine under
     "budget", "Budget", "OutOfTime",
     # errors

@@ -185,7 +185,7 @@ def board_json() -> Response:
         problems = hints.explain(exc.problems, data)
     figure = pages.board_figure(data.get("state") or {}, data.get("cards"), derived=derived, words=True)
     if rejected:
-        rejected = dict(rejected, text=pages.reason_words(rejected.get("text", "")),
+        rejected = dict(rejected, text=pages.reason_words(rejected),
                         rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
     return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=runner.to_yaml(data),
                    words=words.queue_words(data), board=render_template("desk/_board.html", figure=figure))

@@ -104,6 +104,12 @@ class Step:
     reasons: tuple[Reason, ...] = ()   # the records the step's "why" is made from (reasons.py)
     facts: Facts = Facts()
 
+    @property
+    def said(self) -> str:
+        """The step's words as one sentence, as an answer quotes them."""
+        text = self.text.strip()
+        return text if text.endswith((".", "!", "?", ")")) else text + "."
+
     def to_dict(self) -> dict[str, Any]:
         out = self._dict()
         out["facts"] = facts_dict(self)
