@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "judge.commands.resolve:check",
         "resolve every scenario under a folder and check its expectations",
     ),
+    "read-card": ("judge.commands.read_card:read_card",
+                  "read a card's printed text into its keywords and effects"),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),
     "changes": ("judge.changes.cli:run", "what changed between two Codex editions, for every ruling"),
 }

@@ -47,6 +47,7 @@ from judge.engine.data.yamlio import (
 from judge.engine.driver.answers import QUESTIONS, Question
 from judge.engine.driver.answers import schema as ask_schema
 from judge.engine.driver.api import legal_actions, load_scenario, position, questions, resolve
+from judge.engine.driver.card_text import MAX_CARD_TEXT, Reading, read_card_text, write_card_text
 from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
@@ -70,6 +71,8 @@ __all__ = [
     "KEYWORDS", "KeywordDef",
     "Library", "CARDS_DIR", "load_library", "load_library_dir",
     "parse_card", "parse_cards", "Field", "load_field", "parse_field",
+    # card text in words (issue 28): printed text <-> keywords and effects
+    "MAX_CARD_TEXT", "Reading", "read_card_text", "write_card_text",
     # editions
     "current_version", "held", "known",
     # YAML and JSON as the engine reads them, and did-you-mean

@@ -6,6 +6,7 @@ import json
 import math
 import re
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,11 +160,20 @@ class Searcher:
         if q is None:
             return None, []
         phrases = [_flat(p) for p in re.findall(r'"([^"]+)"', search)]
-        clauses = [frozenset(t for _, t in Q.positive_terms(clause))
-                   for clause in (q.subqueries if isinstance(q, Or) else [q])]
-        clauses = [clause for clause in clauses if clause] or [frozenset()]
         with self.lock:
             found = self.searcher.search(q, limit=None, filter=self._filters(prepared)).items()
+        scored = self._weighed(found, _clauses(q), phrases)
+        scored.sort()
+        ranked = self._pin(search, [docnum for _, _, docnum in scored])
+        if "example" not in prepared.kinds:
+            shown = {self.docs[n]["id"] for n in ranked}
+            ranked = [n for n in ranked if self.docs[n].get("parent", "") not in shown]
+        return q, ranked
+
+    def _weighed(self, found: Iterable[tuple[int, float]], clauses: list[frozenset[str]],
+                 phrases: list[str]) -> list[tuple[float, Any, int]]:
+        """(sort key, order, docnum) per match: the score weighted by the share of clauses matched
+        (squared), by kind, and by a literal phrase."""
         scored = []
         for docnum, score in found:
             terms = self.doc_terms[docnum]
@@ -172,12 +182,7 @@ class Searcher:
             if phrases and any(p in self.flat[docnum] for p in phrases):
                 weight *= PHRASE_BONUS
             scored.append((-score * weight, self.docs[docnum]["order"], docnum))
-        scored.sort()
-        ranked = self._pin(search, [docnum for _, _, docnum in scored])
-        if "example" not in prepared.kinds:
-            shown = {self.docs[n]["id"] for n in ranked}
-            ranked = [n for n in ranked if self.docs[n].get("parent", "") not in shown]
-        return q, ranked
+        return scored
 
     def _filters(self, prepared: Q.Prepared) -> Query | None:
         parts: list[Query] = []
@@ -285,3 +290,10 @@ def searcher(index_dir: str | Path) -> Searcher:
             found = Searcher.open(build)
             _searchers[str(index_dir)] = found
     return found
+
+
+def _clauses(q: Query) -> list[frozenset[str]]:
+    """The positive terms of each clause of a query (one clause where it is not an Or)."""
+    clauses = [frozenset(t for _, t in Q.positive_terms(clause))
+               for clause in (q.subqueries if isinstance(q, Or) else [q])]
+    return [clause for clause in clauses if clause] or [frozenset()]

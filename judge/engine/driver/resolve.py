@@ -111,7 +111,6 @@ def _derived(g: Game) -> dict[str, Any]:
     try:
         return g.board().derived(detail=True)
     except Exception:  # noqa: BLE001 - already reported as an engine error step
-        g.touch()
         return {}
 
 

@@ -5,8 +5,6 @@ effects begin at the fight (interpretation/battle-by-effect)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from judge.engine.data import parts
 from judge.engine.data.cards import CardDef, EffectDef
 from judge.engine.data.errors import Reason
@@ -22,7 +20,7 @@ from judge.engine.data.keywords import (
     restrictions,
 )
 from judge.engine.play import cascade, effects, nonevents, references, zones
-from judge.engine.play.game import Entry, Game
+from judge.engine.play.game import Battle, Entry, Game
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, Soul
@@ -31,16 +29,6 @@ from judge.engine.rules import legality
 
 R_CHECK = ("9.5.3", "glossary/attack-target")
 R_FIGHT = ("glossary/battle", "glossary/atk", "glossary/def")
-
-
-@dataclass
-class Battle:
-    attacker: SlotRef
-    attacker_uid: int
-    target: SlotRef
-    target_uid: int
-    counts_as_attack: bool
-    by_effect: bool = False
 
 
 def declare(g: Game, action: Action) -> None:

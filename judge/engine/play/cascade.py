@@ -169,7 +169,6 @@ def cast(g: Game, action: Action) -> None:
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
                   source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index)
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank))
-    g.touch()
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
                              f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
                              "event slot. Its cost, if any, is paid only when it resolves.",
@@ -249,7 +248,6 @@ def spring(g: Game, action: Action) -> None:
         rules = (*rules, "10.4.9")
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
     answer = f" in answer to {moment['what']}" if moment is not None and eff.kind == "timing" else ""
-    g.touch()
     put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
                              f"turned face up; {ambusher.name} is its "
                              f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules)

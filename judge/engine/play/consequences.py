@@ -158,7 +158,7 @@ class Explainer:
         for change in step.changes:
             if "damage" in change:   # damage since the fall: a capture now is the damage's, not the fall's
                 self.last_fall.pop(str(change.get("slot")), None)
-        if step.kind in QUIET or (self.g._board is self.seen and self.seen is not None):
+        if step.kind in QUIET or self.g.board_is_current(self.seen):
             return  # nothing that changes a derived value, or nothing touched since the last look
         was_taunts = self.taunts
         now = self._look()

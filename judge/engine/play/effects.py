@@ -147,7 +147,6 @@ def finish(g: Game, entry: Entry) -> None:
         g.state.players[entry.controller].elysium.append(entry.card)
         g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.4.8",),
                     [{"card": entry.card, "from": "sprung", "to": f"{entry.controller}.elysium"}])
-    g.touch()
     zones.check_captures(g)
 
 
@@ -292,7 +291,6 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
                       source_uid=entry.source_uid if entry.kind not in ("event", "ambush") else None,
                       source_rank=entry.source_rank, started_turn=state.turn, seq=state.new_uid())
     state.lasting.append(lasting)
-    g.touch()
     how = _describe_value(kind, value)
     span = stats.SPANS.get(until, until.replace("_", " "))  # the Codex's words (13.3.1, 13.3.2)
     if kind == "lay":

@@ -42,7 +42,6 @@ def equip(g: Game, action: Action) -> None:
     player, ref, card = _from_hand(g, action, "to")
     soul = g.state.soul(ref)
     soul.armament = Armament(g.state.new_uid(), card.name)
-    g.touch()
     view = g.board().souls[ref]
     parts: list[str] = []
     rules: list[str] = []
@@ -62,7 +61,6 @@ def invoke(g: Game, action: Action) -> None:
     """10.5.1: a Realm from hand onto an empty realm slot."""
     player, ref, card = _from_hand(g, action, "to")
     g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
-    g.touch()
     g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.",
                 ("10.5.1", "10.5.2"),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])

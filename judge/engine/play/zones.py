@@ -67,7 +67,6 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     dealt = min(amount, -(-hp // 5) * 5)
     before = card.damage
     card.damage = before + dealt
-    g.touch()
     short = dealt < amount or hp < dealt
     extra = f" (only {min(dealt, hp)} of {amount}: it had {hp} HP left)" if short else ""
     g.trace.add("damage", f"{name} takes {amount} {kind}{rounding} from {source}{how}{extra}; HP {hp} → "
@@ -96,7 +95,6 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
         return 0
     before = soul.damage
     soul.damage -= healed
-    g.touch()
     extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
     g.trace.add("heal", f"{source} heals {healed} damage{rounding} from {name}{extra}: damage {before} → "
                         f"{soul.damage}.",
@@ -124,7 +122,6 @@ def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
         changes.append({"card": arm.name, "from": str(ref), "to": f"{soul.owner}.elysium"})
         text += f" Its Armament {arm.name} goes to the Elysium (10.3.4)."
         rules = (*rules, *R_ARMAMENT_ELYSIUM)
-    g.touch()
     g.trace.add("capture", text, (*rules, "glossary/capture"), changes)
     captured_trigger_note(g, soul.name, ref)
 
@@ -164,7 +161,6 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             realm = g.state.realm(ref)
             realm.shattered = True
             g.left[realm.uid] = "shattered"
-            g.touch()
             g.trace.add("capture", f"{realm.name} ({ref}) is at 0 HP and shatters: turned face down, it "
                                    "blocks its slot for the rest of the duel.",
                         ("10.5.4", "glossary/shatter"),
@@ -250,7 +246,6 @@ def _leave_field(g: Game, ref: SlotRef, soul: Soul, pile: str,
         text = f" Its Armament {soul.armament.name} goes to {where} (10.3.4)."
         rules = ("10.3.4", sub_item)
     extra, extra_rules = _lost_note(_forget(g, soul.uid, pile))
-    g.touch()
     return changes, text + extra, (*rules, *extra_rules)
 
 
@@ -342,7 +337,6 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
     moving = g.state.soul(ref)
     g.state.slot(ref).soul = None
     g.state.slot(dest).soul = moving
-    g.touch()
     changes = [{"card": moving.name, "from": str(ref), "to": str(dest)}]
     text = (f"{moving.name} is teleported from {ref} to {dest} ({source}); it stays on the field and keeps "
             "everything.")
@@ -360,7 +354,6 @@ def place_soul(g: Game, player: str, slot: str, name: str) -> Soul:
     """A card put on the field is a new card with a fresh identity (15.5.1)."""
     soul = Soul(uid=g.state.new_uid(), name=name, owner=player, recruited_this_turn=True)
     g.state.players[player].slots[slot].soul = soul
-    g.touch()
     return soul
 
 
