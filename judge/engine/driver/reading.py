@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.engine.data.errors import Reason
+from judge.engine.data.keywords import MORAL
 from judge.engine.driver.asking import VALUES, Ask, describe, named, used_label
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, State
@@ -43,6 +44,10 @@ QUIET = ("window", "turn", "cascade", "resolve", "zone")   # steps that name a c
 TRIGGER_REASONS = ("trigger_condition", "limit_used_up", "trigger_inactive", "trigger_negated",
                    "trigger_lost_no_target")
 SLOT_FACTS = ("slot", "taunter_slot")   # the facts of a reason that name a card's slot
+# the glossary entry of each value a question may ask, for a value that holds as printed
+VALUE_RULES = {"atk": ("glossary/atk",), "def": ("glossary/def",), "hp": ("glossary/hp",),
+               "max_hp": ("glossary/hp",), "damage": ("glossary/damage",), "captured": ("glossary/capture",),
+               "line": ("glossary/line",), "proactive": ("glossary/proactive",)}
 
 
 # --- following, during play --------------------------------------------------------------------
@@ -239,10 +244,34 @@ class Reader:
         checked = step is not None and step.kind == "resolve" and step.facts.what == "resolve_checked"
         text = f"Yes: {used.label} resolves. " + (step.said if step is not None and checked else
                                                    "Nothing that makes an effect fizzle (11.6.1) holds.")
-        did = self._first_effect(outcome.step)
+        paid, captured = self._payment_captured(outcome.step)
+        if paid is not None:   # 11.5.5: it resolves as far as it can, even if paying captured the payer
+            text += (f" {paid.said} Paying captured {paid.facts.cards[0].name}, but a paid cost stays paid "
+                     "and the effect still resolves as far as it can.")
+        did = self._first_effect(captured or outcome.step)
         if did is not None:
             text += f" {did.said}"
+        if paid is not None:
+            return "yes", text, paid.n, paid.rules
         return "yes", text, outcome.step, self.rules(outcome.step)
+
+    def _payment_captured(self, after: int) -> tuple[Step | None, int | None]:
+        """The damage a Soul took paying the cost of the entry that begins to resolve at step `after`, when it
+        captured that Soul (a capture of its slot follows before the effect does anything), and the capture's
+        step."""
+        for i, step in enumerate(self.steps[after:], start=after):
+            if step.kind in ("effect", "fizzle", "reject", "window", "turn", "instant") or \
+                    (step.kind == "resolve" and step.facts.what == "resolve_begins"):
+                return None, None
+            if step.facts.what == "cost_paid" and step.facts.cards:
+                slot = step.facts.cards[0].slot
+                for later in self.steps[i + 1:]:
+                    took = [c for c in later.changes if c.get("slot") == slot]
+                    if later.kind == "capture" and any(c.get("captured") == [False, True] for c in took):
+                        return step, later.n
+                    if later.kind not in ("capture", "consequence", "nonevent"):
+                        break
+        return None, None
 
     def _missed(self, card: str) -> Step | None:
         """A non-event about one of `card`'s effects (it does not trigger, or is lost), read from its reason
@@ -293,10 +322,23 @@ class Reader:
         steps = {what: (self._explained_by(n, place) or n) if what == "changed" else n
                  for what, n in events.items()}
         main = next(w for w in HAPPENINGS if w in events)   # the most telling decides
+        if main == "captured":   # captured paying a cost: the payment decides (11.5.5, 14.3.1)
+            paid = self._paid_before(steps[main])
+            if paid is not None:
+                steps[main] = paid
         said = list(dict.fromkeys(s.said for w in events
                                   if (s := self.step(steps[w])) is not None))
         head = " and ".join(events).capitalize()
         return list(events), f"{head}: " + " ".join(said), steps[main], self.rules(steps[main])
+
+    def _paid_before(self, capture: int) -> int | None:
+        """The payment (damage taken paying a cost) that brought the Soul captured at step `capture` to 0 HP:
+        the last step before the capture that is not a consequence or non-event, when it is one."""
+        for step in reversed(self.steps[:capture - 1]):
+            if step.kind in ("consequence", "nonevent"):
+                continue
+            return step.n if step.facts.what == "cost_paid" else None
+        return None
 
     def _explained_by(self, n: int, place: str | None) -> int | None:
         """A consequence step that follows from step `n` (or is step `n`) and is about the card on `place`:
@@ -324,7 +366,8 @@ class Reader:
         - else the last step of play that names it (0 damage, say), or None."""
         places = {p for p in {getattr(seen, "place", "") for _, seen in history} if ":" in p}
         naming = [s for s in self.steps if _about(s, places)]
-        found = next((s for s in reversed(naming) if s.kind == "nonevent"), None)
+        found = next((s for s in reversed(naming)
+                      if s.kind == "nonevent" or s.facts.what == "kept_off"), None)
         if found is not None:
             return found
         if uid is not None:
@@ -360,7 +403,15 @@ class Reader:
             kept = self._trigger_kept_off(ask, card)
             if kept is not None:   # its own trigger that would have changed it did not fire: why not
                 return value, f"{_shown(value)}: {what}; {kept.said}", kept.n, kept.rules
-            return value, f"{_shown(value)}: {what}; no step changes it{parts}.", None, rules
+            off = self._kept_off(ask, final[0])
+            if off is not None:    # an effect that would have changed it was kept off it: that step
+                return value, f"{_shown(value)}: {what}; no step changes it. {off.said}", off.n, off.rules
+            holds, held_rules = self._holds(ask, card)
+            shown = self._shown_at(ask)
+            text = f"{_shown(value)}: {what}; no step changes it{parts}{holds}."
+            if shown is not None:   # the position as given states it: the answer rests on that step
+                return value, text, shown.n, shown.rules
+            return value, text, None, tuple(dict.fromkeys((*rules, *held_rules)))
         n, before = changes[-1]
         deciding = self._explained_by(n, str(ask.slot)) or n
         was = ("the slot was empty" if before is None else "it had none" if before == []
@@ -375,13 +426,18 @@ class Reader:
         """For a value no step changed: a non-event of a trigger of the card on the slot that did not fire
         (negated, its limit used up, its condition not met), read from its reason record: the record names
         the slot, or, for a limit used up (whose record names the effect, not its card), the effect is one of
-        that card's. Only values a triggered effect can change."""
+        that card's; a non-event without a record (a Berserk whose Soul was captured in the same step, a
+        capture that was no capture in battle) by its facts: a trigger of this card that was missed. Only
+        values a triggered effect can change."""
         if ask.of not in ("atk", "def", "max_hp", "hp", "damage", "keywords") or not isinstance(card, str):
             return None
         definition = self.start.library.get(card)
         for step in self.steps:
             if step.kind != "nonevent":
                 continue
+            if not step.reasons and step.facts.what == "trigger_missed" and step.facts.of == card and \
+                    (not step.facts.cards or str(ask.slot) in step.facts.slots()):
+                return step
             for r in step.reasons:
                 if r.code not in TRIGGER_REASONS:
                     continue
@@ -398,6 +454,62 @@ class Reader:
             return None
         return next((s for s in reversed(self.steps) if s.kind in ("damage", "heal")
                      and any(c.get("slot") == str(ask.slot) for c in s.changes)), None)
+
+    def _kept_off(self, ask: Ask, uid: Any) -> Step | None:
+        """For a value no step changed, what kept a change off the card: a step whose facts say an effect or
+        keyword was kept off it (an Unyielding block, 13.6; a Leader that stays on its altar), or the fizzle
+        or negation of an effect that targeted it (11.6.1, 13.5.1). Only values an effect can change."""
+        if ask.of not in ("atk", "def", "max_hp", "hp", "damage", "keywords", "captured", "line") or \
+                ask.slot is None:
+            return None
+        places = {str(ask.slot)}
+        found = next((s for s in reversed(self.steps)
+                      if s.facts.what == "kept_off" and _about(s, places)), None)
+        if found is not None or not isinstance(uid, int):
+            return found
+        for used in reversed(self.g.ledger.used):
+            outcome = self.g.ledger.outcomes.get(used.entry)
+            if outcome is not None and outcome.how != "resolved" and uid in used.targets:
+                return self.step(outcome.step)
+        return None
+
+    def _holds(self, ask: Ask, card: Any) -> tuple[str, tuple[str, ...]]:
+        """What holds a value no step changed, in words and rules: an opposing Static Effect an Unyielding
+        Soul shuts out (13.6.1), the keywords and where each comes from (printed, granted, 13.2.1), or the
+        printed value itself (the value's glossary entry)."""
+        view = self.g.board().view(ask.slot) if ask.slot is not None else None
+        if view is None:
+            return "", VALUE_RULES.get(ask.of or "", ())
+        words: list[str] = []
+        rules: list[str] = [*VALUE_RULES.get(ask.of or "", ())]
+        if ask.of in ("atk", "def", "max_hp", "hp", "keywords"):
+            for b in getattr(view, "blocked", ()):
+                words.append(f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it: it is "
+                             f"Unyielding against its opponent's effects of rank {view.card.rank} or lower")
+                rules += ["13.6.1", "13.6.3"]
+        if ask.of == "keywords":
+            for ks in view.keywords:
+                granted = ks.kind != "printed"
+                label = ks.keyword.label()
+                source = f"from {ks.label}, as if printed" if granted else "printed on it"
+                words.append(f"{label[:1].upper()}{label[1:]} {source}")
+                rules += [*ks.rules, *(("13.2.1",) if granted else ())]
+            if not view.keywords:
+                words.append("it has no keyword, printed or granted")
+                rules.append("glossary/realm" if getattr(ask.slot, "is_realm", False) else "glossary/soul")
+        elif not words and ask.of in ("atk", "def", "max_hp", "hp"):
+            key = {"atk": "atk", "def": "def_", "max_hp": "max_hp", "hp": "max_hp"}[ask.of]
+            if all(c.kind in ("printed", "damage", "floor") for c in getattr(view, key).contributions):
+                words.append("it is the printed value; no effect in force changes it")
+                own, own_rules = _own_gifts(view)
+                words += own
+                rules += own_rules
+        return ("; " + "; ".join(words)) if words else "", tuple(dict.fromkeys(rules))
+
+    def _shown_at(self, ask: Ask) -> Step | None:
+        """The step that states what holds an unchanged value: the position as given (nothing queued)."""
+        places = {str(ask.slot)}
+        return next((s for s in self.steps if s.kind == "position" and _about(s, places)), None)
 
     def _made_of(self, ask: Ask) -> tuple[str, tuple[str, ...]]:
         """What an unchanged ATK, DEF or maximum HP is made of (printed, Armament, auras…), and its rules."""
@@ -427,6 +539,21 @@ class Reader:
             return "none", f"None: the duel goes on: {sentence(reason.text)}", step.n, step.rules
         return "none", "None: the duel goes on; no Leader is captured and no one is Decked Out for good.", \
             None, ()
+
+
+def _own_gifts(view: Any) -> tuple[list[str], list[str]]:
+    """What a card gives to others and not to itself: its Moral (to its Underlings, glossary Moral) and its
+    auras to its controller's other Souls (13.1.2)."""
+    words: list[str] = []
+    rules: list[str] = []
+    for ks in getattr(view, "keywords", ()):
+        if ks.keyword.name == MORAL.name and ks.kind == "printed":
+            words.append(f"its own {MORAL.title} gives to its Underlings, not to itself")
+            rules += MORAL.rules
+    if any(e.kind == "static" and e.to == "other_own_souls" for e in view.card.effects) and not view.negated:
+        words.append("its aura gives to its controller's other Souls, not to itself")
+        rules.append("13.1.2")
+    return words, rules
 
 
 def _records(reasons: Sequence[Reason]) -> list[Reason]:

@@ -54,6 +54,7 @@ WHAT = frozenset({
                          # that does not protect): `of` is the card whose effect or keyword it is
     "waits",             # a queued action waits (the event slot)
     "values_changed",    # a consequence: derived values of `cards[0]` changed
+    "cost_paid",         # damage a Soul takes paying a cost (pays HP, 11.5.5)
 })
 
 
@@ -192,7 +193,8 @@ class Trace:
         for change in changes:
             if "card" in change:
                 for end in (change.get("from"), change.get("to")):
-                    if isinstance(end, str) and ":" in end:
+                    # a slot, not "A:L2 (face down)" nor "A.hand"
+                    if isinstance(end, str) and ":" in end and " " not in end:
                         out.setdefault((end, str(change["card"])), None)
             elif isinstance(change.get("slot"), str) and self.namer is not None:
                 holder = self.namer(change["slot"])
