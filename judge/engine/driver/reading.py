@@ -253,7 +253,28 @@ class Reader:
             text += f" {did.said}"
         if paid is not None:
             return "yes", text, paid.n, paid.rules
+        granted = self._granted(used)
+        if granted is not None:   # 13.2.1: a granted keyword works as if printed; the grant decides
+            grant, reason = granted
+            text += f" {sentence(reason.text[:1].upper() + reason.text[1:])}"
+            return "yes", text, grant.n, grant.rules
         return "yes", text, outcome.step, self.rules(outcome.step)
+
+    def _granted(self, used: Used) -> tuple[Step, Reason] | None:
+        """The grant behind a keyword's effect that was used (13.2.1), from the `granted_by` record of the
+        step that triggered it: the step that granted the keyword to the card's slot (a lasting grant), or,
+        for a keyword an aura or Armament gives (no step grants it), that triggering step itself."""
+        for i in range(min(used.pushed, len(self.steps)) - 1, -1, -1):
+            step = self.steps[i]
+            for r in step.reasons:
+                if r.code != "granted_by" or r.facts.get("card") != used.card or \
+                        used.label != f"{used.card}'s {r.facts.get('keyword')}":
+                    continue
+                slot = r.facts.get("slot")
+                grant = next((s for s in reversed(self.steps[:i])
+                              if any(c.get("slot") == slot and "grant" in c for c in s.changes)), None)
+                return (grant or step), r
+        return None
 
     def _payment_captured(self, after: int) -> tuple[Step | None, int | None]:
         """The damage a Soul took paying the cost of the entry that begins to resolve at step `after`, when it
@@ -469,9 +490,12 @@ class Reader:
             return found
         for used in reversed(self.g.ledger.used):
             outcome = self.g.ledger.outcomes.get(used.entry)
-            if outcome is not None and outcome.how != "resolved" and uid in used.targets:
-                return self.step(outcome.step)
-        return None
+            aimed = uid in used.targets or uid == used.source
+            if outcome is not None and outcome.how != "resolved" and aimed:
+                return self.step(outcome.step)   # an effect aimed at it, or its own (its cost not paid)
+        # a trigger of it or of an opposing card that did not fire or was lost: what would have reached it
+        return next((s for s in reversed(self.steps)
+                     if s.kind == "nonevent" and _trigger_lost(s) and _could_reach(s, places)), None)
 
     def _holds(self, ask: Ask, card: Any) -> tuple[str, tuple[str, ...]]:
         """What holds a value no step changed, in words and rules: an opposing Static Effect an Unyielding
