@@ -253,6 +253,10 @@ class Reader:
             text += f" {did.said}"
         if paid is not None:
             return "yes", text, paid.n, paid.rules
+        shielded = self.step(used.pushed - 1)   # 13.6.1: what would have stopped it is shut out of its card
+        if shielded is not None and shielded.facts.what == "kept_off" and \
+                any(c.name == used.card for c in shielded.facts.cards):
+            return "yes", f"{text} {shielded.said}", shielded.n, shielded.rules
         granted = self._granted(used)
         if granted is not None:   # 13.2.1: a granted keyword works as if printed; the grant decides
             grant, reason = granted
@@ -435,6 +439,8 @@ class Reader:
             return value, text, None, tuple(dict.fromkeys((*rules, *held_rules)))
         n, before = changes[-1]
         deciding = self._explained_by(n, str(ask.slot)) or n
+        if ask.of == "captured" and value is True:   # captured paying a cost: the payment decides (11.5.5)
+            deciding = self._paid_before(deciding) or deciding
         was = ("the slot was empty" if before is None else "it had none" if before == []
                else f"it was {_shown(before)}")
         text = f"{_shown(value)}: {what}; {was} before step {deciding}."
@@ -484,8 +490,9 @@ class Reader:
                 ask.slot is None:
             return None
         places = {str(ask.slot)}
-        found = next((s for s in reversed(self.steps)
-                      if s.facts.what == "kept_off" and _about(s, places)), None)
+        found = next((s for s in reversed(self.steps)   # kept off it, or a refused action that named it
+                      if (s.facts.what == "kept_off" and _about(s, places))
+                      or (s.kind == "reject" and s.facts.slots() & places)), None)
         if found is not None or not isinstance(uid, int):
             return found
         for used in reversed(self.g.ledger.used):
@@ -520,7 +527,12 @@ class Reader:
                 rules += [*ks.rules, *(("13.2.1",) if granted else ())]
             if not view.keywords:
                 words.append("it has no keyword, printed or granted")
+                own, own_rules = _own_gifts(view)
+                words += own
+                rules += own_rules
                 rules.append("glossary/realm" if getattr(ask.slot, "is_realm", False) else "glossary/soul")
+        elif ask.of == "damage" and not view.damage:
+            words.append("nothing dealt it damage")
         elif not words and ask.of in ("atk", "def", "max_hp", "hp"):
             key = {"atk": "atk", "def": "def_", "max_hp": "max_hp", "hp": "max_hp"}[ask.of]
             if all(c.kind in ("printed", "damage", "floor") for c in getattr(view, key).contributions):
@@ -591,10 +603,11 @@ def _records(reasons: Sequence[Reason]) -> list[Reason]:
 
 def _about(step: Step, places: set[str]) -> bool:
     """The step is about the card that stood on one of `places`: a fact of its reason records names the
-    slot; a step without a record (a consequence of values, an Unyielding block by an Instant Effect, a
-    damage step) names it among its facts' cards."""
-    if step.reasons:
-        return any(r.facts.get(k) in places for r in _records(step.reasons) for k in SLOT_FACTS)
+    slot; a step whose records name no slot (a consequence of values, an Unyielding block by an Instant
+    Effect, a damage step, a refusal for a negated card) names it among its facts' cards."""
+    named = {r.facts.get(k) for r in _records(step.reasons) for k in SLOT_FACTS} - {None}
+    if named:
+        return bool(named & places)
     return bool(step.facts.slots() & places)
 
 
