@@ -8,13 +8,20 @@ WORKERS ?= 2
 
 .PHONY: serve test check bench bench-site lint docs clean
 
-$(BIN)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+# `make serve` installs what serving needs and nothing more (a fresh clone answers sooner); the test
+# extras (pytest, playwright, mypy, …) come with `make test`, `make lint` and the benches.
+$(BIN)/.served: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -e .
 	touch $@
 
-serve: $(BIN)/.installed
+$(BIN)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(BIN)/.served $@
+
+serve: $(BIN)/.served
 	$(BIN)/judge index --if-stale
 	$(BIN)/gunicorn -c gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) 'judge.web:create_app()'
 
@@ -22,7 +29,7 @@ serve: $(BIN)/.installed
 test: lint
 	$(BIN)/python -m pytest -q
 
-check: $(BIN)/.installed
+check: $(BIN)/.served
 	$(BIN)/judge codex-check
 	$(BIN)/judge check scenarios/
 

@@ -64,3 +64,11 @@ def test_can_attack_is_read_checked_and_offered_through_the_table():
     loaded = engine.load_scenario(data)
     offered = [q["ask"] for q in engine.questions(loaded)]
     assert {"can_attack": "A:L2"} in offered and {"can_attack": "B:L2"} in offered
+
+
+def test_every_kind_of_question_is_written_in_the_format_page():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "scenario-format.md").read_text(encoding="utf-8")
+    missing = [kind for kind in QUESTIONS if f"`{kind}" not in page]
+    assert missing == [], f"write these ask: kinds in docs/scenario-format.md, §7 additions: {missing}"

@@ -294,20 +294,6 @@ def reason_words(rejected: Mapping[str, Any] | None) -> str:
     return "; ".join(str(v.get("text") or "") for v in violations) + "."
 
 
-def question_words(answer: Mapping[str, Any], action_words: list[str] | None) -> str:
-    """A question about a queued action with the action named as the desk's queue names it and numbered as
-    it numbers it (from 1): the answer's `facts` give the action's index; the engine's question otherwise."""
-    facts = answer.get("facts") if isinstance(answer.get("facts"), Mapping) else {}
-    n = facts.get("action") if isinstance(facts, Mapping) else None
-    text = str(answer.get("question") or "")
-    if not isinstance(n, int) or not action_words or not 0 <= n < len(action_words) or not action_words[n]:
-        return text
-    said = f"action {n + 1}, “{action_words[n]}”,"
-    if next(iter(answer.get("ask") or {}), "") == "legal":
-        return f"Is {said} legal where it stands in the queue?"
-    return text
-
-
 def step_words(step: Mapping[str, Any], action_words: list[str] | None) -> str:
     """A trace step in the desk's words: a refused action (its `facts`: `action` from 0, `player`, `because`)
     is numbered from 1, as the desk's queue numbers it, and named as the queue names it; any other step in

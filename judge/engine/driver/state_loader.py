@@ -5,6 +5,7 @@ altar, an active Soul at 0 HP … are refused). Used by `scenario.load_scenario`
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -31,6 +32,7 @@ from judge.engine.position.state import (
     SlotRef,
     Soul,
     State,
+    marked_recruits,
 )
 
 DEFAULT_TURNS_TAKEN = 5
@@ -57,6 +59,7 @@ class StateLoader:
         self.c = cardmod._Checker(problems)
         self._pending_setters: list[tuple[SlotRef, int, Any, str]] = []
         self.refused: set[str] = set()   # cards of the scenario's `cards:` refused for a bad value
+        self._recruits: dict[str, list[str]] = {}   # `recruited_this_turn:` lists as given, per player
 
     def bad(self, path: str, message: str) -> None:
         self.p.add(path, message)
@@ -183,7 +186,7 @@ class StateLoader:
 
     def player(self, state: State, p: str, data: Mapping[str, Any], path: str) -> None:
         self.c.keys(data, ("turns_taken", "proactive", "field", "realms", "hand", "deck", "elysium",
-                           "exile", "decked_out_turns"), path)
+                           "exile", "decked_out_turns", "recruited_this_turn"), path)
         ps = state.players[p]
         if state.phase == SETUP:
             # glossary/setup: the recruiting rounds come before turn 1, so nobody has taken a turn
@@ -206,6 +209,11 @@ class StateLoader:
         ps.exile = self.names(data.get("exile"), f"{path}.exile")
         if data.get("decked_out_turns") is not None:
             ps.decked_out_turns = self.c.integer(data["decked_out_turns"], f"{path}.decked_out_turns", 0)
+        if data.get("recruited_this_turn") is not None:
+            sub = f"{path}.recruited_this_turn"
+            items = self.c.seq(data["recruited_this_turn"], sub)
+            self._recruits[p] = [card.name for i, item in enumerate(items)
+                                 if (card := self.known(item, f"{sub}[{i}]", "soul"))]
         fdata = data.get("field")
         if fdata is None:
             fdata = {}
@@ -513,8 +521,27 @@ class StateLoader:
                 if s.soul and s.soul.recruited_this_turn and p != state.turn_player:
                     self.bad(f"{path}.field.{slot}.recruited", f"{p} can't have recruited this turn: it is "
                                                                f"{state.turn_player}'s turn (10.1.1)")
+            self.recruits(state, p, path)
             self.spiral(state, p, path)
         self.hp_check(state)
+
+    def recruits(self, state: State, p: str, path: str) -> None:
+        """10.1.1: the recruits made this turn; by default the Souls marked `recruited: this_turn`. A list
+        given names them all, also those that have left the field since (ours)."""
+        ps = state.players[p]
+        marked = marked_recruits(ps)
+        given = self._recruits.get(p)
+        if given is None:
+            ps.recruits = marked
+            return
+        ps.recruits = given
+        if given and p != state.turn_player:
+            self.bad(f"{path}.recruited_this_turn", f"{p} can't have recruited this turn: it is "
+                                                    f"{state.turn_player}'s turn (10.1.1)")
+        missing = Counter(n.lower() for n in marked) - Counter(n.lower() for n in given)
+        if missing:
+            self.bad(f"{path}.recruited_this_turn", f"leaves out {', '.join(sorted(missing))}, marked "
+                                                    "`recruited: this_turn` on the field")
 
     def spiral(self, state: State, p: str, path: str) -> None:
         # interpretation/escalation-spiral: in turn t (< spiral_turns) the choice is one slot of rank t-1

@@ -113,6 +113,27 @@ def taunt_switches(board: Board, before: dict[int, tuple[SlotRef, bool, tuple[Sl
     return out
 
 
+def negation_switches(board: Board, was: Board | None) -> list[Reason]:
+    """A static negation with a condition whose condition came to hold or stopped holding: it switches
+    on or off that moment (13.1.1), said once, naming the condition as it is now and the cards reached."""
+    out: list[Reason] = []
+    for uid, (ref, cond, holds) in board.conditional_negators.items():
+        old = was.conditional_negators.get(uid) if was is not None else None
+        if old is None or old[2] == holds:
+            continue
+        seen = board if holds else was
+        assert seen is not None
+        found = (board.state.find_uid(t) for t, by in seen.negated_by.items() if uid in by)
+        reached = sorted((r for r in found if r is not None and board.state.soul_at(r) is not None), key=str)
+        if not reached:
+            continue
+        out.append(Reason.of("static_condition_on" if holds else "static_condition_off",
+                             card=board.state.soul(ref).name, slot=str(ref),
+                             now=words.condition_now(board, ref, cond),
+                             reached=_names(board, reached), negated=[str(r) for r in reached]))
+    return out
+
+
 def _names(board: Board, refs: tuple[SlotRef, ...] | list[SlotRef]) -> str:
     names = [f"{board.state.soul(r).name} ({r})" for r in refs]
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names) or "nobody"
@@ -160,9 +181,13 @@ class Explainer:
                 self.last_fall.pop(str(change.get("slot")), None)
         if step.kind in QUIET or self.g.board_is_current(self.seen):
             return  # nothing that changes a derived value, or nothing touched since the last look
-        was_taunts = self.taunts
+        was_taunts, was_board = self.taunts, self.seen
         now = self._look()
         before, self.before = self.before, now
+        for reason in negation_switches(self.g.board(), was_board):
+            self.g.trace.add("consequence", f"Because of step {step.n}: {reason.text}.", reason.rules,
+                             caused_by=step.n, reasons=[reason])
+            self.count += 1
         for uid, new in now.items():
             old = before.get(uid)
             said = explain(old, new, self.g.board(), before, now)

@@ -40,11 +40,17 @@ def fizzle_reason(g: Game, entry: Entry) -> Reason | None:
             for r in g.state.soul_refs(entry.controller))
         note = "; the one on the field now came back and is a new card" if back else ""
         return Reason.of("fizzle_card_inactive", effect=entry.label, card=entry.card, how=_how(how),
+                         slot=str(entry.source_ref), went=_went(g, how, g.state.find_uid(entry.source_uid)
+                                                                or entry.source_ref, entry.controller),
                          note=note, also=("15.5.1",) if back else ())
     if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
         how = g.left.get(entry.caster_uid,
                          "no longer active") if entry.caster_uid is not None else "no longer active"
-        return Reason.of("fizzle_caster_inactive", effect=entry.label, how=_how(how))
+        # 10.2.5: the Caster, named where it stood when it cast the Event, and where it went
+        now = g.state.find_uid(entry.caster_uid) if entry.caster_uid is not None else None
+        return Reason.of("fizzle_caster_inactive", effect=entry.label, how=_how(how),
+                         caster=entry.context.get("caster_name", "its Caster"), slot=str(entry.source_ref),
+                         went=_went(g, how, now or entry.source_ref, entry.controller))
     if entry.kind == "ambush" and entry.ambusher_uid is not None and g.left.get(entry.ambusher_uid) == "hand":
         return Reason.of("fizzle_ambusher_returned", effect=entry.label)
     return None
@@ -52,6 +58,15 @@ def fizzle_reason(g: Game, entry: Entry) -> Reason | None:
 
 def _how(how: str) -> str:
     return {"hand": "returned to the hand", "exile": "exiled", "captured": "captured"}.get(how, how)
+
+
+def _went(g: Game, how: str, ref: SlotRef | None, owner: str) -> str:
+    """Where a card that is no longer active went, in words: face down on its slot, or to a zone."""
+    where = ref.player if ref is not None else owner
+    return {"hand": f"was returned to {where}'s hand",
+            "exile": "was exiled",
+            "captured": f"was captured and lies face down on {ref}",
+            "shattered": f"shattered and lies face down on {ref}, which it blocks"}.get(how, f"is {how}")
 
 
 def cost_problem(g: Game, entry: Entry) -> str | None:

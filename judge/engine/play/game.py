@@ -90,6 +90,7 @@ class Pending:
     mandatory: bool
     context: dict[str, Any]
     trigger_text: str
+    granted_by: str | None = None   # a granted effect's granter (13.2.2: its rank is source_rank)
 
 
 class Pause(Exception):

@@ -26,6 +26,7 @@ def recruit(g: Game, action: Action) -> None:
     """10.1.1: a Soul from hand onto an empty slot under an active Soul."""
     player, ref, card = _from_hand(g, action, "to")
     zones.place_soul(g, player, ref.slot, card.name)
+    g.state.players[player].recruits.append(card.name)   # 10.1.1: one per turn counts recruits made
     statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
     g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
                           f"{', and its Static Effects apply from now' if statics else ''}; a card put on "

@@ -45,6 +45,7 @@ def end_round(g: Game) -> None:
     state = g.state
     tp, rnd = state.turn_player, state.round
     for p in PLAYERS:
+        state.players[p].recruits = []
         for slot in state.players[p].slots.values():
             if slot.soul is not None:
                 slot.soul.recruited_this_turn = False
@@ -123,6 +124,7 @@ def begin_turn(g: Game) -> None:
     state.turn_player = nxt
     state.phase = PHASES[0]
     for p in PLAYERS:
+        state.players[p].recruits = []
         for slot in state.players[p].slots.values():
             if slot.soul is not None:
                 slot.soul.recruited_this_turn = False

@@ -119,6 +119,9 @@ class PlayerState(Tracked):
     turns_taken: int = 5
     proactive: set[str] = field(default_factory=set)
     decked_out_turns: int | None = None
+    # 10.1.1: the Souls this player recruited this turn (this recruiting round in setup), in order,
+    # also those that have left the field since: "one per turn" counts recruits, not Souls still there
+    recruits: list[str] = field(default_factory=list)
 
     @classmethod
     def empty(cls, fld: Field | None = None) -> PlayerState:
@@ -381,7 +384,15 @@ def _player_out(state: State, ps: PlayerState) -> dict[str, Any]:
     out["exile"] = list(ps.exile)
     if ps.decked_out_turns is not None:
         out["decked_out_turns"] = ps.decked_out_turns
+    if sorted(ps.recruits) != sorted(marked_recruits(ps)):
+        out["recruited_this_turn"] = list(ps.recruits)   # one has left the field since (ours)
     return out
+
+
+def marked_recruits(ps: PlayerState) -> list[str]:
+    """The names of the player's Souls on the field marked as recruited this turn (captured ones too)."""
+    return [slot.soul.name for slot in ps.slots.values()
+            if slot.soul is not None and slot.soul.recruited_this_turn]
 
 
 def _lasting_out(state: State) -> list[dict[str, Any]]:
