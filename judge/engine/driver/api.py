@@ -5,6 +5,8 @@ desk.
     position(scenario)                # contract §6: {"scenario", "codex", "derived", "checks"}
     resolve(scenario, snapshots=False, max_steps=None, max_actions=None)  # contract §5 ruling
     legal_actions(scenario, after=None) # legal actions after the first `after` queued actions
+    can(scenario, action, after=None)   # is this one action legal there? (no list is built)
+    why_not(scenario, action, after=None)  # why not, as reason records (empty when it is legal)
 
 `resolve` takes the caps a caller that serves strangers needs (the desk): at most `max_steps` steps
 (a loop is stopped and reported in the ruling) and at most `max_actions` queued actions (more is a
@@ -17,13 +19,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.engine.data.edition import current_version
-from judge.engine.data.errors import ScenarioError
+from judge.engine.data.errors import Reason, ScenarioError
 from judge.engine.driver import answers, verbs
 from judge.engine.driver import resolve as resolution
 from judge.engine.driver import scenario as scenario_mod
 from judge.engine.driver.scenario import Scenario
 from judge.engine.position.action import Action
 from judge.engine.position.board import derive
+from judge.engine.position.state import State
+from judge.engine.rules.moment import Window
 
 
 def load_scenario(data: str | bytes | Mapping[str, Any], source: str | None = None) -> Scenario:
@@ -78,6 +82,34 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
         return _dicts(verbs.legal_actions(scenario.state))
     state, window = resolution.state_after(scenario, count)
     return _dicts(verbs.legal_actions(state, window))
+
+
+def can(scenario: Scenario, action: Mapping[str, Any] | Action, after: int | None = None) -> bool:
+    """Whether `action` (a contract §4 dict or an Action) is legal after the first `after` queued
+    actions (as `legal_actions` counts them): `action in legal_actions(scenario, after)`, found by
+    checking that one action (python-chess's `move in board.legal_moves`)."""
+    state, window, act = _at(scenario, action, after)
+    return verbs.can(state, act, window)
+
+
+def why_not(scenario: Scenario, action: Mapping[str, Any] | Action, after: int | None = None) -> list[Reason]:
+    """Why `action` is not legal there, as reason records (`Reason.to_dict()` for JSON): the records a
+    ruling's refusal of it carries, and a `refused` record for a refusal with words and rules only.
+    Empty when it is legal. A malformed action raises ScenarioError naming what is wrong."""
+    state, window, act = _at(scenario, action, after)
+    return verbs.why_not(state, act, window)
+
+
+def _at(scenario: Scenario, action: Mapping[str, Any] | Action,
+        after: int | None) -> tuple[State, Window | None, Action]:
+    act = action if isinstance(action, Action) else scenario_mod.parse_action(action, scenario)
+    count = len(scenario.actions) if after is None else after
+    if count < 0 or count > len(scenario.actions):
+        raise ValueError(f"after must be between 0 and {len(scenario.actions)}, got {after}")
+    if count == 0:
+        return scenario.state, None, act
+    state, window = resolution.state_after(scenario, count)
+    return state, window, act
 
 
 def _dicts(actions: list[Action]) -> list[dict[str, Any]]:

@@ -122,6 +122,18 @@ def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Li
     return scenario
 
 
+def parse_action(data: Any, scenario: Scenario, path: str = "action") -> Action:
+    """One contract §4 action (a mapping) checked as the scenario's `actions:` items are, against
+    its cards and its edition's slots; raises ScenarioError naming what is wrong under `path`."""
+    problems = Problems()
+    with edition.under(scenario.codex if scenario.codex and edition.known(scenario.codex) else None):
+        loader = _Loader(problems, scenario.library, scenario.source)
+        action = loader.action(data, path, 0)
+    problems.raise_if_any(scenario.source)
+    assert action is not None  # no problem: it was read
+    return action
+
+
 def load_scenario_file(path: str | Path) -> Scenario:
     path = Path(path)
     try:

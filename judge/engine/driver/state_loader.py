@@ -5,7 +5,7 @@ altar, an active Soul at 0 HP … are refused). Used by `scenario.load_scenario`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from judge.engine.data import card_reader as cardmod
@@ -15,6 +15,7 @@ from judge.engine.data.edition import active, numbers
 from judge.engine.data.errors import Problems
 from judge.engine.data.field import load_field
 from judge.engine.data.input_checks import show
+from judge.engine.data.parts import PARTS
 from judge.engine.position import board as stats
 from judge.engine.position.outcome import Outcome
 from judge.engine.position.state import (
@@ -34,15 +35,6 @@ from judge.engine.position.state import (
 )
 
 DEFAULT_TURNS_TAKEN = 5
-
-# a lasting effect's kind: the key naming where it is (a negation names it under `negate:` itself) …
-_LASTING_WHERE = {"lay": "on", "gain": "to", "grant": "to"}
-# … and how its value is read (a negation has none)
-_LASTING_VALUES: dict[str, Callable[[cardmod._Checker, Any, str], Any]] = {
-    "gain": lambda c, value, path: c.stats(value, path),
-    "grant": lambda c, value, path: c.keyword(value, path),
-    "lay": cardmod._v_lay,
-}
 
 
 class StateLoader:
@@ -368,11 +360,14 @@ class StateLoader:
             self.bad(path, f"a lasting effect has exactly one of {', '.join(LASTING_KINDS)}")
             return
         kind = kinds[0]
-        where_key = _LASTING_WHERE.get(kind)
+        # the part's own form (parts.PARTS) says where it is (`to:`, `on:`; a negation names it under
+        # `negate:` itself) and what kind of value it holds
+        form = PARTS[kind].FORM
+        where_key = next((key.written for key in form[1:] if key.kind == "ref"), None)
         self.c.keys(data, (kind, *([where_key] if where_key else []), "until", "source", "controller",
                            "started_turn"), path)
         until = self.c.choice(data.get("until", "permanently"), DURATIONS, f"{path}.until") or "permanently"
-        read = _LASTING_VALUES.get(kind)
+        read = cardmod.VALUE_PARSERS[form[0].kind] if where_key else None
         value = read(self.c, data[kind], f"{path}.{kind}") if read else None
         target = self.lasting_target(state, kind, data.get(where_key or "negate"),
                                      f"{path}.{where_key or 'negate'}")
