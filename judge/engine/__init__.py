@@ -35,8 +35,8 @@ from judge.engine.data.cards import CARDS_DIR, load_library, load_library_dir, p
 from judge.engine.data.edition import current_version, held, known
 from judge.engine.data.errors import Problems, Reason, ScenarioError, StepLimit, Violation
 from judge.engine.data.field import Field, load_field, parse_field
+from judge.engine.data.input_problems import PROBLEMS, key_path, matches
 from judge.engine.data.keywords import KEYWORDS, KeywordDef
-from judge.engine.data.suggest import matches
 from judge.engine.data.yamlio import TooLarge as YamlTooLarge
 from judge.engine.data.yamlio import (
     expanded_size_problem,
@@ -60,6 +60,8 @@ __all__ = [
     "budget", "Budget", "OutOfTime",
     # errors
     "ScenarioError", "Problems", "StepLimit", "Violation", "Reason",
+    # input problems: their codes and words, and where a problem's key path points
+    "PROBLEMS", "key_path",
     # the vocabulary and the tables it is read from
     "vocabulary", "VERBS", "Verb", "CARD_TYPES", "TRIGGER_WORDS", "PLAYERS", "SlotRef",
     # cards and the field

@@ -2,7 +2,8 @@
 
 - `ScenarioError`: the input itself is malformed or inconsistent (exit 2, HTTP 400). Its
   `.problems` list every problem with its key path: `{"path": "state.players.A.field.C9",
-  "message": "no such slot; …"}`, plus `"line"` for YAML syntax errors.
+  "message": "no such slot; …", "code": "no_such_field_slot", "facts": {…}}`, plus `"line"` for YAML
+  syntax errors (the codes and their words: input_problems.PROBLEMS).
 - `Violation`: the input is fine but a rule forbids the action: a sentence naming cards and
   slots, with the rule ids behind it (the ruling's `rejected.violations`).
 - `Reason`: why something was refused, fizzled, was lost, skipped or did not happen, as a record
@@ -14,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from judge.engine.data import input_problems
 
 # --- the table of why: reasons as records ---------------------------------------------------------
 #
@@ -284,17 +287,30 @@ class ScenarioError(ValueError):
         return "\n".join(lines)
 
 
+def problem(path: str, code: str, line: int | None = None, **facts: Any) -> dict[str, Any]:
+    """One input problem as a ScenarioError lists it: its key path, its words made from its code and
+    facts (input_problems.PROBLEMS), the code and the facts, and the YAML line where there is one."""
+    item: dict[str, Any] = {"path": path, "message": input_problems.words(code, facts)}
+    if line is not None:
+        item["line"] = line
+    item["code"] = code
+    item["facts"] = facts
+    return item
+
+
 class Problems:
     """Collects problems while loading so that every one is reported, not just the first."""
 
     def __init__(self) -> None:
         self.items: list[dict[str, Any]] = []
 
+    def problem(self, path: str, code: str, line: int | None = None, **facts: Any) -> None:
+        """A problem of `input_problems.PROBLEMS` at `path`, its words made from `facts`."""
+        self.items.append(problem(path, code, line, **facts))
+
     def add(self, path: str, message: str, line: int | None = None) -> None:
-        item: dict[str, Any] = {"path": path, "message": message}
-        if line is not None:
-            item["line"] = line
-        self.items.append(item)
+        """A problem given as words only (code `input`, the words its fact `said`)."""
+        self.problem(path, "input", line, said=message)
 
     def __bool__(self) -> bool:
         return bool(self.items)

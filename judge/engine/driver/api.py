@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.engine.data.edition import current_version
-from judge.engine.data.errors import Reason, ScenarioError
+from judge.engine.data.errors import Reason, ScenarioError, problem
 from judge.engine.driver import answers, verbs
 from judge.engine.driver import resolve as resolution
 from judge.engine.driver import scenario as scenario_mod
@@ -63,9 +63,8 @@ def resolve(scenario: Scenario, snapshots: bool = False, max_steps: int | None =
     `snapshots`. `max_steps` (default: the engine's own cap) stops a loop sooner; `max_actions`
     refuses a longer queue with a ScenarioError naming `actions`."""
     if max_actions is not None and len(scenario.actions) > max_actions:
-        raise ScenarioError([{"path": "actions", "message":
-                              f"{len(scenario.actions)} actions; at most {max_actions} are taken"}],
-                            source=scenario.source)
+        raise ScenarioError([problem("actions", "too_many_actions", count=len(scenario.actions),
+                                     most=max_actions)], source=scenario.source)
     cap = resolution.STEP_CAP if max_steps is None else max_steps
     return resolution.resolve(scenario, snapshots=snapshots, cap=cap, edition=edition)
 
