@@ -17,6 +17,7 @@ importing only the ones above it in this list (docs/ENGINE.md):
     legal_actions(scenario, after=None) # contract §4 dicts
     can(scenario, action, after=None)   # one action legal there? checked alone, no list built
     why_not(scenario, action, after=None)  # its refusal's Reason records (empty when legal)
+    refused_actions(scenario, after=None) # both players' candidates not legal then, with violations
     with budget.limit(Budget(seconds=2.0, steps=2000)): ...   # OutOfTime past it
 """
 
@@ -46,7 +47,17 @@ from judge.engine.data.yamlio import (
     safe_load,
     value_problems,
 )
-from judge.engine.driver.api import can, legal_actions, load_scenario, position, questions, resolve, why_not
+from judge.engine.driver.api import (
+    can,
+    legal_actions,
+    load_scenario,
+    position,
+    questions,
+    refused_actions,
+    resolve,
+    why_not,
+)
+from judge.engine.driver.card_text import MAX_CARD_TEXT, Reading, read_card_text, write_card_text
 from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
@@ -55,7 +66,7 @@ from judge.engine.position.state import PLAYERS, SlotRef
 __all__ = [
     # loading, reading and running a scenario
     "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
-    "questions", "can", "why_not",
+    "refused_actions", "questions", "can", "why_not",
     # the budget a caller may run the engine under
     "budget", "Budget", "OutOfTime",
     # errors
@@ -70,6 +81,8 @@ __all__ = [
     "KEYWORDS", "KeywordDef",
     "Library", "CARDS_DIR", "load_library", "load_library_dir",
     "parse_card", "parse_cards", "Field", "load_field", "parse_field",
+    # card text in words (issue 28): printed text <-> keywords and effects
+    "MAX_CARD_TEXT", "Reading", "read_card_text", "write_card_text",
     # editions
     "current_version", "held", "known",
     # YAML and JSON as the engine reads them, and did-you-mean

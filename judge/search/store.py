@@ -5,7 +5,8 @@ Layout of the index folder (app config `INDEX_DIR`, default `instance/index`, en
     index/
       .lock                  flock'd while a process checks or builds
       current -> build-…     symlink to the live build, swapped atomically (os.replace)
-      build-<hash>-<pid>/    the Whoosh index, plus meta.json and lookup.json
+      build-<hash>-<pid>/    the Whoosh index, plus meta.json, lookup.json and scores.json (each
+                             posting's score, so a query is answered by sums from memory)
 
 A build is written into a fresh folder and published by replacing the `current` symlink, so a reader
 never sees half an index, and two gunicorn workers starting together build once: the second waits
@@ -32,11 +33,11 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
-from judge.search import analysis, export, query, ranking, snippets
+from judge.search import analysis, export, query, ranking, scoring, snippets
 from judge.search.ranking import NAMES_BOOST
 from judge.search.sources import SOURCES, Source
 
-SCHEMA_VERSION = "16"
+SCHEMA_VERSION = "17"
 log = logging.getLogger(__name__)
 KEEP_BUILDS = 2
 
@@ -178,6 +179,8 @@ def _build(index_dir: Path, sources: Sequence[Source], wanted: str) -> BuildInfo
             section=doc.get("section") or "",
         )
     writer.commit()
+    scores = scoring.term_scores(ix, query.FIELDS)
+    (target / scoring.FILE).write_text(json.dumps(scores, separators=(",", ":")))
     ix.close()
 
     kinds = Counter(doc["kind"] for doc in docs)

@@ -181,6 +181,10 @@ PROBLEMS: dict[str, ProblemKind] = {
     "two_ambushes": ProblemKind("the Soul here is the Setter of more than one Ambush; each Soul controls "
                                 "only one set Ambush at a time (10.4.2)"),
     "lasting_kind": ProblemKind("a lasting effect has exactly one of {kinds}"),
+    "lasting_not_begun": ProblemKind("turn {started} has not begun: this is turn {turn}"),
+    "lasting_ended": ProblemKind("begun in turn {started}, it ended at the end of turn {last} (13.3.1), "
+                                 "before this turn {turn}: leave it out of the position"),
+    "recruits_left_out": ProblemKind("leaves out {left_out}, marked `recruited: this_turn` on the field"),
     "not_a_board_slot": ProblemKind("expected a slot like B:C3, got {got}"),
     "slot_effect_on_realm": ProblemKind("a slot effect is laid on a soul slot (13.3.3)"),
     "no_card_on_slot": ProblemKind("no card stands on {slot}"),
@@ -217,6 +221,7 @@ PROBLEMS: dict[str, ProblemKind] = {
     "not_an_action_slot": ProblemKind("expected a slot like C3 or B:L1, got {got}{hint}; slots are {slots}"
                                       "{realms}", _action_slot),
     "question": ProblemKind("{said}"),                         # a question of ask: (answers.py's words)
+    "card_text": ProblemKind("{said}"),     # a card's text: its own record (card_text.TextProblem) as facts
     # --- expect: (contract §6 and our additions, expect.py)
     "expect_unknown_check": ProblemKind("unknown check (expected rejected, winner, cites, board, reasons or "
                                         "answers)"),

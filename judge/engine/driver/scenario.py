@@ -23,6 +23,7 @@ from judge.engine.data.errors import Problems, ScenarioError, problem
 from judge.engine.data.input_checks import show
 from judge.engine.driver import answers
 from judge.engine.driver import expect as expect_mod
+from judge.engine.driver.card_text.read import cards_with_text_read
 from judge.engine.driver.state_loader import StateLoader, _blank_state
 from judge.engine.driver.verbs import NAMES, VERBS, Verb
 from judge.engine.position.action import Action, Place
@@ -164,7 +165,9 @@ class _Loader(StateLoader):
         self.c.keys(data, TOP_KEYS, "")
         own_cards: list[CardDef] = []
         if "cards" in data:
-            own_cards = cardmod.parse_cards(data["cards"], "cards", self.p, self.refused)
+            cards, unread = cards_with_text_read(data["cards"], "cards", self.p)   # cards given as text
+            self.refused |= unread
+            own_cards = cardmod.parse_cards(cards, "cards", self.p, self.refused)
             self.library = self.base_library.with_cards(own_cards)
         self.head(data)
         on_illegal = self.on_illegal(data)

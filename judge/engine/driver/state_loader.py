@@ -5,6 +5,7 @@ altar, an active Soul at 0 HP … are refused). Used by `scenario.load_scenario`
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +33,7 @@ from judge.engine.position.state import (
     SlotRef,
     Soul,
     State,
+    marked_recruits,
 )
 
 DEFAULT_TURNS_TAKEN = 5
@@ -49,6 +51,7 @@ class StateLoader:
         self.c = cardmod._Checker(problems)
         self._pending_setters: list[tuple[SlotRef, int, Any, str]] = []
         self.refused: set[str] = set()   # cards of the scenario's `cards:` refused for a bad value
+        self._recruits: dict[str, list[str]] = {}   # `recruited_this_turn:` lists as given, per player
 
     def bad(self, path: str, message: str) -> None:
         """A problem given as words only (code `input`)."""
@@ -148,7 +151,10 @@ class StateLoader:
         for key in players:
             if str(key).upper() not in PLAYERS:
                 self.problem(f"{path}.players.{key}", "no_such_player", player=str(key))
-        for p in PLAYERS:
+        # 13.5.2 "newer": cards already on the board arrived in the order the file lists them, players
+        # included (docs/scenario-format.md, "Which card is newer"): write B first to make B's the older
+        listed = [str(key).upper() for key in players if str(key).upper() in PLAYERS]
+        for p in dict.fromkeys([*listed, *PLAYERS]):
             pdata = players.get(p, players.get(p.lower()))
             if pdata is None:
                 self.problem(f"{path}.players.{p}", "missing_player", player=p)
@@ -173,7 +179,7 @@ class StateLoader:
 
     def player(self, state: State, p: str, data: Mapping[str, Any], path: str) -> None:
         self.c.keys(data, ("turns_taken", "proactive", "field", "realms", "hand", "deck", "elysium",
-                           "exile", "decked_out_turns"), path)
+                           "exile", "decked_out_turns", "recruited_this_turn"), path)
         ps = state.players[p]
         if state.phase == SETUP:
             # glossary/setup: the recruiting rounds come before turn 1, so nobody has taken a turn
@@ -182,6 +188,12 @@ class StateLoader:
             ps.turns_taken = self.c.integer(data.get("turns_taken", DEFAULT_TURNS_TAKEN),
                                             f"{path}.turns_taken",
                                             0) or 0
+        self.proactive(ps, data, path)
+        self.piles(ps, p, data, path)
+        self.board_slots(state, p, data, path)
+
+    def proactive(self, ps: PlayerState, data: Mapping[str, Any], path: str) -> None:
+        """`proactive:`, the slots the Escalation Spiral woke by choice."""
         for i, item in enumerate(self.c.seq(data.get("proactive"), f"{path}.proactive")):
             slot = self.field.normalize(item)
             if slot is None:
@@ -189,6 +201,9 @@ class StateLoader:
                              near=self.near_slots(item), slots=self.field.describe())
             else:
                 ps.proactive.add(slot)
+
+    def piles(self, ps: PlayerState, p: str, data: Mapping[str, Any], path: str) -> None:
+        """Hand, deck, Elysium and Exile; the turns a decked-out player has left; the recruits made."""
         ps.hand, ps.hand_hidden = self.pile(data.get("hand"), f"{path}.hand")
         ps.deck, ps.deck_hidden = self.pile(data.get("deck", 20 if "deck" not in data else None),
                                             f"{path}.deck")
@@ -196,6 +211,14 @@ class StateLoader:
         ps.exile = self.names(data.get("exile"), f"{path}.exile")
         if data.get("decked_out_turns") is not None:
             ps.decked_out_turns = self.c.integer(data["decked_out_turns"], f"{path}.decked_out_turns", 0)
+        if data.get("recruited_this_turn") is not None:
+            sub = f"{path}.recruited_this_turn"
+            items = self.c.seq(data["recruited_this_turn"], sub)
+            self._recruits[p] = [card.name for i, item in enumerate(items)
+                                 if (card := self.known(item, f"{sub}[{i}]", "soul"))]
+
+    def board_slots(self, state: State, p: str, data: Mapping[str, Any], path: str) -> None:
+        """`field:` (soul slots) and `realms:` (realm slots)."""
         fdata = data.get("field")
         if fdata is None:
             fdata = {}
@@ -383,11 +406,29 @@ class StateLoader:
         controller = self.lasting_controller(data.get("controller"), source_player, f"{path}.controller")
         started = self.c.integer(data.get("started_turn", state.turn), f"{path}.started_turn",
                                  1) or state.turn
-        state.lasting.append(Lasting(kind=kind, value=value, to=to_uid, on=ref if kind == "lay" else None,
-                                     until=until, controller=controller or state.turn_player,
-                                     source=str(source),
-                                     source_uid=source_uid, source_rank=source_rank, started_turn=started,
-                                     seq=state.new_uid()))
+        effect = Lasting(kind=kind, value=value, to=to_uid, on=ref if kind == "lay" else None, until=until,
+                         controller=controller or state.turn_player, source=str(source),
+                         source_uid=source_uid, source_rank=source_rank, started_turn=started,
+                         seq=state.new_uid())
+        if self.lasting_over(state, effect, path):
+            return
+        state.lasting.append(effect)
+
+    def lasting_over(self, state: State, effect: Lasting, path: str) -> bool:
+        """A lasting effect that begins in a later turn, or whose duration ended before this turn, can't be
+        in force (13.3.1): reported, not loaded."""
+        if state.turn < 1:
+            return False
+        if effect.started_turn > state.turn:
+            self.problem(f"{path}.started_turn", "lasting_not_begun", started=effect.started_turn,
+                         turn=state.turn)
+            return True
+        last = state.last_turn(effect)
+        if last is not None and last < state.turn:
+            self.problem(f"{path}.until", "lasting_ended", started=effect.started_turn, last=last,
+                         turn=state.turn)
+            return True
+        return False
 
     def lasting_target(self, state: State, kind: str, target_text: Any,
                        path: str) -> tuple[SlotRef, int | None] | None:
@@ -488,8 +529,27 @@ class StateLoader:
                 if s.soul and s.soul.recruited_this_turn and p != state.turn_player:
                     self.problem(f"{path}.field.{slot}.recruited", "recruited_off_turn", player=p, slot=slot,
                                  turn_player=state.turn_player)
+            self.recruits(state, p, path)
             self.spiral(state, p, path)
         self.hp_check(state)
+
+    def recruits(self, state: State, p: str, path: str) -> None:
+        """10.1.1: the recruits made this turn; by default the Souls marked `recruited: this_turn`. A list
+        given names them all, also those that have left the field since (ours)."""
+        ps = state.players[p]
+        marked = marked_recruits(ps)
+        given = self._recruits.get(p)
+        if given is None:
+            ps.recruits = marked
+            return
+        ps.recruits = given
+        if given and p != state.turn_player:
+            self.problem(f"{path}.recruited_this_turn", "recruited_off_turn", player=p,
+                         turn_player=state.turn_player)
+        missing = Counter(n.lower() for n in marked) - Counter(n.lower() for n in given)
+        if missing:
+            self.problem(f"{path}.recruited_this_turn", "recruits_left_out", player=p,
+                         left_out=sorted(missing))
 
     def spiral(self, state: State, p: str, path: str) -> None:
         # interpretation/escalation-spiral: in turn t (< spiral_turns) the choice is one slot of rank t-1

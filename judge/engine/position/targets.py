@@ -43,12 +43,13 @@ class Source:
     name: str
     rank: int
     ref: SlotRef | None = None      # where the source card stands (None for an Event or a card elsewhere)
+    granted_by: str | None = None   # a granted effect counts as coming from its granter, its rank (13.2.2)
     type: str | None = None         # the source card's type (soul, event, ambush, realm, armament)
 
     @classmethod
     def of(cls, controller: str, card: CardDef, ref: SlotRef | None = None) -> Source:
         """The source a card makes for the effects its controller uses (13.6.3)."""
-        return cls(controller, card.name, card.rank, ref, card.type)
+        return cls(controller, card.name, card.rank, ref, type=card.type)
 
 
 def _side_players(side: str, controller: str) -> tuple[str, ...]:
@@ -74,7 +75,9 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source)
         if not ref.is_realm or ref.player not in players:
             return _refused("target_not_realm_slot", slot=str(ref), **sides)
         realm = board.state.realm_at(ref)
-        if realm is None or realm.shattered:
+        if realm is not None and realm.shattered:
+            return _refused("target_realm_shattered", card=realm.name, slot=str(ref))
+        if realm is None:
             return _refused("target_no_active_realm", slot=str(ref))
         return None
     if ref.is_realm:
@@ -86,6 +89,12 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source)
     if spec.what == "spot":
         return _why_not_spot(board, spec, ref, source)
     return _why_not_soul(board, spec, ref, source)
+
+
+def _standing(board: Board, ref: SlotRef) -> dict[str, str]:
+    """The card standing on `ref` as a fact ({"card": name}), or none where the slot is empty."""
+    holder = board.state.realm_at(ref) if ref.is_realm else board.state.soul_at(ref)
+    return {"card": holder.name} if holder is not None else {}
 
 
 def _refused(code: str, **facts: Any) -> Violation:
@@ -131,9 +140,11 @@ def _unyielding(board: Board, ref: SlotRef, source: Source, rules: tuple[str, ..
     if board.unyielding_against(ref, source.rank, source.controller):
         soul = board.state.soul(ref)
         rank = board.state.known_card(soul.name).rank
+        granted = ("13.2.2", "13.6.3") if source.granted_by else ()
         reason = Reason.of("target_unyielding", card=soul.name, slot=str(ref), rank=rank,
-                           controller=source.controller, source=source.name, source_rank=source.rank)
-        return Violation(reason.text, rules, reason)
+                           controller=source.controller, source=source.name, source_rank=source.rank,
+                           **({"granted_by": source.granted_by, "also": granted} if granted else {}))
+        return Violation(reason.text, (*rules, *granted), reason)
     return None
 
 
@@ -178,7 +189,7 @@ def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None]
     seen: set[SlotRef] = set()
     for spec, ref in zip(specs, chosen, strict=False):
         if ref is not None and ref in seen:
-            out.append(_refused("target_chosen_twice", slot=str(ref)))
+            out.append(_refused("target_chosen_twice", slot=str(ref), **_standing(board, ref)))
             continue
         if ref is not None:
             seen.add(ref)
