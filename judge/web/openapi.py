@@ -43,7 +43,11 @@ SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object", "required": ["path", "message"],
         "properties": {"path": {"type": "string", "description": "key path, e.g. state.players.A.field.C9"},
-                       "message": {"type": "string"}, "line": {"type": "integer"}}},
+                       "message": {"type": "string"}, "line": {"type": "integer"},
+                       "code": {"type": "string", "description": "what is wrong: a code of the format "
+                                "reference's table of input problems, e.g. unknown_card"},
+                       "facts": {"type": "object", "description": "the values the problem rests on "
+                                 "(e.g. name and near for unknown_card); the message is made from them"}}},
     "Scenario": {
         "type": "object", "required": ["state"],
         "description": "Contract §1: a board position plus a queue of actions. The shape is checked "
