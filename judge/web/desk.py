@@ -43,7 +43,9 @@ from judge.web.twin import twin
 bp = Blueprint("desk", __name__)
 
 SAVE_RESERVE = 0.3  # seconds of a save's budget kept from the engine for packing and writing its view
-PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
+# seconds for drawing a permalink's boards from its kept ruling (then kept in the page cache): each step
+# carries its board, so a first view paints and never loads a step's state again
+PERMALINK_DRAWING = 0.5
 
 
 @bp.app_context_processor
@@ -231,7 +233,8 @@ def resolve_json() -> Response:
     cards = data.get("cards")
     steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
-        s.get("state"), cards, highlight=pages.touched(s), title=f"The board after step {s['n']}"))
+        s.get("state"), cards, derived=s.get("derived") or {}, highlight=pages.touched(s),
+        title=f"The board after step {s['n']}"))
         if i < pages.MAX_STEP_BOARDS or i == len(steps) - 1 else pages.NO_BOARD
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,

@@ -112,6 +112,8 @@ class Board:
         self.negated = self._negation()
         self.souls: dict[SlotRef, SoulView] = {}
         self.realms: dict[SlotRef, RealmView] = {}
+        self._made: dict[tuple[bool, bool], dict[str, dict[str, Any]]] = {}
+        self.memo: dict[Any, Any] = {}   # what others work out from this board (targets.combinations)
         self._compute()
 
     # --- lookups
@@ -149,18 +151,24 @@ class Board:
             return False
         return source_controller != ref.player and source_rank <= view.card.rank
 
-    def derived(self, detail: bool = True) -> dict[str, dict[str, Any]]:
-        """The contract's §5 `derived`: every occupied soul and realm slot."""
+    def derived(self, detail: bool = True, contributions: bool = True) -> dict[str, dict[str, Any]]:
+        """The contract's §5 `derived`: every occupied soul and realm slot (without `contributions`: the
+        values a board picture shows, each step's in a ruling with snapshots). Made once per board: the
+        steps that share a board share it (read it, never change it)."""
+        made = self._made.get((detail, contributions))
+        if made is not None:
+            return made
         out: dict[str, dict[str, Any]] = {}
         for p in PLAYERS:
             for slot in self.state.field.slots:
                 ref = SlotRef(p, slot)
                 if ref in self.souls:
-                    out[str(ref)] = self.souls[ref].to_dict(detail)
+                    out[str(ref)] = self.souls[ref].to_dict(detail, contributions)
             for slot in self.state.field.realm_slots:
                 ref = SlotRef(p, slot)
                 if ref in self.realms:
-                    out[str(ref)] = self.realms[ref].to_dict(detail)
+                    out[str(ref)] = self.realms[ref].to_dict(detail, contributions)
+        self._made[(detail, contributions)] = out
         return out
 
     # --- building
