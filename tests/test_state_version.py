@@ -69,6 +69,37 @@ def test_every_kind_of_change_bumps_the_version(what, change):
     assert state.version != before, f"{what} left the version at {before}"
 
 
+QUIET_CHANGES = [
+    ("a card drawn into hand", lambda s: s.players["A"].hand.append("Knight")),
+    ("a deck's unnamed cards", lambda s: setattr(s.players["A"], "deck_hidden", 3)),
+    ("a limit used", lambda s: s.used.__setitem__((1, "strike"), [1, 1])),
+    ("the phase", lambda s: setattr(s, "phase", "emplacement")),
+    ("the event slot", lambda s: setattr(s, "event_slot", "Chains")),
+    ("an Ambush set", lambda s: s.players["B"].slots["L2"].ambushes.append(Ambush(4, "Snare", "B"))),
+]
+
+
+@pytest.mark.parametrize(("what", "change"), QUIET_CHANGES, ids=[w for w, _ in QUIET_CHANGES])
+def test_what_derived_values_never_read_leaves_the_board_version(what, change):
+    state = _state()
+    before, board_before = state.version, state.board_version
+    change(state)
+    assert state.version != before and state.board_version == board_before, what
+
+
+@pytest.mark.parametrize(("what", "change"), [c for c in _changes() if c[0] not in
+                                              {w for w, _ in QUIET_CHANGES} | {"a field", "a pile extended",
+                                                                               "a pile cut",
+                                                                               "a card in hand",
+                                                                               "a limit counted in place"}],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_what_derived_values_read_bumps_the_board_version(what, change):
+    state = _state()
+    before = state.board_version
+    change(state)
+    assert state.board_version != before, what
+
+
 def test_a_part_put_into_the_state_counts_its_later_changes():
     state = _state()
     soul = Soul(state.new_uid(), "Knight", "A")

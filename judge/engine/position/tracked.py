@@ -8,25 +8,38 @@ effect appended) joins it. What is derived from a State (the board, board.derive
 version it was derived at and made again when the version moved: nothing invalidates by hand.
 
     state.version          # an int that changes whenever anything in the state does
+    state.board_version    # an int that changes whenever what derived values read does
+
+A record names in `QUIET` the fields derived values never read (a hand, the limits used, who has
+attacked): changing one of them, or a list or dict held there, bumps `version` but not
+`board_version`, so the board is not derived again for it. `tests/test_state_version.py` checks after
+every step of the library that the board kept by `board_version` is the one a fresh derivation gives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from copy import deepcopy
-from typing import Any
+from typing import Any, ClassVar
 
 # fields that hold a value as written (a lasting effect's payload): kept as they are, never tracked
 OPAQUE = frozenset({"value", "library"})
 
 
 class Version:
-    """The change counter of one State, shared by all its parts."""
+    """The change counters of one State, shared by all its parts: `n` counts every change, `board` the
+    changes to what derived values read."""
 
-    __slots__ = ("n",)
+    __slots__ = ("n", "board")
 
     def __init__(self) -> None:
         self.n = 0
+        self.board = 0
+
+    def bump(self, quiet: bool) -> None:
+        self.n += 1
+        if not quiet:
+            self.board += 1
 
 
 def _version_of(obj: Any) -> Version | None:
@@ -41,19 +54,24 @@ def _own(obj: Any) -> Version:
     return version
 
 
-def _hold(value: Any, version: Version) -> Any:
+def _hold(value: Any, version: Version, quiet: bool) -> Any:
     """`value` as a part of the state whose version is `version`: a plain list, dict or set becomes a
-    tracked one, a tracked part (and everything it holds) joins that version."""
-    if isinstance(value, Tracked | TrackedList | TrackedDict | TrackedSet):
+    tracked one (`quiet`: held where derived values never read), a tracked part (and everything it
+    holds) joins that version."""
+    if isinstance(value, Tracked):
+        _join(value, version)
+        return value
+    if isinstance(value, TrackedList | TrackedDict | TrackedSet):
+        value.__dict__["_quiet"] = quiet
         _join(value, version)
         return value
     kind = type(value)
     if kind is list:
-        return TrackedList._made(value, version)
+        return TrackedList._made(value, version, quiet)
     if kind is dict:
-        return TrackedDict._made(value, version)
+        return TrackedDict._made(value, version, quiet)
     if kind is set:
-        return TrackedSet._made(value, version)
+        return TrackedSet._made(value, version, quiet)
     return value
 
 
@@ -66,7 +84,7 @@ def _join(part: Any, version: Version) -> None:
     if isinstance(part, Tracked):
         for name, value in list(part.__dict__.items()):
             if not name.startswith("_") and name not in OPAQUE:
-                part.__dict__[name] = _hold(value, version)
+                part.__dict__[name] = _hold(value, version, name in part.QUIET)
     else:
         part._adopt()
 
@@ -74,21 +92,29 @@ def _join(part: Any, version: Version) -> None:
 class Tracked:
     """A record of the stored state: setting any of its fields bumps the version it counts in."""
 
+    QUIET: ClassVar[frozenset[str]] = frozenset()   # fields derived values never read
+
     def __setattr__(self, name: str, value: Any) -> None:
         version = _own(self)
+        quiet = name in self.QUIET
         if name not in OPAQUE and not name.startswith("_"):
-            value = _hold(value, version)
+            value = _hold(value, version, quiet)
         object.__setattr__(self, name, value)
-        version.n += 1
+        version.bump(quiet)
 
     def __delattr__(self, name: str) -> None:
         object.__delattr__(self, name)
-        _own(self).n += 1
+        _own(self).bump(name in self.QUIET)
 
     @property
     def version(self) -> int:
         """Changes so far to this part's State (any part of it)."""
         return _own(self).n
+
+    @property
+    def board_version(self) -> int:
+        """Changes so far to what derived values read in this part's State."""
+        return _own(self).board
 
 
 def _bumping(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -96,7 +122,7 @@ def _bumping(method: Callable[..., Any]) -> Callable[..., Any]:
     def changed(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = method(self, *args, **kwargs)
         self._adopt()
-        _own(self).n += 1
+        _own(self).bump(self.__dict__.get("_quiet", False))
         return result
 
     changed.__name__ = method.__name__
@@ -109,7 +135,7 @@ def _inplace(method: Callable[..., Any]) -> Callable[..., Any]:
     def changed(self: Any, other: Any) -> Any:
         method(self, other)
         self._adopt()
-        _own(self).n += 1
+        _own(self).bump(self.__dict__.get("_quiet", False))
         return self
 
     changed.__name__ = method.__name__
@@ -120,17 +146,18 @@ class TrackedList(list[Any]):
     """A list of the stored state (a hand, the lasting effects, a slot's Ambushes)."""
 
     @classmethod
-    def _made(cls, items: list[Any], version: Version) -> TrackedList:
+    def _made(cls, items: list[Any], version: Version, quiet: bool) -> TrackedList:
         out = cls()
-        out.__dict__["_version"] = version
+        out.__dict__.update(_version=version, _quiet=quiet)
         list.extend(out, items)
         out._adopt()
         return out
 
     def _adopt(self) -> None:
         version = _own(self)
+        quiet = self.__dict__.get("_quiet", False)
         for i, item in enumerate(self):
-            held = _hold(item, version)
+            held = _hold(item, version, quiet)
             if held is not item:
                 list.__setitem__(self, i, held)
 
@@ -138,7 +165,7 @@ class TrackedList(list[Any]):
         version = deepcopy(_own(self), memo)
         out = TrackedList()
         memo[id(self)] = out
-        out.__dict__["_version"] = version
+        out.__dict__.update(_version=version, _quiet=self.__dict__.get("_quiet", False))
         list.extend(out, (deepcopy(item, memo) for item in self))
         return out
 
@@ -150,17 +177,18 @@ class TrackedDict(dict[Any, Any]):
     """A dict of the stored state (a player's slots and realms, the limits used)."""
 
     @classmethod
-    def _made(cls, items: dict[Any, Any], version: Version) -> TrackedDict:
+    def _made(cls, items: dict[Any, Any], version: Version, quiet: bool) -> TrackedDict:
         out = cls()
-        out.__dict__["_version"] = version
+        out.__dict__.update(_version=version, _quiet=quiet)
         dict.update(out, items)
         out._adopt()
         return out
 
     def _adopt(self) -> None:
         version = _own(self)
+        quiet = self.__dict__.get("_quiet", False)
         for key, item in list(self.items()):
-            held = _hold(item, version)
+            held = _hold(item, version, quiet)
             if held is not item:
                 dict.__setitem__(self, key, held)
 
@@ -168,7 +196,7 @@ class TrackedDict(dict[Any, Any]):
         version = deepcopy(_own(self), memo)
         out = TrackedDict()
         memo[id(self)] = out
-        out.__dict__["_version"] = version
+        out.__dict__.update(_version=version, _quiet=self.__dict__.get("_quiet", False))
         dict.update(out, ((deepcopy(k, memo), deepcopy(v, memo)) for k, v in self.items()))
         return out
 
@@ -180,9 +208,9 @@ class TrackedSet(set[Any]):
     """A set of the stored state (a player's proactive slots)."""
 
     @classmethod
-    def _made(cls, items: set[Any], version: Version) -> TrackedSet:
+    def _made(cls, items: set[Any], version: Version, quiet: bool) -> TrackedSet:
         out = cls(items)
-        out.__dict__["_version"] = version
+        out.__dict__.update(_version=version, _quiet=quiet)
         return out
 
     def _adopt(self) -> None:
@@ -191,7 +219,7 @@ class TrackedSet(set[Any]):
     def __deepcopy__(self, memo: dict[int, Any]) -> TrackedSet:
         out = TrackedSet(deepcopy(item, memo) for item in self)
         memo[id(self)] = out
-        out.__dict__["_version"] = deepcopy(_own(self), memo)
+        out.__dict__.update(_version=deepcopy(_own(self), memo), _quiet=self.__dict__.get("_quiet", False))
         return out
 
     def __reduce_ex__(self, protocol: Any) -> Any:
