@@ -90,6 +90,7 @@ class Pending:
     mandatory: bool
     context: dict[str, Any]
     trigger_text: str
+    granted_by: str | None = None   # a granted effect's granter (13.2.2: its rank is source_rank)
 
 
 class Pause(Exception):
@@ -136,6 +137,20 @@ class Game:
     ledger: Ledger = field(default_factory=Ledger)   # facts for the answers (contract §7)
     _board: stats.Board | None = None
     _board_at: int = -1           # the state's board_version the board was derived at
+
+    def __post_init__(self) -> None:
+        self.trace.namer = self.holder_name
+
+    def at(self, ref: SlotRef | None) -> tuple[str, str]:
+        """A card a step names, for its facts: its slot and the name of the card on it now ("" if none)."""
+        holder = self.state.holder_at(ref) if ref is not None else None
+        return (str(ref), holder.name if holder is not None else "")
+
+    def holder_name(self, slot: str) -> str | None:
+        """The name of the card on a slot now (a step's facts name the cards its changes touch)."""
+        ref = SlotRef.parse(slot)
+        holder = self.state.holder_at(ref) if ref is not None else None
+        return holder.name if holder is not None else None
 
     # --- derived values, derived once per version of what they read (every change to it bumps
     # state.board_version: tracked.py)

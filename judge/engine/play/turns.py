@@ -45,6 +45,7 @@ def end_round(g: Game) -> None:
     state = g.state
     tp, rnd = state.turn_player, state.round
     for p in PLAYERS:
+        state.players[p].recruits = []
         for slot in state.players[p].slots.values():
             if slot.soul is not None:
                 slot.soul.recruited_this_turn = False
@@ -70,12 +71,8 @@ def end_round(g: Game) -> None:
 def _ends(g: Game, lasting: Lasting) -> bool:
     """13.3.1: "this turn" ends now; "until the end of your opponent's next turn" ends at the end of
     the first turn of the opponent that began after the effect was created."""
-    state = g.state
-    if lasting.until == "end_of_turn":
-        return True
-    if lasting.until == "end_of_opponents_next_turn":
-        return state.turn_player != lasting.controller and state.turn > lasting.started_turn
-    return False
+    last = g.state.last_turn(lasting)
+    return last is not None and g.state.turn >= last
 
 
 def _slot_stays(g: Game, ended: Lasting, step: int) -> None:
@@ -127,6 +124,7 @@ def begin_turn(g: Game) -> None:
     state.turn_player = nxt
     state.phase = PHASES[0]
     for p in PLAYERS:
+        state.players[p].recruits = []
         for slot in state.players[p].slots.values():
             if slot.soul is not None:
                 slot.soul.recruited_this_turn = False

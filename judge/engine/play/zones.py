@@ -61,7 +61,8 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
         g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind}{rounding} from {source} does "
-                              "not reach it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP, *r_round))
+                              "not reach it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP, *r_round),
+                              cards=[g.at(ref)])
         return 0
     dealt = min(amount, -(-hp // 5) * 5)
     before = card.damage
@@ -90,7 +91,7 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
     healed = min(amount, soul.damage)
     if healed == 0:
         g.trace.add("heal", f"{name} has no damage, so healing {amount}{rounding} from {source} does nothing "
-                            "(14.2.1).", (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round))
+                            "(14.2.1).", (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round), cards=[g.at(ref)])
         return 0
     before = soul.damage
     soul.damage -= healed
@@ -260,7 +261,8 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
                             "where it is, and the rest of the effect still happens.",
                     (*rules, *R_LEADER_STAYS, "11.6.6",
-                                                                                 "11.6.3"))
+                                                                                 "11.6.3"),
+                                                                                 cards=[(ref, soul.name)])
         return False
     changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "the hand too", "10.3.4b"))
     text = f"{soul.name} ({ref}) returns to {soul.owner}'s hand ({source})." + more
@@ -277,7 +279,7 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
         return False
     if is_leader_altar(g, ref):
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
-                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
+                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"), cards=[(ref, soul.name)])
         return False
     text = f"{soul.name} ({ref}) is exiled ({source}); its slot is free again."
     if soul.captured:
@@ -325,10 +327,12 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
     if problem is not None:
         if soul is not None and is_leader_altar(g, ref):
             g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} "
-                                "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
+                                "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"),
+                                cards=[(ref, soul.name)])
         else:
             g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part "
-                                  "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"))
+                                  "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"),
+                                  cards=[g.at(ref)])
         return False
     moving = g.state.soul(ref)
     g.state.slot(ref).soul = None
@@ -450,4 +454,6 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
             g.trace.add("nonevent", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then "
                                     f"{name} is "
                                    f"no longer active: {why}.",
-                        ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))
+                        ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"),
+                        cards=[(ref, name)],
+                        what="kept_off" if eff.kind == "instant" else "trigger_missed", of=name)

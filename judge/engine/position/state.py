@@ -128,6 +128,9 @@ class PlayerState(Tracked):
     turns_taken: int = 5
     proactive: set[str] = field(default_factory=set)
     decked_out_turns: int | None = None
+    # 10.1.1: the Souls this player recruited this turn (this recruiting round in setup), in order,
+    # also those that have left the field since: "one per turn" counts recruits, not Souls still there
+    recruits: list[str] = field(default_factory=list)
 
     @classmethod
     def empty(cls, fld: Field | None = None) -> PlayerState:
@@ -181,6 +184,24 @@ class State(Tracked):
     next_uid: int = 1
     round: int = 0                # phase setup: the turn player's recruiting round (1..4 for A, 1..3 for B)
     library: Library = field(default_factory=Library, repr=False, compare=False)
+
+    def player_of_turn(self, turn: int) -> str:
+        """Whose turn number `turn` is (or was, or will be): turns alternate between the players."""
+        return self.turn_player if (self.turn - turn) % 2 == 0 else opponent(self.turn_player)
+
+    def last_turn(self, effect: Lasting) -> int | None:
+        """13.3.1: the turn at whose end a lasting effect ends; None for "permanently". "This Turn" ends
+        with the turn it began in; "until the end of your Opponent's next Turn" with the first turn of
+        the controller's opponent that begins after the effect (the next turn when it began in the
+        controller's own turn)."""
+        if effect.until == "end_of_turn":
+            return effect.started_turn
+        if effect.until == "end_of_opponents_next_turn":
+            turn = effect.started_turn + 1
+            while self.player_of_turn(turn) == effect.controller:
+                turn += 1
+            return turn
+        return None
 
     @property
     def winner(self) -> str | None:
@@ -368,7 +389,15 @@ def _player_out(state: State, ps: PlayerState) -> dict[str, Any]:
     out["exile"] = list(ps.exile)
     if ps.decked_out_turns is not None:
         out["decked_out_turns"] = ps.decked_out_turns
+    if sorted(ps.recruits) != sorted(marked_recruits(ps)):
+        out["recruited_this_turn"] = list(ps.recruits)   # one has left the field since (ours)
     return out
+
+
+def marked_recruits(ps: PlayerState) -> list[str]:
+    """The names of the player's Souls on the field marked as recruited this turn (captured ones too)."""
+    return [slot.soul.name for slot in ps.slots.values()
+            if slot.soul is not None and slot.soul.recruited_this_turn]
 
 
 def _lasting_out(state: State) -> list[dict[str, Any]]:
