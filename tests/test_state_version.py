@@ -15,6 +15,7 @@ from judge.commands.resolve import is_scenario_file
 from judge.engine import load_scenario_file
 from judge.engine.driver.resolve import resolve
 from judge.engine.play.game import Game
+from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
 from judge.engine.position.state import Ambush, Armament, Lasting, PlayerState, Soul, State
 from judge.engine.position.tracked import TrackedDict, TrackedList, TrackedSet
@@ -134,7 +135,7 @@ def test_a_copy_counts_its_own_changes():
 
 def test_the_game_derives_again_after_any_change_and_not_otherwise(monkeypatch):
     state = load_scenario_file(SCENARIOS_DIR / "positions" / "harold-grants-defiance.yaml").state.copy()
-    g = Game(state, trace=None, actions=(), verbs=None)  # type: ignore[arg-type]
+    g = Game(state, trace=Trace(), actions=(), verbs=None)  # type: ignore[arg-type]
     calls = []
     real = stats.derive
     monkeypatch.setattr(stats, "derive", lambda s: calls.append(1) or real(s))

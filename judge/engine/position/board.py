@@ -105,6 +105,8 @@ class Board:
 
     def __init__(self, state: State) -> None:
         self.state = state
+        self._cards: dict[str, CardDef] = {}   # the library's cards as looked up while deriving
+        self._where = _uid_index(state)        # state.find_uid, once for every card on the field
         self.lines = {p: tree.lines(state, p) for p in PLAYERS}
         self.proactive = {p: tree.proactive_slots(state, p) for p in PLAYERS}
         self._sources = self._collect_sources()
@@ -173,7 +175,10 @@ class Board:
 
     # --- building
     def _card(self, name: str) -> CardDef:
-        return self.state.known_card(name)
+        card = self._cards.get(name)
+        if card is None:
+            card = self._cards[name] = self.state.known_card(name)
+        return card
 
     def _collect_sources(self) -> list[_Source]:
         out = []
@@ -347,7 +352,7 @@ class Board:
                 kind, rules, label = "slot", R_SLOT, f"{eff.source} (laid on {eff.on})"
                 payload = {"grant": Keyword(eff.value)} if isinstance(eff.value, str) else eff.value
             else:
-                where = state.find_uid(eff.to) if eff.to is not None else None
+                where = self._where.get(eff.to) if eff.to is not None else None
                 targets = [where] if where is not None and (where in work or where in realm_work) else []
                 kind, rules, label = ("lasting", lasting_rules(eff.until),
                                       f"{eff.source} ({SPANS.get(eff.until, eff.until.replace('_', ' '))})")
@@ -463,6 +468,23 @@ class Board:
                          atk=Value.of(w.parts["atk"]), def_=Value.of(w.parts["def"]), max_hp=mh,
                          hp=_current_hp(mh, realm.damage), damage=realm.damage, keywords=tuple(w.keywords),
                          negated=realm.uid in self.negated)
+
+
+def _uid_index(state: State) -> dict[int, SlotRef]:
+    """Where each Soul, Armament (its Wielder's slot) and Realm on the field is, by uid: what
+    `state.find_uid` finds (the first slot in field order, A's before B's)."""
+    out: dict[int, SlotRef] = {}
+    for p in PLAYERS:
+        for name, slot in state.players[p].slots.items():
+            soul = slot.soul
+            if soul is not None:
+                out.setdefault(soul.uid, SlotRef(p, name))
+                if soul.armament is not None:
+                    out.setdefault(soul.armament.uid, SlotRef(p, name))
+        for name, realm in state.players[p].realms.items():
+            if realm is not None:
+                out.setdefault(realm.uid, SlotRef(p, name))
+    return out
 
 
 def _current_hp(max_hp: Value, damage: int) -> Value:

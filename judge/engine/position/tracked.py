@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 # fields that hold a value as written (a lasting effect's payload): kept as they are, never tracked
 OPAQUE = frozenset({"value", "library"})
+SCALARS = frozenset({int, str, bool, type(None)})   # values that hold nothing
 
 
 class Version:
@@ -58,6 +59,8 @@ def _hold(value: Any, version: Version, quiet: bool) -> Any:
     """`value` as a part of the state whose version is `version`: a plain list, dict or set becomes a
     tracked one (`quiet`: held where derived values never read), a tracked part (and everything it
     holds) joins that version."""
+    if type(value) in SCALARS:
+        return value
     if isinstance(value, Tracked):
         _join(value, version)
         return value
@@ -117,11 +120,13 @@ class Tracked:
         return _own(self).board
 
 
-def _bumping(method: Callable[..., Any]) -> Callable[..., Any]:
-    """A changing method of list/dict/set that also bumps the version and lets what it added join."""
+def _bumping(method: Callable[..., Any], adds: bool = True) -> Callable[..., Any]:
+    """A changing method of list/dict/set that also bumps the version and (`adds`: it may put something
+    in) lets what it added join."""
     def changed(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = method(self, *args, **kwargs)
-        self._adopt()
+        if adds:
+            self._adopt()
         _own(self).bump(self.__dict__.get("_quiet", False))
         return result
 
@@ -226,17 +231,35 @@ class TrackedSet(set[Any]):
         return (set, (set(self),))
 
 
-for _name in ("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "__setitem__",
-              "__delitem__"):
+def _append(self: TrackedList, item: Any) -> None:
+    """The commonest change (a card to a pile, a lasting effect): only the new item joins."""
+    version, quiet = _own(self), self.__dict__.get("_quiet", False)
+    list.append(self, _hold(item, version, quiet))
+    version.bump(quiet)
+
+
+def _set_item(self: TrackedDict, key: Any, item: Any) -> None:
+    version, quiet = _own(self), self.__dict__.get("_quiet", False)
+    dict.__setitem__(self, key, _hold(item, version, quiet))
+    version.bump(quiet)
+
+
+TrackedList.append = _append  # type: ignore[method-assign, assignment]
+TrackedDict.__setitem__ = _set_item  # type: ignore[method-assign, assignment]
+for _name in ("extend", "insert", "__setitem__"):
     setattr(TrackedList, _name, _bumping(getattr(list, _name)))
+for _name in ("remove", "pop", "clear", "sort", "reverse", "__delitem__"):
+    setattr(TrackedList, _name, _bumping(getattr(list, _name), adds=False))
 for _name in ("__iadd__", "__imul__"):
     setattr(TrackedList, _name, _inplace(getattr(list, _name)))
-for _name in ("__setitem__", "__delitem__", "pop", "popitem", "clear", "update", "setdefault"):
+for _name in ("update", "setdefault"):
     setattr(TrackedDict, _name, _bumping(getattr(dict, _name)))
+for _name in ("__delitem__", "pop", "popitem", "clear"):
+    setattr(TrackedDict, _name, _bumping(getattr(dict, _name), adds=False))
 for _name in ("__ior__",):
     setattr(TrackedDict, _name, _inplace(getattr(dict, _name)))
 for _name in ("add", "discard", "remove", "pop", "clear", "update", "difference_update",
               "intersection_update", "symmetric_difference_update"):
-    setattr(TrackedSet, _name, _bumping(getattr(set, _name)))
+    setattr(TrackedSet, _name, _bumping(getattr(set, _name), adds=False))
 for _name in ("__ior__", "__iand__", "__isub__", "__ixor__"):
     setattr(TrackedSet, _name, _inplace(getattr(set, _name)))
