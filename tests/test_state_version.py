@@ -138,7 +138,7 @@ def test_the_game_derives_again_after_any_change_and_not_otherwise(monkeypatch):
     g = Game(state, trace=Trace(), actions=(), verbs=None)  # type: ignore[arg-type]
     calls = []
     real = stats.derive
-    monkeypatch.setattr(stats, "derive", lambda s: calls.append(1) or real(s))
+    monkeypatch.setattr(stats, "derive", lambda s, *rest: calls.append(1) or real(s, *rest))
     first = g.board()
     assert g.board() is first and len(calls) == 1     # nothing changed: the same board
     ref = state.soul_refs()[0]

@@ -157,7 +157,11 @@ class Game:
     def board(self) -> stats.Board:
         version = self.state.board_version
         if self._board is None or self._board_at != version:
-            self._board = stats.derive(self.state)
+            # what changed since the last board: derive only what it touched where that is exact (a
+            # derivation that raises leaves no board, so the next one derives the whole board)
+            changes = self.state.changes()
+            before, self._board = self._board, None
+            self._board = stats.derive(self.state, before, changes)
             self._board_at = version
         return self._board
 

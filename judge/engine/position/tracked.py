@@ -27,20 +27,43 @@ OPAQUE = frozenset({"value", "library"})
 SCALARS = frozenset({int, str, bool, type(None)})   # values that hold nothing
 
 
+MAX_LOG = 64   # changes listed between two derivations; past them, "too many" (the whole board again)
+
+
 class Version:
     """The change counters of one State, shared by all its parts: `n` counts every change, `board` the
-    changes to what derived values read."""
+    changes to what derived values read, and `log` lists those (the part and the field or method) since
+    `changes()` was last called (None: more than MAX_LOG, or not known)."""
 
-    __slots__ = ("n", "board")
+    __slots__ = ("n", "board", "log")
 
     def __init__(self) -> None:
         self.n = 0
         self.board = 0
+        self.log: list[tuple[Any, str]] | None = None
 
-    def bump(self, quiet: bool) -> None:
+    def bump(self, quiet: bool, part: Any = None, what: str = "") -> None:
         self.n += 1
         if not quiet:
             self.board += 1
+            log = self.log
+            if log is not None:
+                if len(log) < MAX_LOG:
+                    log.append((part, what))
+                else:
+                    self.log = None
+
+    def changes(self) -> list[tuple[Any, str]] | None:
+        """The changes to what derived values read since the last call (None when not all are known),
+        and a new list from now on."""
+        log, self.log = self.log, []
+        return log
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Version:
+        dup = Version()
+        dup.n, dup.board = self.n, self.board   # a copy's changes so far are not listed
+        memo[id(self)] = dup
+        return dup
 
 
 def _version_of(obj: Any) -> Version | None:
@@ -103,11 +126,11 @@ class Tracked:
         if name not in OPAQUE and not name.startswith("_"):
             value = _hold(value, version, quiet)
         object.__setattr__(self, name, value)
-        version.bump(quiet)
+        version.bump(quiet, self, name)
 
     def __delattr__(self, name: str) -> None:
         object.__delattr__(self, name)
-        _own(self).bump(name in self.QUIET)
+        _own(self).bump(name in self.QUIET, self, name)
 
     @property
     def version(self) -> int:
@@ -119,6 +142,10 @@ class Tracked:
         """Changes so far to what derived values read in this part's State."""
         return _own(self).board
 
+    def changes(self) -> list[tuple[Any, str]] | None:
+        """What changed in what derived values read since the last call (Version.changes)."""
+        return _own(self).changes()
+
 
 def _bumping(method: Callable[..., Any], adds: bool = True) -> Callable[..., Any]:
     """A changing method of list/dict/set that also bumps the version and (`adds`: it may put something
@@ -127,7 +154,7 @@ def _bumping(method: Callable[..., Any], adds: bool = True) -> Callable[..., Any
         result = method(self, *args, **kwargs)
         if adds:
             self._adopt()
-        _own(self).bump(self.__dict__.get("_quiet", False))
+        _own(self).bump(self.__dict__.get("_quiet", False), self, method.__name__)
         return result
 
     changed.__name__ = method.__name__
@@ -140,7 +167,7 @@ def _inplace(method: Callable[..., Any]) -> Callable[..., Any]:
     def changed(self: Any, other: Any) -> Any:
         method(self, other)
         self._adopt()
-        _own(self).bump(self.__dict__.get("_quiet", False))
+        _own(self).bump(self.__dict__.get("_quiet", False), self, method.__name__)
         return self
 
     changed.__name__ = method.__name__
@@ -235,13 +262,13 @@ def _append(self: TrackedList, item: Any) -> None:
     """The commonest change (a card to a pile, a lasting effect): only the new item joins."""
     version, quiet = _own(self), self.__dict__.get("_quiet", False)
     list.append(self, _hold(item, version, quiet))
-    version.bump(quiet)
+    version.bump(quiet, self, "append")
 
 
 def _set_item(self: TrackedDict, key: Any, item: Any) -> None:
     version, quiet = _own(self), self.__dict__.get("_quiet", False)
     dict.__setitem__(self, key, _hold(item, version, quiet))
-    version.bump(quiet)
+    version.bump(quiet, self, "__setitem__")
 
 
 TrackedList.append = _append  # type: ignore[method-assign, assignment]
