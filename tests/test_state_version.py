@@ -167,3 +167,34 @@ def test_the_kept_board_is_the_fresh_one_after_every_step(path):
 
     resolve(load_scenario_file(path), observe=observe)
     assert not stale, stale[:3]
+
+
+def _game(path: str) -> Game:
+    state = load_scenario_file(SCENARIOS_DIR / path).state.copy()
+    g = Game(state, trace=Trace(), actions=(), verbs=None)  # type: ignore[arg-type]
+    g.board()
+    return g
+
+
+def test_damage_on_one_soul_derives_that_soul_again_and_shares_the_other_views():
+    g = _game("positions/harold-grants-defiance.yaml")
+    first = g.board()
+    refs = g.state.soul_refs()
+    hit = next(r for r in refs if not g.state.known_card(g.state.soul(r).name).effects)
+    g.state.soul(hit).damage += 5
+    second = g.board()
+    assert second is not first
+    assert second.souls[hit] is not first.souls[hit] and second.souls[hit].damage == first.souls[hit].damage + 5
+    assert all(second.souls[r] is first.souls[r] for r in refs if r != hit)   # patched, not derived whole
+    fresh = stats.derive(g.state)
+    assert second.derived() == fresh.derived()
+
+
+def test_a_change_that_reaches_further_derives_the_whole_board():
+    g = _game("positions/harold-grants-defiance.yaml")
+    first = g.board()
+    refs = g.state.soul_refs()
+    g.state.soul(refs[-1]).captured = True          # a capture changes lines and what the card gives
+    second = g.board()
+    assert all(second.souls[r] is not first.souls[r] for r in refs)
+    assert second.derived() == stats.derive(g.state).derived()
