@@ -184,7 +184,8 @@ def test_damage_on_one_soul_derives_that_soul_again_and_shares_the_other_views()
     g.state.soul(hit).damage += 5
     second = g.board()
     assert second is not first
-    assert second.souls[hit] is not first.souls[hit] and second.souls[hit].damage == first.souls[hit].damage + 5
+    assert second.souls[hit] is not first.souls[hit]
+    assert second.souls[hit].damage == first.souls[hit].damage + 5
     assert all(second.souls[r] is first.souls[r] for r in refs if r != hit)   # patched, not derived whole
     fresh = stats.derive(g.state)
     assert second.derived() == fresh.derived()
