@@ -215,8 +215,9 @@ class State(Tracked):
         return uid
 
     def copy(self) -> State:
-        """A deep copy sharing the (immutable) library; the original is left untouched."""
-        return copy.deepcopy(self, {id(self.library): self.library})
+        """A deep copy sharing the (immutable) library and field (tracked.SHARED); the original is left
+        untouched."""
+        return copy.deepcopy(self)
 
     @property
     def field(self) -> Field:

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 # fields that hold a value as written (a lasting effect's payload): kept as they are, never tracked
 OPAQUE = frozenset({"value", "library"})
 SCALARS = frozenset({int, str, bool, type(None)})   # values that hold nothing
+SHARED = frozenset({"_field", "library"})   # read-only parts a copy shares (the edition's slots, the cards)
 
 
 MAX_LOG = 64   # changes listed between two derivations; past them, "too many" (the whole board again)
@@ -132,6 +133,17 @@ class Tracked:
         object.__delattr__(self, name)
         _own(self).bump(name in self.QUIET, self, name)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        """A copy that counts its own changes (its parts share the copy of the version); what a part
+        holds by reference (SHARED: the edition's field) is shared."""
+        cls = type(self)
+        dup = cls.__new__(cls)
+        memo[id(self)] = dup
+        held = dup.__dict__
+        for name, value in self.__dict__.items():
+            held[name] = value if type(value) in SCALARS or name in SHARED else deepcopy(value, memo)
+        return dup
+
     @property
     def version(self) -> int:
         """Changes so far to this part's State (any part of it)."""
@@ -198,7 +210,7 @@ class TrackedList(list[Any]):
         out = TrackedList()
         memo[id(self)] = out
         out.__dict__.update(_version=version, _quiet=self.__dict__.get("_quiet", False))
-        list.extend(out, (deepcopy(item, memo) for item in self))
+        list.extend(out, (item if type(item) in SCALARS else deepcopy(item, memo) for item in self))
         return out
 
     def __reduce_ex__(self, protocol: Any) -> Any:
@@ -229,7 +241,8 @@ class TrackedDict(dict[Any, Any]):
         out = TrackedDict()
         memo[id(self)] = out
         out.__dict__.update(_version=version, _quiet=self.__dict__.get("_quiet", False))
-        dict.update(out, ((deepcopy(k, memo), deepcopy(v, memo)) for k, v in self.items()))
+        dict.update(out, ((k if type(k) in SCALARS else deepcopy(k, memo),
+                           v if type(v) in SCALARS else deepcopy(v, memo)) for k, v in self.items()))
         return out
 
     def __reduce_ex__(self, protocol: Any) -> Any:
