@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from copy import deepcopy
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 # fields that hold a value as written (a lasting effect's payload): kept as they are, never tracked
 OPAQUE = frozenset({"value", "library"})
@@ -186,6 +186,20 @@ def _inplace(method: Callable[..., Any]) -> Callable[..., Any]:
     return changed
 
 
+_C = TypeVar("_C")
+
+
+def _empty_copy(original: Any, out: _C, memo: dict[int, Any]) -> _C:
+    """An empty container to copy `original` into, counting in the copy of its version."""
+    memo[id(original)] = out
+    vars(out).update(_version=deepcopy(_own(original), memo), _quiet=original.__dict__.get("_quiet", False))
+    return out
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    return value if type(value) in SCALARS else deepcopy(value, memo)
+
+
 class TrackedList(list[Any]):
     """A list of the stored state (a hand, the lasting effects, a slot's Ambushes)."""
 
@@ -206,11 +220,8 @@ class TrackedList(list[Any]):
                 list.__setitem__(self, i, held)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TrackedList:
-        version = deepcopy(_own(self), memo)
-        out = TrackedList()
-        memo[id(self)] = out
-        out.__dict__.update(_version=version, _quiet=self.__dict__.get("_quiet", False))
-        list.extend(out, (item if type(item) in SCALARS else deepcopy(item, memo) for item in self))
+        out = _empty_copy(self, TrackedList(), memo)
+        list.extend(out, (_copied(item, memo) for item in self))
         return out
 
     def __reduce_ex__(self, protocol: Any) -> Any:
@@ -237,12 +248,8 @@ class TrackedDict(dict[Any, Any]):
                 dict.__setitem__(self, key, held)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TrackedDict:
-        version = deepcopy(_own(self), memo)
-        out = TrackedDict()
-        memo[id(self)] = out
-        out.__dict__.update(_version=version, _quiet=self.__dict__.get("_quiet", False))
-        dict.update(out, ((k if type(k) in SCALARS else deepcopy(k, memo),
-                           v if type(v) in SCALARS else deepcopy(v, memo)) for k, v in self.items()))
+        out = _empty_copy(self, TrackedDict(), memo)
+        dict.update(out, ((_copied(k, memo), _copied(v, memo)) for k, v in self.items()))
         return out
 
     def __reduce_ex__(self, protocol: Any) -> Any:
@@ -262,9 +269,8 @@ class TrackedSet(set[Any]):
         """A set holds names and slot references only: nothing to join."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TrackedSet:
-        out = TrackedSet(deepcopy(item, memo) for item in self)
-        memo[id(self)] = out
-        out.__dict__.update(_version=deepcopy(_own(self), memo), _quiet=self.__dict__.get("_quiet", False))
+        out = _empty_copy(self, TrackedSet(), memo)
+        set.update(out, (_copied(item, memo) for item in self))
         return out
 
     def __reduce_ex__(self, protocol: Any) -> Any:
