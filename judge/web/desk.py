@@ -244,7 +244,8 @@ def resolve_json() -> Response:
     cards = data.get("cards")
     steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
-        s.get("state"), cards, highlight=pages.touched(s), title=f"The board after step {s['n']}"))
+        s.get("state"), cards, derived=s.get("derived") or {}, highlight=pages.touched(s),
+        title=f"The board after step {s['n']}"))
         if i < pages.MAX_STEP_BOARDS or i == len(steps) - 1 else pages.NO_BOARD
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,

@@ -130,7 +130,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["n", "kind", "text", "rules"],
         "properties": {"n": {"type": "integer"}, "kind": {"type": "string"}, "text": {"type": "string"},
                        "rules": RULE_IDS, "changes": {"type": "array"},
-                       "state": {"description": "with ?snapshots=1: the §2 state after this step"}}},
+                       "state": {"description": "with ?snapshots=1: the §2 state after this step"},
+                       "derived": {"description": "with ?snapshots=1: the board derived after this step "
+                                                  "(§5 derived values, without contributions)"}}},
     "Ruling": {
         "type": "object",
                "required": ["scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner",
