@@ -179,6 +179,7 @@ plain: "deal" num "damage" "to" object -> a_damage
     | subject be "frozen" duration? -> a_frozen
     | subject ("cannot" | "can't") "attack" duration? -> a_cannot_attack
     | article "soul" "on" spot_ref gain_verb stats duration? -> a_lay_gain
+    | article "soul" "on" spot_ref lose_verb stats duration? -> a_lay_lose
     | article "soul" "on" spot_ref gain_verb grant_kw duration? -> a_lay_grant
     | article "soul" "on" spot_ref be "frozen" duration? -> a_lay_frozen
     | "negate" object -> a_negate

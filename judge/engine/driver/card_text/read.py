@@ -102,6 +102,8 @@ def _bad_index(exc: UnexpectedInput, tokens: list[Token]) -> int:
     if isinstance(exc, UnexpectedEOF):
         return len(tokens)
     token = getattr(exc, "token", None)
+    if token is None or token.type == "$END":
+        return len(tokens)
     for i, t in enumerate(tokens):
         if t is token or (token is not None and t.start_pos == token.start_pos):
             return i
@@ -150,14 +152,16 @@ def _nearest(phrase: str, expected: Any = (), lead: str = "") -> str | None:
     typed = phrase.split()
     if not typed:
         return None
+    before = lead.split()[-1:] if lead else []
     words = {w for w, name in grammar.lexer().literals.items() if name in expected} if expected else set()
     best: tuple[float, str] | None = None
     for sample in _samples():
         size = len(sample.split())
-        probe = " ".join(typed[:size]).lower()
-        score = fuzz.ratio(probe, sample.lower()) + (5 if sample.split()[0].lower() in words else 0)
-        if best is None or score > best[0]:
-            best = (score, sample)
+        for start in (typed, before + typed) if before else (typed,):
+            probe = " ".join(start[:size]).lower()
+            score = fuzz.ratio(probe, sample.lower()) + (5 if sample.split()[0].lower() in words else 0)
+            if best is None or score > best[0]:
+                best = (score, sample)
     return best[1] if best and best[0] >= 60 else None
 
 
