@@ -34,6 +34,7 @@ from judge.search.query import MAX_QUERY, clean
 from judge.web import api, card_pages, codex_pages, search_views
 from judge.web.desk import SAVE_RESERVE, view_versions
 from judge.web.errors import BadInput
+from judge.web.links import absolute
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
 
@@ -154,7 +155,7 @@ def save_ruling() -> tuple[Response, int, dict[str, str]]:
             view=view["ruling"])
     except RulingTooLarge as exc:
         raise BadInput(f"This ruling is too long to save: {exc}.", status=422) from None
-    url = url_for("desk.saved", rid=rid, _external=True)
+    url = absolute(url_for("desk.saved", rid=rid))
     return jsonify({"id": rid, "url": url}), 201, {"Location": url}
 
 
@@ -163,6 +164,6 @@ def saved_ruling(rid: str) -> Response:
     record = current_app.extensions["rulings"].get(rid)
     if record is None:
         raise BadInput(f"No saved ruling has the id {rid!r}.", status=404)
-    return jsonify({"id": record.id, "url": url_for("desk.saved", rid=record.id, _external=True),
+    return jsonify({"id": record.id, "url": absolute(url_for("desk.saved", rid=record.id)),
                     "codex": record.codex, "created": record.created, "scenario": record.scenario,
                     "outcome": record.outcome, "ruling": record.ruling})
