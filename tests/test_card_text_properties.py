@@ -90,3 +90,95 @@ def test_written_keywords_read_back(keywords: list[Any]) -> None:
     reading = read_card_text(text, "soul")
     assert reading.problems == (), (text, [p.text for p in reading.problems])
     assert canonical_keywords(reading.keywords) == canonical_keywords(keywords), text
+
+
+# --- every card type, Soul Spots, two targets, conditions inside the effect --------------------------
+
+GROUPS = st.sampled_from(["all_opposing_souls", "all_own_souls", "other_own_souls", "underlings"])
+FLAG = st.sampled_from([{"damaged": True}, {"hp_at_most_half": True}, {"front_line": True},
+                        {"leader": True}, {"attribute": "dark"}, {"attribute": "light"},
+                        {"keyword": "unyielding"}, {"rank": {"min": 2}}])
+
+
+@st.composite
+def target_effects(draw: Any) -> dict[str, Any]:
+    """An Activated effect whose parts use its targets in the ways the Codex words them."""
+    shape = draw(st.sampled_from(["lay", "naming", "teleport", "battle", "if", "each"]))
+    if shape == "lay":
+        what = draw(st.one_of(st.just("frozen"), STATS.map(lambda s: {"gain": s}),
+                              BARE.map(lambda k: {"grant": k})))
+        return {"targets": [{"spot": draw(st.sampled_from(["own", "opposing", "any"]))}],
+                "do": [{"lay": what, "on": "target", "until": draw(DURATION)}]}
+    if shape == "naming":
+        return {"targets": [{"spot": draw(st.sampled_from(["opposing", "any"])), "naming": "front"}],
+                "do": [draw(_action("target"))]}
+    if shape == "teleport":
+        return {"targets": [draw(SOUL_TARGET), {"spot": "own"}],
+                "do": [{"teleport": "target1", "to": "target2"}]}
+    if shape == "battle":
+        side = draw(st.sampled_from(["opposing", "any"]))
+        sel = {"soul": side, "lines": "front"}
+        return {"targets": [sel, dict(sel)],
+                "do": [{"battle": {"attacker": "target1", "target": "target2",
+                                   "counts_as_attack": draw(st.booleans())}}]}
+    if shape == "if":
+        part: dict[str, Any] = {"if": {**draw(FLAG), "of": "target"}, "then": [draw(_action("target"))]}
+        if draw(st.booleans()):
+            part["else"] = [draw(_action("target"))]
+        return {"targets": [draw(SOUL_TARGET)], "do": [part]}
+    count = draw(st.integers(min_value=2, max_value=3))
+    sel = {"soul": draw(st.sampled_from(["opposing", "any"])),
+           "lines": draw(st.sampled_from(["front", "any"]))}
+    amount = draw(AMOUNTS)
+    return {"targets": [dict(sel) for _ in range(count)],
+            "do": [{"damage": amount, "to": f"target{i + 1}"} for i in range(count)]}
+
+
+@st.composite
+def cards(draw: Any) -> dict[str, Any]:
+    card_type = draw(st.sampled_from(["soul", "event", "ambush", "realm", "armament"]))
+    card: dict[str, Any] = {"type": card_type, "keywords": [], "effects": []}
+    if card_type == "armament":
+        card["values"] = draw(STATS)
+        card["keywords"] = draw(st.lists(st.one_of(BARE, AMOUNTS.map(lambda n: {"defiance": n})),
+                                         max_size=2, unique_by=lambda k: str(k)))
+        static = [{"kind": "static", "gain": draw(STATS), "to": "self"}]
+        card["effects"] = static if draw(st.booleans()) else []
+        return card
+    if card_type == "event" and draw(st.booleans()):
+        card["caster"] = {"attribute": draw(st.sampled_from(["dark", "light"]))}
+    if card_type == "ambush" and draw(st.booleans()):
+        card["ambusher"] = {"attribute": draw(st.sampled_from(["dark", "light"]))}
+    eff: dict[str, Any] = {"kind": "activated", **draw(target_effects())}
+    if card_type in ("soul", "realm", "ambush"):
+        eff["limit"] = draw(st.sampled_from(["1/Turn", "2/Game"]))
+    if card_type == "ambush":
+        eff["fast"] = True
+        if draw(st.booleans()):
+            eff = {"kind": "timing", "fast": True, "trigger": draw(st.sampled_from(["attacked", "targeted"])),
+                   "do": [{"damage": draw(AMOUNTS), "to": draw(st.sampled_from(["attacker", "caster"]))}]}
+    if card_type == "event" and draw(st.booleans()):
+        eff["cost"] = [{"pay_hp": draw(AMOUNTS), "by": "caster"}]
+    card["effects"].append(eff)
+    if card_type in ("soul", "realm") and draw(st.booleans()):
+        static: dict[str, Any] = {"kind": "static"}
+        if draw(st.booleans()):
+            static["condition"] = draw(CONDITION)
+        static.update(draw(st.one_of(st.builds(lambda s, g: {"gain": s, "to": g}, STATS, GROUPS),
+                                     st.builds(lambda k, g: {"grant": k, "to": g}, GRANT, GROUPS),
+                                     st.just({"negate": "all_opposing_souls"}))))
+        card["effects"].append(static)
+    return card
+
+
+@settings(max_examples=200, deadline=None)
+@given(cards())
+def test_written_cards_of_every_type_read_back(card: dict[str, Any]) -> None:
+    text = write_card_text(card["keywords"], card["effects"], card["type"], card.get("caster"),
+                           card.get("ambusher"), card.get("values"))
+    reading = read_card_text(text, card["type"])
+    assert reading.problems == (), (text, [p.text for p in reading.problems])
+    assert canonical_effects(reading.effects) == canonical_effects(card["effects"]), text
+    assert canonical_keywords(reading.keywords) == canonical_keywords(card["keywords"]), text
+    assert (reading.caster, reading.ambusher) == (card.get("caster"), card.get("ambusher")), text
+    assert reading.values == (card.get("values") or {}), text

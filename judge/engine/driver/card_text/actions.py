@@ -54,7 +54,10 @@ def build_action(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     if verb == "discard":
         return [{"discard": act.args["num"], "who": act.args["who"]}]
     if verb == "enlist":
-        return [{"enlist": dict(act.args.get("enlist") or {})}]
+        spec = dict(act.args.get("enlist") or {})
+        if "name" in spec:
+            spec["name"] = reader.card_name(str(spec["name"]), getattr(spec["name"], "start_pos", act.start))
+        return [{"enlist": spec}]
     if verb == "if":
         return [_if(reader, act, eff)]
     return _MORE[verb](reader, act, eff)
