@@ -45,15 +45,15 @@ from judge.engine.data.yamlio import (
     value_problems,
 )
 from judge.engine.driver.api import legal_actions, load_scenario, position, questions, resolve
-from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
+from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml, read_scenario_file
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
 from judge.engine.position.state import PLAYERS, SlotRef
 
 __all__ = [
     # loading, reading and running a scenario
-    "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
-    "questions",
+    "Scenario", "load_scenario", "load_scenario_file", "read_scenario_file", "parse_yaml", "position",
+    "resolve", "legal_actions", "questions",
     # the budget a caller may run the engine under
     "budget", "Budget", "OutOfTime",
     # errors
