@@ -6,15 +6,22 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: serve test check bench bench-site lint clean
+.PHONY: serve test check bench bench-site lint docs clean
 
-$(BIN)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+# `make serve` installs what serving needs and nothing more (a fresh clone answers sooner); the test
+# extras (pytest, playwright, mypy, …) come with `make test`, `make lint` and the benches.
+$(BIN)/.served: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -e .
 	touch $@
 
-serve: $(BIN)/.installed
+$(BIN)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(BIN)/.served $@
+
+serve: $(BIN)/.served
 	$(BIN)/judge index --if-stale
 	$(BIN)/gunicorn -c gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) 'judge.web:create_app()'
 
@@ -22,7 +29,7 @@ serve: $(BIN)/.installed
 test: lint
 	$(BIN)/python -m pytest -q
 
-check: $(BIN)/.installed
+check: $(BIN)/.served
 	$(BIN)/judge codex-check
 	$(BIN)/judge check scenarios/
 
@@ -42,6 +49,10 @@ bench-site: $(BIN)/.installed
 lint: $(BIN)/.installed
 	$(BIN)/ruff check judge tests bench
 	$(BIN)/mypy
+
+# the tables in docs/ made from data (the slot tree); tests/test_docs_tables.py fails when one is stale
+docs: $(BIN)/.installed
+	$(BIN)/python -m judge.docs_tables
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

@@ -40,6 +40,13 @@ max_requests_jitter = 500
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn's control socket (gunicornc) defaults to one path per user ($XDG_RUNTIME_DIR/gunicorn.ctl or
+# ~/.gunicorn/gunicorn.ctl): two servers on one machine would take it from each other. It is off unless
+# GUNICORN_CONTROL_SOCKET names this server's own path (say one per port).
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
 
 
 def post_worker_init(worker) -> None:

@@ -239,10 +239,12 @@ def position(data: Mapping[str, Any], source: str = "desk") -> dict[str, Any]:
     return engine.position(load(data, source))
 
 
-def legal_actions(data: Mapping[str, Any], after: int | None) -> list[dict[str, Any]]:
+def legal_actions(data: Mapping[str, Any], after: int | None, refused: bool = False) -> list[dict[str, Any]]:
+    """The legal actions after the first `after` queued actions; with `refused`, both players' candidate
+    actions that are not legal then, each with its violations (engine.refused_actions)."""
     scenario = load(data)
     try:
-        return list(engine.legal_actions(scenario, after=after))
+        return list((engine.refused_actions if refused else engine.legal_actions)(scenario, after=after))
     except ValueError as exc:  # `after` out of range
         raise DeskInputError(str(exc), [{"path": "after", "message": str(exc)}]) from None
     except (StepLimit, RecursionError, MemoryError):  # StepLimit: the budget ran out, a 422, not a bug

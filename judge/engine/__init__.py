@@ -15,6 +15,7 @@ importing only the ones above it in this list (docs/ENGINE.md):
     resolve(scenario, snapshots=False)  # contract §5 ruling, with its answers (§7)
     questions(scenario)                 # the questions (§7) its position and queue allow
     legal_actions(scenario, after=None) # contract §4 dicts
+    refused_actions(scenario, after=None) # both players' candidates not legal then, with violations
     with budget.limit(Budget(seconds=2.0, steps=2000)): ...   # OutOfTime past it
 """
 
@@ -44,7 +45,15 @@ from judge.engine.data.yamlio import (
     safe_load,
     value_problems,
 )
-from judge.engine.driver.api import legal_actions, load_scenario, position, questions, resolve
+from judge.engine.driver.api import (
+    legal_actions,
+    load_scenario,
+    position,
+    questions,
+    refused_actions,
+    resolve,
+)
+from judge.engine.driver.card_text import MAX_CARD_TEXT, Reading, read_card_text, write_card_text
 from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
@@ -53,7 +62,7 @@ from judge.engine.position.state import PLAYERS, SlotRef
 __all__ = [
     # loading, reading and running a scenario
     "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
-    "questions",
+    "refused_actions", "questions",
     # the budget a caller may run the engine under
     "budget", "Budget", "OutOfTime",
     # errors
@@ -66,6 +75,8 @@ __all__ = [
     "KEYWORDS", "KeywordDef",
     "Library", "CARDS_DIR", "load_library", "load_library_dir",
     "parse_card", "parse_cards", "Field", "load_field", "parse_field",
+    # card text in words (issue 28): printed text <-> keywords and effects
+    "MAX_CARD_TEXT", "Reading", "read_card_text", "write_card_text",
     # editions
     "current_version", "held", "known",
     # YAML and JSON as the engine reads them, and did-you-mean

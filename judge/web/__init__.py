@@ -28,6 +28,7 @@ BLUEPRINTS = [
     "judge.web.api_docs:bp",      # /api, /api/openapi.json                     (its documentation)
     "judge.web.desk:bp",          # /desk, /r/<id>                             (ruling desk)
     "judge.web.library_pages:bp",  # /scenarios, /scenarios/<pid>              (scenario library)
+    "judge.web.preview_images:bp",  # /r/<id>.png, /scenarios/<pid>.png        (link-preview pictures)
     "judge.web.desk_ask:bp",      # /desk/questions.json                       (the desk's questions)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)

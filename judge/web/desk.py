@@ -30,6 +30,7 @@ from judge.codex.editions import editions
 from judge.desk import cards as card_index
 from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
+from judge.desk.preview_image import HEIGHT, WIDTH
 from judge.desk.rules import rule_link
 from judge.engine import budget, vocabulary
 from judge.library import LIBRARY, Entry
@@ -51,7 +52,7 @@ def desk_globals() -> dict[str, Any]:
             "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS,
             "human_date": pages.human_date, "touched": pages.touched,
             "step_words": pages.step_words, "reason_words": pages.reason_words,
-            "question_words": pages.question_words}
+            "question_words": pages.question_words, "asked_words": words.asked_words}
 
 
 @bp.record_once
@@ -219,6 +220,19 @@ def legal_json() -> Response:
     return jsonify(ok=True, after=after, actions=actions, groups=groups)
 
 
+@bp.post("/desk/refused.json")
+def refused_json() -> Response:
+    """The actions that may not be taken at a point of the queue (both players'), each in words with why:
+    a dispute is often about one of them, and it is queued from here like a legal one."""
+    data = posted_scenario()
+    after = json_body().get("after") if request.is_json else None
+    if after is not None and (not isinstance(after, int) or after < 0):
+        raise BadInput("`after` is the number of queued actions to play first (0 or more).")
+    point = len(data.get("actions") or []) if after is None else after
+    refused = words.refused_words(data, point, runner.legal_actions(data, point, refused=True))
+    return jsonify(ok=True, after=after, refused=refused)
+
+
 @bp.post("/desk/resolve.json")
 def resolve_json() -> Response:
     data = posted_scenario()
@@ -341,8 +355,14 @@ def saved(rid: str) -> tuple[str, dict[str, Any]]:
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
                    saved_ruling=record.ruling,
                    yaml_url=url_for("desk.saved_yaml", rid=rid), json_url=url_for("desk.saved_json", rid=rid),
-                   page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid))
+                   page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid),
+                   preview_image=preview_picture("preview_images.saved_png", rid=rid))
     return "desk/ruling.html", context
+
+
+def preview_picture(endpoint: str, **values: Any) -> dict[str, Any]:
+    """A ruling page's link-preview picture (judge.web.preview_images): its address and size."""
+    return {"url": url_for(endpoint, _external=True, **values), "width": WIDTH, "height": HEIGHT}
 
 
 def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,

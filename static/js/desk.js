@@ -21,7 +21,7 @@ class Desk {
   constructor(root) {
     this.root = root;
     const d = root.dataset;
-    this.urls = { board: d.boardUrl, legal: d.legalUrl, resolve: d.resolveUrl, parse: d.parseUrl, cards: d.cardsUrl };
+    this.urls = { board: d.boardUrl, legal: d.legalUrl, refused: d.refusedUrl, resolve: d.resolveUrl, parse: d.parseUrl, cards: d.cardsUrl };
     this.scenario = JSON.parse(d.scenario);
     this.field = JSON.parse(d.field);
     this.vocab = JSON.parse(d.vocabulary);  // the engine's vocabulary (judge.engine.vocabulary)
@@ -360,6 +360,14 @@ class Desk {
     $("#slot-close").addEventListener("click", () => this.closeEditor(true));
     $("#slot-remove").addEventListener("click", () => this.removeCard());
     $("#slot-vary").addEventListener("click", () => this.varyCard());
+    $("#f-proactive").addEventListener("change", (e) => {   // the spiral's choice belongs to the slot
+      const [p, slot] = this.selected.ref.split(":");
+      const listed = (this.player(p).proactive || []).filter((s) => s !== slot);
+      if (e.target.checked) listed.push(slot);
+      if (listed.length) this.player(p).proactive = listed; else delete this.player(p).proactive;
+      this.renderTurn();
+      this.changed();
+    });
     for (const id of ["#f-damage", "#f-captured", "#f-armament", "#f-recruited", "#f-attacks"]) {
       $(id).addEventListener("change", () => this.saveSlotFields());
       $(id).addEventListener("input", () => this.saveSlotFields());  // kept before it is left: a reload keeps it
@@ -393,12 +401,13 @@ class Desk {
       $("#s-title").addEventListener(event, (e) => this.setText("title", e.target.value));
       $("#s-question").addEventListener(event, (e) => this.setText("question", e.target.value));
     }
-    $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.changed(); });
+    $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.fillSettings(); this.changed(); });
+    $("#s-turn-words").addEventListener("change", (e) => this.setTurnWords(e.target.value));
     $("#s-phase").addEventListener("change", (e) => this.setPhase(e.target.value));
     $("#s-round").addEventListener("change", (e) => { this.state.round = Math.max(1, Number(e.target.value) || 1); this.changed(); });
-    $("#s-turn").addEventListener("change", (e) => { this.state.turn = Number(e.target.value) || 1; this.changed(); });
+    $("#s-turn").addEventListener("change", (e) => { this.state.turn = Number(e.target.value) || 1; this.fillSettings(); this.changed(); });
     for (const input of $$(".turns-taken")) {
-      input.addEventListener("change", () => { this.player(input.dataset.player).turns_taken = Math.max(0, Number(input.value) || 0); this.changed(); });
+      input.addEventListener("change", () => { this.player(input.dataset.player).turns_taken = Math.max(0, Number(input.value) || 0); this.fillSettings(); this.changed(); });
     }
     const yaml = $("#yaml-text");
     yaml.addEventListener("input", () => { this.yamlDirty = true; this.showYamlLine(null); this.keepSoon(); });
@@ -511,6 +520,7 @@ class Desk {
       $("#f-armament").value = (entry.armament && (entry.armament.card || entry.armament)) || "";
       $("#f-recruited").checked = entry.recruited === "this_turn";
       $("#f-attacks").value = entry.attacks_made || 0;
+      $("#f-proactive").checked = (this.player(ref.split(":")[0]).proactive || []).includes(slot);
     }
     this.renderAmbushes(entry);
     this.fillArmaments();
@@ -639,7 +649,8 @@ class Desk {
   // -- resolving and stepping --------------------------------------------------------------
   async resolve(options = {}) {
     $("#queue-msg").textContent = "Resolving…";
-    const data = await postJSON(this.urls.resolve, { scenario: this.scenario });
+    const scenario = this.askControl ? this.askControl.withAsk(this.scenario) : this.scenario;
+    const data = await postJSON(this.urls.resolve, { scenario });
     if (!data.ok) {
       const problems = data.problems || [];
       $("#queue-msg").textContent = `Can't resolve yet: ${problems.length ? problems.map(problemText).join("; ") : data.error}`;

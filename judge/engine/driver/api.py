@@ -5,6 +5,7 @@ desk.
     position(scenario)                # contract §6: {"scenario", "codex", "derived", "checks"}
     resolve(scenario, snapshots=False, max_steps=None, max_actions=None)  # contract §5 ruling
     legal_actions(scenario, after=None) # legal actions after the first `after` queued actions
+    refused_actions(scenario, after=None) # the candidates of both players that are not legal then
 
 `resolve` takes the caps a caller that serves strangers needs (the desk): at most `max_steps` steps
 (a loop is stopped and reported in the ruling) and at most `max_actions` queued actions (more is a
@@ -78,6 +79,17 @@ def legal_actions(scenario: Scenario, after: int | None = None) -> list[dict[str
         return _dicts(verbs.legal_actions(scenario.state))
     state, window = resolution.state_after(scenario, count)
     return _dicts(verbs.legal_actions(state, window))
+
+
+def refused_actions(scenario: Scenario, after: int | None = None) -> list[dict[str, Any]]:
+    """The candidate actions of both players that are not legal after the first `after` queued actions
+    (as `legal_actions`), each with its violations: [{"action", "violations": [{text, rules}]}]."""
+    count = len(scenario.actions) if after is None else after
+    if count < 0 or count > len(scenario.actions):
+        raise ValueError(f"after must be between 0 and {len(scenario.actions)}, got {after}")
+    state, window = resolution.state_after(scenario, count) if count else (scenario.state, None)
+    return [{"action": a.to_dict(), "violations": [v.to_dict() for v in why]}
+            for a, why in verbs.refused_actions(state, window)]
 
 
 def _dicts(actions: list[Action]) -> list[dict[str, Any]]:

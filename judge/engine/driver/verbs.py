@@ -13,6 +13,7 @@ actions, and the functions that make it a rule (pokerkit's verify / do side by s
     verify(state, action, window=None, board=None) -> list[Violation]
     apply(g, action)                      # the verb's `do`
     legal_actions(state, window=None) -> list[Action]   # `action in legal_actions(...)` works
+    refused_actions(state, window=None) -> [(Action, [Violation])]  # both players' candidates refused now
     action_of(data, index=0) -> Action    # a contract §4 dict as an Action
 
 Adding a verb: one `Verb(...)` row below with its verify_<verb>, its do and its candidates (beside the
@@ -32,7 +33,7 @@ from judge.engine.play import battle, cascade, placing, turns
 from judge.engine.play.game import Game
 from judge.engine.position.action import Action
 from judge.engine.position.board import Board, derive
-from judge.engine.position.state import State
+from judge.engine.position.state import PLAYERS, State
 from judge.engine.rules import legality, moves
 from judge.engine.rules import moment as checks
 from judge.engine.rules.moment import Check, Window
@@ -168,23 +169,38 @@ def action_of(data: Mapping[str, Any], index: int = 0) -> Action:
     return Action.of(data, index, NAMES)
 
 
+def checked_actions(state: State, window: Window | None = None,
+                    players: tuple[str, ...] | None = None) -> Iterator[tuple[Action, list[Violation]]]:
+    """Every candidate action of `players` (default: the player who may act), with concrete targets and
+    `by`, in the table's order, each with every reason it is not legal now (none: it is legal)."""
+    board = derive(state)
+    for player in players or (checks.actor(state, window),):
+        moment = moves.Moment(state, window, player, board, state.soul_refs(player))
+        seen: set[str] = set()
+        for verb in (v for v in TABLE if v.offered):
+            for data in verb.candidates(moment):
+                budget.check_time()  # candidates grow with hand × souls × target lists: bounded by the clock
+                data = {**data, "by": player}
+                key = repr(sorted(data.items(), key=lambda kv: kv[0]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                action = action_of(data)
+                yield action, checks.run(verb.verify, verb.fast, state, action, window, board,
+                                         in_setup=verb.in_setup)
+
+
 def legal_actions(state: State, window: Window | None = None) -> list[Action]:
     """Every legal action of the player who may act, with concrete targets and `by`, in the table's
     order."""
-    player = checks.actor(state, window)
-    board = derive(state)
-    moment = moves.Moment(state, window, player, board, state.soul_refs(player))
-    out = []
-    seen: set[str] = set()
-    for verb in (v for v in TABLE if v.offered):
-        for data in verb.candidates(moment):
-            budget.check_time()  # candidates grow with hand × souls × target lists: bounded by the clock
-            data = {**data, "by": player}
-            key = repr(sorted(data.items(), key=lambda kv: kv[0]))
-            if key in seen:
-                continue
-            seen.add(key)
-            action = action_of(data)
-            if not checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup):
-                out.append(action)
-    return out
+    return [action for action, why in checked_actions(state, window) if not why]
+
+
+REFUSABLE = ("pass", "end_phase")   # verbs never refused in a way worth posing
+
+
+def refused_actions(state: State, window: Window | None = None) -> list[tuple[Action, list[Violation]]]:
+    """The candidate actions of both players that are not legal now, each with why (a dispute is often
+    about an action that may not be taken: the desk offers them to queue, to be ruled on)."""
+    return [(action, why) for action, why in checked_actions(state, window, PLAYERS)
+            if why and action.verb not in REFUSABLE]
