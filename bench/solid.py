@@ -228,7 +228,7 @@ def check_changes(root: Path, port: int) -> None:
                     time.sleep(min(float(headers.get("Retry-After", 1)), 1.0))
                 return False
             started = time.monotonic()
-            done = in_parallel(6, lambda i: client(i, started + 240))
+            done = in_parallel(6, lambda i: client(i, started + 400))
             first = time.monotonic() - started
             post_json(base, "/api/v1/rulings", {**SIMPLE, "title": "one more"}, source=30)
             after: list[float] = []
@@ -281,7 +281,8 @@ def check_reading(root: Path, port: int) -> None:
         for t in threads:
             t.join()
     ratios = {path: p95(loaded[path]) / max(p95(idle[path]), 0.001) for path in loaded}
-    ok = all(r <= 3.0 for r in ratios.values())
+    failed = sum(n for status, n in statuses.items() if status != 200)  # a read never fails (no 422)
+    ok = all(r <= 3.0 for r in ratios.values()) and failed == 0
     verdict("reading", ok, "; ".join(f"{path} idle {figures(idle[path])}, under 16 clients with random "
                                      f"queries {figures(loaded[path])} ({ratios[path]:.1f}× idle p95)"
                                      for path in loaded) + f"; hammer statuses {dict(statuses)}")
@@ -299,8 +300,7 @@ def check_first_requests(root: Path, port: int) -> None:
     with serving(root, port) as (base, process, _):
         for round_ in range(3):
             if round_:
-                for pid in workers(process):  # a recycle: every worker replaced
-                    os.kill(pid, signal.SIGTERM)
+                os.kill(workers(process)[0], signal.SIGTERM)  # a recycle: one worker replaced
                 time.sleep(0.5)
             answers = in_parallel(24, lambda i: get(base, READING[i % len(READING)], source=60 + i,
                                                     timeout=60))
@@ -310,7 +310,7 @@ def check_first_requests(root: Path, port: int) -> None:
                 if isinstance(answer, tuple):
                     slow.append(answer[1])
     ok = statuses.get(422, 0) == 0 and set(statuses) == {200}
-    verdict("first requests", ok, f"3 rounds (start, then all workers killed twice) × 24 concurrent reads: "
+    verdict("first requests", ok, f"3 rounds (start, then a worker replaced, twice) × 24 concurrent reads: "
                                   f"{dict(statuses)}; per round: {' | '.join(rounds)}")
 
 
@@ -367,8 +367,11 @@ def check_storage(root: Path, port: int) -> None:
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)], check=True)
     try:
         _storage(root, port, mount)
+    except Exception as exc:  # noqa: BLE001 - a fault the server did not survive is a result too
+        verdict("storage", False, f"the soak stopped: {type(exc).__name__}: {exc}")
     finally:
-        subprocess.run(["umount", str(mount)], check=False)
+        if subprocess.run(["umount", str(mount)], check=False).returncode:
+            subprocess.run(["umount", "-l", str(mount)], check=False)
         mount.rmdir()
 
 

@@ -356,3 +356,24 @@ def test_a_mistyped_snapshots_flag_is_a_400_and_the_busy_503_is_documented(tmp_p
     paths = client.get("/api/openapi.json").get_json()["paths"]
     for name in ("position", "resolve", "legal"):
         assert "503" in paths[f"/api/v1/{name}"]["post"]["responses"]
+
+
+# -- 8. limits a venue lives with --------------------------------------------------------------------------
+def test_saving_is_limited_by_cost_not_by_a_count_a_room_exceeds(tmp_path, index_dir):
+    from judge.web import limits
+
+    assert limits.DEFAULTS["JUDGE_LIMIT_SAVE"] == limits.DEFAULTS["JUDGE_LIMIT_ENGINE"]
+    app = served_app(tmp_path / "r.sqlite3", index_dir)
+    codes = [app.test_client().post("/api/v1/rulings", json={**SIMPLE, "title": f"judge {n}"}).status_code
+             for n in range(70)]  # a room saving more than the old 60 a minute, from one address
+    assert codes == [201] * 70
+
+
+def test_counts_are_shared_by_the_workers_and_survive_a_recycle(tmp_path, index_dir):
+    db = tmp_path / "r.sqlite3"
+    one, two = (served_app(db, index_dir, JUDGE_LIMIT_SAVE="3/minute") for _ in range(2))
+    codes = [app.test_client().post("/api/v1/rulings", json={**SIMPLE, "title": f"t{n}"}).status_code
+             for n, app in enumerate([one, two, one, two])]
+    assert codes == [201, 201, 201, 429]
+    recycled = served_app(db, index_dir, JUDGE_LIMIT_SAVE="3/minute")
+    assert recycled.test_client().post("/api/v1/rulings", json={**SIMPLE, "title": "t9"}).status_code == 429
