@@ -55,7 +55,8 @@ SCHEMAS: dict[str, Any] = {
                        "400 naming the key path, so a body this schema allows may still be refused.",
         "properties": {
             "id": {"type": "string"}, "title": {"type": "string"}, "question": {"type": "string"},
-            "codex": {"type": "string", "description": 'the rules version, e.g. "0.4.0" (one we hold)'},
+            "codex": {"type": "string", "minLength": 1,
+                      "description": 'the rules version, e.g. "0.4.0" (one we hold)'},
             "cards": {"type": "array", "items": ref("Card"), "maxItems": MAX_CARDS},
             "state": ref("State"),
             "actions": {"type": "array", "items": ref("Action"), "maxItems": MAX_ACTIONS},
@@ -234,7 +235,8 @@ ERRORS = {  # status → when
     "422": "The request needs more work than one request may take.",
     "429": "Too many requests from this client: wait for Retry-After seconds.",
     "501": "The engine cannot do this yet.",
-    "503": "Storage is unavailable for a moment: try again after Retry-After seconds.",
+    "503": "Storage is unavailable, or every engine of the server is busy, for a moment: try again after "
+           "Retry-After seconds.",
 }
 
 
@@ -272,7 +274,7 @@ SCENARIO_BODY = {
                 "application/yaml": {"schema": ref("Scenario"), "example": EXAMPLE_SCENARIO}},
 }
 GET_ERRORS = ("404", "429")
-POST_ERRORS = ("400", "413", "415", "422", "429")
+POST_ERRORS = ("400", "413", "415", "422", "429", "503")  # 503: every engine slot busy (or storage)
 
 
 def get_op(op_id: str, summary: str, response: dict[str, Any], params: list[dict[str, Any]],
@@ -288,7 +290,8 @@ def post_op(op_id: str, summary: str, responses: dict[str, Any], params: list[di
                      "responses": {**responses, **{s: error(s) for s in errors}}}}
 
 
-SNAPSHOTS = {"name": "snapshots", "in": "query", "required": False, "schema": {"enum": ["0", "1"]},
+SNAPSHOTS = {"name": "snapshots", "in": "query", "required": False,
+             "schema": {"enum": ["0", "1", "true", "false", "yes", "no"]},
              "description": "1: each step also carries the state after it"}
 AFTER = {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
          "description": "play the first N queued actions first (default: all)"}
@@ -326,7 +329,7 @@ PATHS: dict[str, Any] = {
         {"201": {**ok("SavedRef", "Saved (or already saved: the same content always gets the same id)."),
                  "headers": {"Location": {"schema": {"type": "string"},
                                           "description": "the ruling's page"}}}},
-        errors=(*POST_ERRORS, "503")),
+        errors=POST_ERRORS),
     "/api/v1/rulings/{rid}": get_op("getRuling",
                                     "A saved ruling: the scenario and the ruling made when saved",
                                     ok("SavedRuling", "The saved ruling."),
