@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: serve test check bench bench-site lint clean
+.PHONY: serve test check bench bench-site lint docs clean
 
 # `make serve` installs what serving needs and nothing more (a fresh clone answers sooner); the test
 # extras (pytest, playwright, mypy, …) come with `make test`, `make lint` and the benches.
@@ -49,6 +49,10 @@ bench-site: $(BIN)/.installed
 lint: $(BIN)/.installed
 	$(BIN)/ruff check judge tests bench
 	$(BIN)/mypy
+
+# the tables in docs/ made from data (the slot tree); tests/test_docs_tables.py fails when one is stale
+docs: $(BIN)/.installed
+	$(BIN)/python -m judge.docs_tables
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

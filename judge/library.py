@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import stat
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,10 @@ UNTESTABLE_FILE = SCENARIOS_DIR / "untestable.yaml"
 BASELINE_FILE = SCENARIOS_DIR / "coverage-baseline.yaml"
 # Files under scenarios/ that are not rulings.
 NOT_RULINGS = frozenset({UNTESTABLE_FILE.name, BASELINE_FILE.name})
+# Seconds the served library trusts its last look at the folder: the search page, a rule page and the
+# desk ask for rulings many times a second, and a walk of the folder (a stat per file) costs more
+# than the rest of a search. An edited scenario shows within this long.
+RECHECK_SECONDS = 2.0
 
 
 def card_slug(name: str) -> str:
@@ -71,8 +76,13 @@ def cited_rules(ruling: Mapping[str, Any], expected: Iterable[str] = ()) -> tupl
 
 
 class Library:
-    def __init__(self, root: Path = SCENARIOS_DIR) -> None:
+    """The rulings under `root`, read once per version of the folder: re-read when a file is added,
+    removed or edited, which is looked for at most once every `recheck` seconds (0: on every call)."""
+
+    def __init__(self, root: Path = SCENARIOS_DIR, recheck: float = 0.0) -> None:
         self.root = root
+        self.recheck = recheck
+        self._checked = 0.0   # time.monotonic() of the last look at the folder
         self._lock = threading.Lock()
         self._stamp: tuple | None = None
         self._entries: dict[str, Entry] = {}
@@ -103,9 +113,14 @@ class Library:
 
     def _current(self) -> tuple[dict[str, Entry], dict[str, list[Entry]]]:
         """The entries and the `citing` answers for the files as they are now (re-read when one changed)."""
+        now = time.monotonic()
+        with self._lock:
+            if self._stamp is not None and now - self._checked < self.recheck:
+                return self._entries, self._citing
         files = self._files()
         stamp = tuple((str(path), mtime) for path, mtime in files)
         with self._lock:
+            self._checked = now
             if stamp != self._stamp:
                 self._entries = {e.pid: e for e in (self._read(path) for path, _ in files) if e is not None}
                 self._cites = {}
@@ -214,7 +229,7 @@ def cites_rule(cited: str, rule_id: str) -> bool:
     return rest.startswith(".") or (rest.isalpha() and rule_id[-1:].isdigit())
 
 
-LIBRARY = Library()
+LIBRARY = Library(recheck=RECHECK_SECONDS)
 
 
 def rulings_citing(rule_id: str) -> list[Entry]:

@@ -92,3 +92,26 @@ def test_warming_resolves_the_library_once_off_the_request_path(library, monkeyp
     for thread in [t for t in threading.enumerate() if t.name == "library-cites"]:
         thread.join(timeout=10)
     assert sorted(seen) == ["battle", "targeting/noah"]
+
+
+def test_the_served_library_looks_at_its_folder_once_per_interval(tmp_path, monkeypatch):
+    """The served library (`LIBRARY`) trusts its last look at the folder for a few seconds, so a page
+    that asks for rulings many times does not walk the folder each time; a change shows after that."""
+    from judge import library as library_module
+
+    assert library_module.LIBRARY.recheck > 0
+    (tmp_path / "battle.yaml").write_text(TWO)
+    served = Library(tmp_path, recheck=library_module.LIBRARY.recheck)
+    clock = [1000.0]
+    monkeypatch.setattr(library_module.time, "monotonic", lambda: clock[0])
+    walks = []
+    real = served._files
+    monkeypatch.setattr(served, "_files", lambda: walks.append(1) or real())
+    assert [e.pid for e in served.entries()] == ["battle"]
+    (tmp_path / "noah.yaml").write_text(ONE)
+    for _ in range(5):
+        assert served.get("battle") is not None and served.get("noah") is None
+    assert len(walks) == 1
+    clock[0] += served.recheck
+    assert sorted(e.pid for e in served.entries()) == ["battle", "noah"]
+    assert len(walks) == 2

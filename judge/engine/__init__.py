@@ -53,6 +53,7 @@ from judge.engine.driver.api import (
     refused_actions,
     resolve,
 )
+from judge.engine.driver.card_text import MAX_CARD_TEXT, Reading, read_card_text, write_card_text
 from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
@@ -74,6 +75,8 @@ __all__ = [
     "KEYWORDS", "KeywordDef",
     "Library", "CARDS_DIR", "load_library", "load_library_dir",
     "parse_card", "parse_cards", "Field", "load_field", "parse_field",
+    # card text in words (issue 28): printed text <-> keywords and effects
+    "MAX_CARD_TEXT", "Reading", "read_card_text", "write_card_text",
     # editions
     "current_version", "held", "known",
     # YAML and JSON as the engine reads them, and did-you-mean

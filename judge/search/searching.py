@@ -4,40 +4,40 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh.query import And, Or, Query, Term
-from whoosh.scoring import BM25F
 
-from judge.search import analysis, snippets
+from judge.search import analysis, scoring, snippets
 from judge.search import query as Q
 from judge.search.ranking import FEW, KIND_WEIGHT, PHRASE_BONUS
+from judge.search.scoring import SharedIdf
 from judge.search.store import current_build
 
 PAGE_SIZE = 10
 SUGGEST_LIMIT = 8
 SNIPPET_CHARS = 240
 _WORD_RE = re.compile(analysis.TOKEN_PATTERN)
+PARSED_KEPT = 1024   # parsed queries (and respellings) each searcher keeps
 
 
-class SharedIdf(BM25F):
-    """BM25F, but every field weighs a word by its rarity in the text field.
+@dataclass(frozen=True)
+class Parsed:
+    """What a search string means, worked out once: the query, its clauses (the terms each word or
+    group adds), the quoted phrases, and the glossary entry an exact term pins first."""
 
-    Per-field IDF would make "soul" rare in the short `names` field (few entries are named after
-    it) and let the glossary entry Soul win every question that mentions a Soul."""
-
-    def scorer(self, searcher: Any, fieldname: str, text: bytes, qf: int = 1) -> Any:
-        scorer = super().scorer(searcher, fieldname, text, qf=qf)
-        if fieldname != "text" and hasattr(scorer, "idf"):
-            parent = searcher.get_parent()
-            if parent.doc_frequency("text", text):
-                scorer.idf = parent.idf("text", text)
-        return scorer
+    query: Query
+    clauses: tuple[frozenset[int] | None, ...]   # the documents with a term of each (None: every one)
+    phrases: tuple[str, ...]
+    pinned: str | None
 
 
 @dataclass(frozen=True)
@@ -68,10 +68,12 @@ class SearchResult:
 
 @dataclass
 class Searcher:
-    """One opened build: the Whoosh index and the lookups beside it."""
+    """One opened build: the Whoosh index, its precomputed scores and the lookups beside it."""
 
     path: Path
     lookup: dict[str, Any] = field(repr=False)
+    scores: scoring.Scores = field(repr=False)
+    stamp: object = None   # the `current` link this build was opened under (see `searcher`)
 
     def __post_init__(self) -> None:
         self.ix = whoosh_index.open_dir(str(self.path))
@@ -93,10 +95,21 @@ class Searcher:
         self.flat = [_flat(d["text"]) for d in self.docs]
         self.kinds = {d["kind"] for d in self.docs}
         self.spans: dict[str, dict[str, list[list[int]]]] = self.lookup["spans"]
+        # The re-weighting that depends only on the document, and who has each term, for the share of
+        # a query's clauses each document matches.
+        self.kind_weight = [KIND_WEIGHT.get(d["kind"], 1.0) for d in self.docs]
+        having: dict[str, set[int]] = {}
+        for n, terms in enumerate(self.doc_terms):
+            for term in terms:
+                having.setdefault(term, set()).add(n)
+        self.having = {term: frozenset(docs) for term, docs in having.items()}
+        self.parsed = lru_cache(maxsize=PARSED_KEPT)(self._parse)
+        self.better = lru_cache(maxsize=PARSED_KEPT)(self._better)
 
     @classmethod
     def open(cls, build: Path) -> Searcher:
-        return cls(build, json.loads((build / "lookup.json").read_text()))
+        return cls(build, json.loads((build / "lookup.json").read_text()),
+                   scoring.Scores(json.loads((build / scoring.FILE).read_text())))
 
     # -- search ---------------------------------------------------------------------------------
 
@@ -133,16 +146,7 @@ class Searcher:
         fixes: dict[str, str] = {}
         content = [w for w in prepared.words if w not in analysis.STOP_WORDS]
         for word in content:
-            if word in self.vocab:
-                continue
-            if not Q.is_known(word, self.vocab, self.stems):
-                better = Q.correct(word, self.vocab)
-            else:
-                # Its stem is indexed ("reinforcment" -> "reinforc"), so it finds its texts; still
-                # offer the spelling, unless the word is only another form ("recruits", "spots").
-                better = Q.correct(word, self.vocab, limit=1)
-                if better and (better.startswith(word) or word.startswith(better)):
-                    better = None
+            better = None if word in self.vocab else self.better(word)
             if better:
                 fixes[word] = better
         if not fixes:
@@ -150,30 +154,57 @@ class Searcher:
         respelled = _replace_words(prepared.text, fixes)
         return respelled, fixes, len(fixes) * 3 >= len(content)
 
+    def _better(self, word: str) -> str | None:
+        """The spelling to offer for a word the index does not have as typed (None: none)."""
+        if not Q.is_known(word, self.vocab, self.stems):
+            return Q.correct(word, self.vocab)
+        # Its stem is indexed ("reinforcment" -> "reinforc"), so it finds its texts; still offer the
+        # spelling, unless the word is only another form ("recruits", "spots").
+        better = Q.correct(word, self.vocab, limit=1)
+        return None if better and (better.startswith(word) or word.startswith(better)) else better
+
+    def _parse(self, search: str) -> Parsed | None:
+        q = Q.parse(search, self.boolean_parser if Q.is_boolean(search) else self.parser)
+        if q is None:
+            return None
+        clauses = [frozenset(t for _, t in Q.positive_terms(clause))
+                   for clause in (q.subqueries if isinstance(q, Or) else [q])]
+        having = tuple(frozenset().union(*(self.having.get(t, ()) for t in clause))
+                       for clause in clauses if clause)
+        return Parsed(q, having or (None,),
+                      tuple(_flat(p) for p in re.findall(r'"([^"]+)"', search)),
+                      self.pins.get(" ".join(analysis.stems(Q._strip_operators(search)))))
+
     def _ranked(self, prepared: Q.Prepared, search: str) -> tuple[Query | None, list[int]]:
         """The query and the matching document numbers, best first.
 
-        Whoosh's BM25F score is weighted by the share of the query's clauses a document matches
-        (squared, so a question's main words count together), by kind, and by a literal phrase."""
-        q = Q.parse(search, self.boolean_parser if Q.is_boolean(search) else self.parser)
-        if q is None:
+        The BM25F score (summed from the build's precomputed scores; Whoosh's own matchers for a
+        phrase or NOT) is weighted by the share of the query's clauses a document matches (squared,
+        so a question's main words count together), by kind, and by a literal phrase."""
+        parsed = self.parsed(search)
+        if parsed is None:
             return None, []
-        phrases = [_flat(p) for p in re.findall(r'"([^"]+)"', search)]
-        clauses = [frozenset(t for _, t in Q.positive_terms(clause))
-                   for clause in (q.subqueries if isinstance(q, Or) else [q])]
-        clauses = [clause for clause in clauses if clause] or [frozenset()]
-        with self.lock:
-            found = self.searcher.search(q, limit=None, filter=self._filters(prepared)).items()
+        q, clauses, phrases = parsed.query, parsed.clauses, parsed.phrases
+        found = self.scores.evaluate(q)
+        if found is None:
+            with self.lock:
+                found = dict(self.searcher.search(q, limit=None, filter=self._filters(prepared)).items())
+        elif prepared.kinds or prepared.chapters:
+            found = {n: score for n, score in found.items() if self._allowed(n, prepared)}
+        # How many clauses each found document matches (a clause with no term matches every one).
+        matched: Counter[int] = Counter()
+        for having in clauses:
+            matched.update(found.keys() if having is None else found.keys() & having)
+        docs, kind_weight, flat = self.docs, self.kind_weight, self.flat
         scored = []
-        for docnum, score in found:
-            terms = self.doc_terms[docnum]
-            share = sum(1 for clause in clauses if clause & terms or not clause) / len(clauses)
-            weight = share * share * KIND_WEIGHT.get(self.docs[docnum]["kind"], 1.0)
-            if phrases and any(p in self.flat[docnum] for p in phrases):
+        for docnum, score in found.items():
+            share = matched[docnum] / len(clauses)
+            weight = share * share * kind_weight[docnum]
+            if phrases and any(p in flat[docnum] for p in phrases):
                 weight *= PHRASE_BONUS
-            scored.append((-score * weight, self.docs[docnum]["order"], docnum))
+            scored.append((-score * weight, docs[docnum]["order"], docnum))
         scored.sort()
-        ranked = self._pin(search, [docnum for _, _, docnum in scored])
+        ranked = self._pin(parsed.pinned, [docnum for _, _, docnum in scored])
         if "example" not in prepared.kinds:
             shown = {self.docs[n]["id"] for n in ranked}
             ranked = [n for n in ranked if self.docs[n].get("parent", "") not in shown]
@@ -187,10 +218,15 @@ class Searcher:
             parts.append(Or([Term("chapter", chapter) for chapter in prepared.chapters]))
         return And(parts) if parts else None
 
-    def _pin(self, search: str, ranked: list[int]) -> list[int]:
+    def _allowed(self, docnum: int, prepared: Q.Prepared) -> bool:
+        """Whether a document passes the query's kind: and chapter: filters (as `_filters` does)."""
+        doc = self.docs[docnum]
+        return ((not prepared.kinds or doc["kind"] in prepared.kinds)
+                and (not prepared.chapters or doc["chapter"] in prepared.chapters))
+
+    def _pin(self, pinned: str | None, ranked: list[int]) -> list[int]:
         """An exact term or alias puts its glossary entry first, then the rules that define it,
         then the rules that use it, then the rest."""
-        pinned = self.pins.get(" ".join(analysis.stems(Q._strip_operators(search))))
         if not pinned:
             return ranked
         defines = self.defines.get(pinned, [])
@@ -272,16 +308,33 @@ _searchers_lock = threading.Lock()
 
 
 def searcher(index_dir: str | Path) -> Searcher:
-    """The searcher for the live build under `index_dir`, reopened when a new build is published."""
+    """The searcher for the live build under `index_dir`, reopened when a new build is published.
+
+    A build is published by replacing the `current` link (a new link, so a new inode): one `lstat`
+    of it tells whether the searcher at hand is still the live one, without resolving the link and
+    reading the build's files on every query."""
+    key = str(index_dir)
+    stamp = _link_stamp(Path(index_dir) / "current")
+    found = _searchers.get(key)
+    if found is not None and stamp is not None and found.stamp == stamp:
+        return found
     build = current_build(index_dir)
     if build is None:
         raise FileNotFoundError(f"no search index in {index_dir}; run `judge index`")
-    key = str(build)
     with _searchers_lock:
-        found = _searchers.get(str(index_dir))
-        if found is None or str(found.path) != key:
+        found = _searchers.get(key)
+        if found is None or found.path != build:
             # A newer build was published. The old searcher is dropped, not closed: a request that
             # already holds it finishes on the old files (kept on disk, see store.KEEP_BUILDS).
             found = Searcher.open(build)
-            _searchers[str(index_dir)] = found
+            _searchers[key] = found
+        found.stamp = stamp
     return found
+
+
+def _link_stamp(link: Path) -> tuple[int, int, int] | None:
+    try:
+        info = os.lstat(link)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_mtime_ns)

@@ -5,7 +5,8 @@ Layout of the index folder (app config `INDEX_DIR`, default `instance/index`, en
     index/
       .lock                  flock'd while a process checks or builds
       current -> build-…     symlink to the live build, swapped atomically (os.replace)
-      build-<hash>-<pid>/    the Whoosh index, plus meta.json and lookup.json
+      build-<hash>-<pid>/    the Whoosh index, plus meta.json, lookup.json and scores.json (each
+                             posting's score, so a query is answered by sums from memory)
 
 A build is written into a fresh folder and published by replacing the `current` symlink, so a reader
 never sees half an index, and two gunicorn workers starting together build once: the second waits
@@ -32,11 +33,11 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
-from judge.search import analysis, export, query, ranking, snippets
+from judge.search import analysis, export, query, ranking, scoring, snippets
 from judge.search.ranking import NAMES_BOOST
 from judge.search.sources import SOURCES, Source
 
-SCHEMA_VERSION = "16"
+SCHEMA_VERSION = "17"
 log = logging.getLogger(__name__)
 KEEP_BUILDS = 2
 
@@ -178,6 +179,8 @@ def _build(index_dir: Path, sources: Sequence[Source], wanted: str) -> BuildInfo
             section=doc.get("section") or "",
         )
     writer.commit()
+    scores = scoring.term_scores(ix, query.FIELDS)
+    (target / scoring.FILE).write_text(json.dumps(scores, separators=(",", ":")))
     ix.close()
 
     kinds = Counter(doc["kind"] for doc in docs)
@@ -204,19 +207,8 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
             pages: list[str]) -> dict[str, Any]:
     """What queries need besides the index: the vocabulary for did-you-mean, exact-name pins,
     rule numbers with a page, and the entries search-as-you-type offers."""
-    vocab: Counter[str] = Counter()
-    for doc in docs:
-        for part in (doc["title"], doc.get("names") or "", doc["text"]):
-            vocab.update(word for word in analysis.words(part)
-                         if word.isalpha() and word not in analysis.STOP_WORDS)
-    pins: dict[str, str] = {}
-    for doc in docs:
-        if doc["kind"] != "glossary":
-            continue
-        for spelling in [doc["title"], *(doc.get("names") or "").split(" ; ")]:
-            key = " ".join(analysis.stems(spelling))
-            if key:
-                pins.setdefault(key, doc["id"])
+    vocab = _vocabulary(docs)
+    pins = _pins(docs)
     suggest = [
         {"id": doc["id"], "title": doc["title"], "kind": doc["kind"], "parent": str(doc.get("parent") or ""),
          "names": [n.strip() for n in (doc.get("names") or doc["title"]).split(" ; ") if n.strip()]}
@@ -240,6 +232,29 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
         "suggest": suggest,
         "groups": groups,
     }
+
+
+def _vocabulary(docs: list[dict[str, Any]]) -> Counter[str]:
+    """Every word of the documents (titles, names, texts) and how often, for did-you-mean."""
+    vocab: Counter[str] = Counter()
+    for doc in docs:
+        for part in (doc["title"], doc.get("names") or "", doc["text"]):
+            vocab.update(word for word in analysis.words(part)
+                         if word.isalpha() and word not in analysis.STOP_WORDS)
+    return vocab
+
+
+def _pins(docs: list[dict[str, Any]]) -> dict[str, str]:
+    """Each glossary entry's spellings (term and aliases, stemmed) to its id: an exact name pins it."""
+    pins: dict[str, str] = {}
+    for doc in docs:
+        if doc["kind"] != "glossary":
+            continue
+        for spelling in [doc["title"], *(doc.get("names") or "").split(" ; ")]:
+            key = " ".join(analysis.stems(spelling))
+            if key:
+                pins.setdefault(key, doc["id"])
+    return pins
 
 
 def _prune(index_dir: Path, keep: Path) -> None:

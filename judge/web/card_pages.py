@@ -27,7 +27,7 @@ from judge.engine import (
     Keyword,
     TargetSpec,
     load_library,
-    safe_load,
+    load_project_file,
 )
 from judge.library import LIBRARY, Entry, card_slug
 from judge.web.links import rulings
@@ -47,11 +47,13 @@ def _by_slug() -> dict[str, CardDef]:
 
 @lru_cache(maxsize=1)
 def _raw_yaml() -> dict[str, str]:
-    """Each library card's YAML as written in its file, by lower-cased name (for a <details>)."""
+    """Each library card's YAML as written in its file, by lower-cased name (for a <details>). Our own
+    files: read with the project's reader (no visitor's clock), once per process at start
+    (`warm_own_data`), never under a visitor's budget (a cold worker once answered 422 here)."""
     found: dict[str, str] = {}
     for path in sorted(CARDS_DIR.glob("**/*.yaml")):
         try:
-            data = safe_load(path.read_text(encoding="utf-8"))
+            data = load_project_file(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue
         items = data.get("cards", [data]) if isinstance(data, Mapping) else data

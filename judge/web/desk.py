@@ -44,7 +44,6 @@ from judge.web.twin import twin
 bp = Blueprint("desk", __name__)
 
 SAVE_RESERVE = 0.3  # seconds of a save's budget kept from the engine for packing and writing its view
-PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
 
 
 @bp.app_context_processor
@@ -344,7 +343,9 @@ def saved(rid: str) -> tuple[str, dict[str, Any]]:
     # judged under the edition it was saved under
     pinned = record.codex if editions().get(record.codex) else None
     ruling = kept_ruling(rid, record.scenario, pinned)
-    budget.grace(PERMALINK_DRAWING, at_most=True)  # a view reads the kept ruling; drawing is bounded too
+    # a view reads the kept ruling and draws its boards without a clock (bounded by size, once per content
+    # id: judge.web.kept_pages keeps the page), so it is the same page under load as idle
+    budget.CURRENT.set(None)
     context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=ruling, edition=pinned)
     pages.compare_saved(context, record.outcome)
     if context.get("ruling") is not None and context.get("codex") not in (None, editions().current):

@@ -22,7 +22,7 @@ from judge.web.twin import twin
 bp = Blueprint("library", __name__)
 
 
-@twin(bp, "/scenarios")
+@twin(bp, "/scenarios", reads=("q",))
 def scenarios() -> tuple[str, dict[str, Any]]:
     query = request.args.get("q", "")[:200]
     found = titles(LIBRARY.search(query))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.desk.runner import MAX_ACTIONS, MAX_CARDS
+from judge.engine import CARD_TYPES, MAX_CARD_TEXT
 from judge.search.query import MAX_QUERY
 
 VERSION = "1.0.0"
@@ -213,6 +214,16 @@ SCHEMAS: dict[str, Any] = {
                                "url": {"type": "string"},
                                "title": {"type": "string"}, "snippet": {"type": "string"},
                                "text": {"type": "string"}}}}}},
+    "CardReading": {
+        "type": "object", "required": ["keywords", "effects", "reading"],
+        "description": "A card's text read into contract §3's keywords and effects, and the words the "
+                       "writer makes of them (the same the desk and the card pages show).",
+        "properties": {"keywords": {"type": "array"},
+                       "effects": {"type": "array", "items": {"type": "object"}},
+                       "caster": {"type": "object"}, "ambusher": {"type": "object"},
+                       "values": {"type": "object", "description": "an Armament's bonus (+10 ATK)"},
+                       "reading": {"type": "string"},
+                       "corrections": {"type": "array", "items": {"type": "object"}}}},
     "CardPage": {
         "type": "object", "required": ["card", "url"],
         "properties": {"card": {"type": "object", "required": ["name", "type", "slug"]},
@@ -327,6 +338,21 @@ PATHS: dict[str, Any] = {
                                     errors=("404", "429", "503"), tag="Rulings"),
 }
 PATHS["/api/v1/rulings"]["post"]["tags"] = ["Rulings"]
+PATHS["/api/v1/cards/read"] = {"post": {
+    "operationId": "readCard", "summary": "Read a card's printed text into its keywords and effects",
+    "tags": ["Engine"], "parameters": [],
+    "requestBody": {"required": True, "description": "The card's text and type.", "content": {
+        media: {"schema": {"type": "object", "required": ["text"], "additionalProperties": False,
+                           "properties": {"text": {"type": "string", "maxLength": MAX_CARD_TEXT},
+                                          "type": {"enum": list(CARD_TYPES)}}},
+                "example": {"text": "Ambusher: Any Dark Soul. When the Ambusher is attacked: deal 15 damage "
+                                    "to the attacker.", "type": "ambush"}}
+        for media in ("application/json", "application/yaml")}},
+    "responses": {"200": ok("CardReading", "What the text says."),
+                  **{s: error(s) for s in ("400", "413", "415", "429")},
+                  "422": {"description": "The text can't be read: each problem names the phrase, where it "
+                                         "starts and the nearest phrasing known.",
+                          "content": {"application/json": {"schema": ref("Error")}}}}}}
 
 
 def document(server_url: str = "/") -> dict[str, Any]:

@@ -19,6 +19,8 @@ from typing import Any
 from flask import Flask, request, url_for
 from markupsafe import Markup, escape
 
+from judge.web.links import absolute
+
 SITE_NAME = "Codex Judge"
 SITE_DESCRIPTION = ("A rules judge for the Codex: the answer to a dispute in seconds, with the rule "
                     "numbers behind it and a link to paste.")
@@ -38,13 +40,14 @@ def plain(text: Any, limit: int) -> str:
 
 
 def page_url() -> str:
-    """The page's own address, without its query (the one link a chat should keep)."""
+    """The page's own address, without its query (the one link a chat should keep), on our configured
+    origin (judge.web.links.origin), never on the Host a visitor sent."""
     if request.endpoint and request.view_args is not None:
         try:
-            return url_for(request.endpoint, **request.view_args, _external=True)
+            return absolute(url_for(request.endpoint, **request.view_args))
         except Exception:  # noqa: BLE001 - an endpoint that can't be rebuilt still has its address
             pass
-    return request.base_url
+    return absolute(request.path)
 
 
 def preview_meta(title: Any, description: Any = None, kind: str = "website",

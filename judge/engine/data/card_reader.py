@@ -199,6 +199,59 @@ class _Checker(Checker):
             out[written] = val if kind is None else VALUE_PARSERS[kind](self, val, f"{path}.{written}")
         return part.build(out)
 
+    def given(self, data: Mapping[str, Any], key: str, path: str, read: Callable[[Any, str], Any],
+              default: Any = None) -> Any:
+        """`data[key]` read by `read` at `path.key`, or `default` where the key is not written."""
+        return read(data[key], f"{path}.{key}") if key in data else default
+
+    def listed(self, data: Mapping[str, Any], key: str, path: str,
+               read: Callable[[Any, str], Any]) -> tuple[Any, ...]:
+        """Each item of the list under `key`, read by `read` at `path.key[i]`; the unreadable left out."""
+        items = self.seq(data.get(key), f"{path}.{key}")
+        read_items = (read(item, f"{path}.{key}[{i}]") for i, item in enumerate(items))
+        return tuple(item for item in read_items if item is not None)
+
+    def effect_kind(self, data: Mapping[str, Any], path: str, default_kind: str | None) -> str:
+        """`kind:` (or the keyword's default); a missing or wrong one reads as activated."""
+        kind = None
+        if "kind" in data or default_kind:
+            kind = self.choice(data.get("kind", default_kind), EFFECT_KINDS, f"{path}.kind")
+        if kind is None:
+            if "kind" not in data:
+                self.bad(f"{path}.kind", f"missing; expected one of {', '.join(EFFECT_KINDS)}")
+            kind = "activated"
+        return kind
+
+    def effect_trigger(self, data: Mapping[str, Any], path: str, kind: str,
+                       default_trigger: str | None) -> str | None:
+        """`trigger:`: timing and instant effects need one, activated and static ones have none."""
+        trigger = data.get("trigger", default_trigger)
+        if trigger is None:
+            if kind in ("timing", "instant"):
+                self.bad(f"{path}.trigger",
+                         f"missing; a {kind} effect needs a trigger ({', '.join(TRIGGERS)})")
+            return None
+        trigger = self.choice(trigger, TRIGGERS, f"{path}.trigger")
+        if kind in ("activated", "static") and "trigger" in data:
+            self.bad(f"{path}.trigger", f"a {kind} effect has no trigger (timing and instant effects do)")
+        return trigger
+
+    def effect_shape(self, data: Mapping[str, Any], path: str, kind: str) -> None:
+        """A static effect gives (gain:, grant:, negate: with to:); any other kind does (do:)."""
+        static_keys = [k for k in STATIC_PARTS if k in data]
+        if kind != "static":
+            for key in [*static_keys, *(["to"] if "to" in data else [])]:
+                self.bad(f"{path}.{key}", f"only a static effect has {key}:; use do: for a {kind} effect")
+            if "do" not in data:
+                self.bad(f"{path}.do", f"missing; a {kind} effect says what it does")
+            return
+        if "do" in data:
+            self.bad(f"{path}.do", "a static effect has no do; it uses gain:, grant: or negate: with to:")
+        if not static_keys:
+            self.bad(path, "a static effect needs gain:, grant: or negate:")
+        if ("gain" in data or "grant" in data) and "to" not in data:
+            self.bad(f"{path}.to", "missing; whom the static effect gives to")
+
     def effect(self, value: Any, path: str, index: int, default_kind: str | None = None,
                default_trigger: str | None = None, default_name: str | None = None) -> EffectDef | None:
         data = self.mapping(value, path)
@@ -206,85 +259,48 @@ class _Checker(Checker):
             return None
         self.keys(data, ("name", "kind", "fast", "limit", "trigger", "mandatory", "condition", "targets",
                          "cost", "do", "gain", "grant", "to", "negate"), path)
-        kind = self.choice(data.get("kind", default_kind), EFFECT_KINDS, f"{path}.kind") \
-            if ("kind" in data or default_kind) else None
-        if kind is None:
-            if "kind" not in data:
-                self.bad(f"{path}.kind", f"missing; expected one of {', '.join(EFFECT_KINDS)}")
-            kind = "activated"
-        trigger = data.get("trigger", default_trigger)
-        if trigger is not None:
-            trigger = self.choice(trigger, TRIGGERS, f"{path}.trigger")
-            if kind in ("activated", "static") and "trigger" in data:
-                self.bad(f"{path}.trigger", f"a {kind} effect has no trigger (timing and instant effects do)")
-        elif kind in ("timing", "instant"):
-            self.bad(f"{path}.trigger", f"missing; a {kind} effect needs a trigger ({', '.join(TRIGGERS)})")
+        kind = self.effect_kind(data, path, default_kind)
+        trigger = self.effect_trigger(data, path, kind, default_trigger)
         if "mandatory" in data and kind != "timing":
             self.bad(f"{path}.mandatory", "only a timing effect can be mandatory")
-        static_keys = [k for k in STATIC_PARTS if k in data]
-        if kind == "static":
-            if "do" in data:
-                self.bad(f"{path}.do", "a static effect has no do; it uses gain:, grant: or negate: with to:")
-            if not static_keys:
-                self.bad(path, "a static effect needs gain:, grant: or negate:")
-            if ("gain" in data or "grant" in data) and "to" not in data:
-                self.bad(f"{path}.to", "missing; whom the static effect gives to")
-        else:
-            for key in [*static_keys, *(["to"] if "to" in data else [])]:
-                self.bad(f"{path}.{key}", f"only a static effect has {key}:; use do: for a {kind} effect")
-            if "do" not in data:
-                self.bad(f"{path}.do", f"missing; a {kind} effect says what it does")
+        self.effect_shape(data, path, kind)
         return EffectDef(
-            name=self.text(data["name"], f"{path}.name") if "name" in data else default_name,
+            name=self.given(data, "name", path, self.text, default_name),
             kind=kind,
-            fast=self.boolean(data["fast"], f"{path}.fast") if "fast" in data else False,
-            limit=self.limit(data["limit"], f"{path}.limit") if "limit" in data else None,
+            fast=self.given(data, "fast", path, self.boolean, False),
+            limit=self.given(data, "limit", path, self.limit),
             trigger=trigger,
-            mandatory=self.boolean(data["mandatory"], f"{path}.mandatory") if "mandatory" in data else False,
-            condition=self.condition(data["condition"], f"{path}.condition") if "condition" in data else {},
-            targets=tuple(t for i, item in enumerate(self.seq(data.get("targets"), f"{path}.targets"))
-                          if (t := self.selector(item, f"{path}.targets[{i}]")) is not None),
-            cost=tuple(self.cost(c, f"{path}.cost[{i}]") for i, c in enumerate(self.seq(data.get("cost"),
-                                                                                        f"{path}.cost"))),
+            mandatory=self.given(data, "mandatory", path, self.boolean, False),
+            condition=self.given(data, "condition", path, self.condition, {}),
+            targets=self.listed(data, "targets", path, self.selector),
+            cost=self.listed(data, "cost", path, self.cost),
             do=tuple(self.actions(data.get("do"), f"{path}.do")),
-            gain=self.stats(data["gain"], f"{path}.gain") if "gain" in data else None,
-            grant=self.keyword(data["grant"], f"{path}.grant") if "grant" in data else None,
-            to=self.ref(data["to"], f"{path}.to") if "to" in data else None,
-            negate=self.ref(data["negate"], f"{path}.negate") if "negate" in data else None,
+            gain=self.given(data, "gain", path, self.stats),
+            grant=self.given(data, "grant", path, self.keyword),
+            to=self.given(data, "to", path, self.ref),
+            negate=self.given(data, "negate", path, self.ref),
             index=index,
         )
 
     def card(self, value: Any, path: str) -> CardDef | None:
+        """One card's mapping checked (the one entry point for a card, `cards:` or the library's):
+        the card, or None with every problem reported under `path`."""
         data = self.mapping(value, path)
         if data is None:
             return None
         before = len(self.p)
         self.keys(data, ("name", "type", "rank", "attribute", "leader", "atk", "def", "hp", "text",
                          "keywords", "effects", "caster", "ambusher", "editions", *EXTRA_CARD_KEYS), path)
-        for key in ("name", "type", "rank"):
-            if key not in data:
-                self.bad(f"{path}.{key}", "missing")
-        name = self.text(data.get("name", ""), f"{path}.name").strip() if "name" in data else ""
-        if "name" in data and not name:
-            self.bad(f"{path}.name", "must not be empty")
-        ctype = self.choice(data["type"], CARD_TYPES, f"{path}.type") if "type" in data else None
-        rank = self.integer(data["rank"], f"{path}.rank", 0, 3) if "rank" in data else None
-        attribute = None
-        if "attribute" in data:
-            attribute = self.choice(data["attribute"], ATTRIBUTES, f"{path}.attribute")
-        elif ctype == "soul":
-            self.bad(f"{path}.attribute", "missing; a Soul is light or dark")
+        name, ctype, rank, attribute = self.card_head(data, path)
         values = self.card_values(data, ctype, path)
         leader = self.card_leader(data, ctype, rank, path)
         for key, allowed_type in (("caster", "event"), ("ambusher", "ambush")):
             if key in data and ctype not in (None, allowed_type):
                 self.bad(f"{path}.{key}", f"only an {allowed_type} names a {key}")
-        keywords = tuple(k for i, item in enumerate(self.seq(data.get("keywords"), f"{path}.keywords"))
-                         if (k := self.keyword(item, f"{path}.keywords[{i}]")) is not None)
-        effects = tuple(e for i, item in enumerate(self.seq(data.get("effects"), f"{path}.effects"))
-                        if (e := self.effect(item, f"{path}.effects[{i}]", i)) is not None)
+        keywords = self.listed(data, "keywords", path, self.keyword)
+        effects = self.card_effects(data, path)
         sources = tuple(str(s) for s in self.seq(data.get("sources"), f"{path}.sources"))
-        if ctype in ("event", "ambush") and not any(e.kind != "static" for e in effects) \
+        if ctype in ("event", "ambush") and all(e.kind == "static" for e in effects) \
                 and len(self.p) == before:
             self.bad(f"{path}.effects", f"an {ctype} needs an effect that is not static (casting or "
                                         "springing uses its first one)")
@@ -298,13 +314,33 @@ class _Checker(Checker):
         return CardDef(
             name=name, type=ctype or "soul", rank=rank or 0, attribute=attribute, leader=leader,
             atk=counted.get("atk", 0), def_=counted.get("def", 0), hp=counted.get("hp", 0),
-            text=self.text(data["text"], f"{path}.text") if "text" in data else "",
+            text=self.given(data, "text", path, self.text, ""),
             keywords=keywords, effects=effects,
-            caster=self.condition(data["caster"], f"{path}.caster") if "caster" in data else None,
-            ambusher=self.condition(data["ambusher"], f"{path}.ambusher") if "ambusher" in data else None,
+            caster=self.given(data, "caster", path, self.condition),
+            ambusher=self.given(data, "ambusher", path, self.condition),
             reconstructed=bool(data.get("reconstructed", False)),
             notes=str(data.get("notes", "")), sources=sources, editions=editions,
         )
+
+    def card_head(self, data: Mapping[str, Any], path: str) -> tuple[str, str | None, int | None, str | None]:
+        """Name, type, rank and attribute: the first three required, the attribute a Soul's."""
+        for key in ("name", "type", "rank"):
+            if key not in data:
+                self.bad(f"{path}.{key}", "missing")
+        name = self.given(data, "name", path, self.text, "").strip()
+        if "name" in data and not name:
+            self.bad(f"{path}.name", "must not be empty")
+        ctype = self.given(data, "type", path, lambda v, p: self.choice(v, CARD_TYPES, p))
+        rank = self.given(data, "rank", path, lambda v, p: self.integer(v, p, 0, 3))
+        attribute = self.given(data, "attribute", path, lambda v, p: self.choice(v, ATTRIBUTES, p))
+        if "attribute" not in data and ctype == "soul":
+            self.bad(f"{path}.attribute", "missing; a Soul is light or dark")
+        return name, ctype, rank, attribute
+
+    def card_effects(self, data: Mapping[str, Any], path: str) -> tuple[EffectDef, ...]:
+        items = self.seq(data.get("effects"), f"{path}.effects")
+        read = (self.effect(item, f"{path}.effects[{i}]", i) for i, item in enumerate(items))
+        return tuple(effect for effect in read if effect is not None)
 
     def card_values(self, data: Mapping[str, Any], ctype: str | None, path: str) -> dict[str, int | None]:
         """ATK, DEF and HP as written (None where a value is wrong, already reported); a Soul or Realm

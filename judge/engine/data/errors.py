@@ -87,6 +87,12 @@ REASONS: dict[str, ReasonKind] = {
     "taunt_idle": ReasonKind(
         "{card} ({slot}) has Taunt, but {front} stands in front of it, so it is not in the Front Line and "
         "protects nobody: {target} can be attacked", ("glossary/taunt", "glossary/front-line")),
+    "static_condition_on": ReasonKind(
+        "the condition of {card}'s Static Effect ({slot}) now holds ({now}), so it applies from now: the "
+        "effects of {reached} are negated", ("13.1.1", "13.5.2")),
+    "static_condition_off": ReasonKind(
+        "the condition of {card}'s Static Effect ({slot}) no longer holds ({now}), so it stops applying: the "
+        "effects of {reached} are no longer negated by it", ("13.1.1", "13.5.2")),
     "slot_effect_stays": ReasonKind(
         "the slot {slot} stays affected: {other}, laid there too, ran side by side with {ended} and lasts "
         "{until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
@@ -96,12 +102,32 @@ REASONS: dict[str, ReasonKind] = {
         "({slot}) can't act as the {role}", ()),
     "attacker_line": ReasonKind("{card} ({slot}) stands in line {line}; a Soul attacks from the Front "
                                 "Line{extra}", ("glossary/attack", "glossary/range", "9.1.1")),
+    "recruit_used_up": ReasonKind(
+        "{player} has already recruited this turn ({recruited}); {per} per turn{counts}", ("10.1.1", "5.3")),
+    "recruit_used_up_round": ReasonKind(
+        "{player} has already recruited in this recruiting round of setup ({recruited}); one Soul per round"
+        "{counts}", ("glossary/setup", "glossary/recruit", "interpretation/setup-rounds")),
+    "event_not_fast": ReasonKind(
+        "{turn_player} is the turn player, and Events are not Fast: an Event is cast only in its "
+        "controller's own Preparation Phase, so {player} can't cast {card} in {turn_player}'s turn, not even "
+        "in a response window", ("10.2.1", "glossary/cast", "glossary/fast", "glossary/turn-player")),
+    "verb_not_fast": ReasonKind(
+        "it is {turn_player}'s turn; {verb} is not Fast, so only the turn player may do it, in their own "
+        "phase: in {turn_player}'s turn {player} may only use Fast effects, in a response window",
+        ("glossary/turn-player", "glossary/fast", "glossary/response-window")),
     "recruited_this_turn": ReasonKind(
         "{card} ({slot}) was recruited this turn; a recruited Soul may attack only in a later turn",
         ("glossary/attack", "glossary/recruit")),
     "attack_target_line": ReasonKind(
         "{card} ({slot}) stands in {line_name}; only Souls in the Front Line can be attacked (glossary "
         "Attack Target)", ("glossary/attack-target", "glossary/front-line")),
+    "attack_target_shattered": ReasonKind(
+        "{card} lies shattered on {slot}: a shattered Realm is turned face down and is no longer active, so "
+        "it is no Attack Target (only an active Realm is)",
+        ("glossary/attack-target", "10.5.4", "glossary/shatter", "glossary/active")),
+    "target_realm_shattered": ReasonKind(
+        "{card} lies shattered on {slot}: a shattered Realm is no longer active, and effects act only on "
+        "active cards", ("10.5.4", "11.6.2", "glossary/shatter", "glossary/active")),
     "taunt_protects": ReasonKind(
         "{taunter} ({taunter_slot}) has Taunt{given} and stands in the Front Line: {card} ({slot}) is in its "
         "radius{shared} and can't be chosen as Attack Target{why}",
@@ -111,8 +137,12 @@ REASONS: dict[str, ReasonKind] = {
     "fizzle_negated": ReasonKind(
         "it was negated{by}; a negated effect does not resolve and costs nothing",
         ("11.6.1d", "13.5.1", "11.5.3")),
-    "fizzle_card_inactive": ReasonKind("{card} is no longer active ({how}{note})", ("11.6.1a",)),
-    "fizzle_caster_inactive": ReasonKind("its Caster is no longer active ({how})", ("11.6.1b", "10.2.5")),
+    "fizzle_card_inactive": ReasonKind(
+        "{card} ({slot}) is no longer active: it {went}{note}; the effect does nothing, and its cost is not "
+        "paid", ("11.6.1a", "11.6.1")),
+    "fizzle_caster_inactive": ReasonKind(
+        "its Caster, {caster} ({slot}), is no longer active: it {went}; the Event does nothing, and its cost "
+        "is not paid", ("11.6.1b", "10.2.5", "11.6.1")),
     "fizzle_ambusher_returned": ReasonKind("its Ambusher was returned to the hand", ("11.6.1c", "10.4.7")),
     "fizzle_cost": ReasonKind(
         "its cost, checked now just before it resolves, can't be paid: {problem}; nothing is paid",

@@ -111,7 +111,6 @@ def _derived(g: Game) -> dict[str, Any]:
     try:
         return g.board().derived(detail=True)
     except Exception:  # noqa: BLE001 - already reported as an engine error step
-        g.touch()
         return {}
 
 
@@ -204,8 +203,12 @@ def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     rules = list(dict.fromkeys(r for v in violations for r in v.rules))
     why = "; ".join(v.text for v in violations)
     text = f"{action.describe()} is not legal: {why}."
+    places = [action.ref(key, g.state) for key in action.places] + action.target_refs(g.state)
     step = g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules,
-                       reasons=[v.reason for v in violations if v.reason is not None])
+                       reasons=[v.reason for v in violations if v.reason is not None],
+                       cards=[g.at(ref) for ref in dict.fromkeys(places) if ref is not None],
+                       what="action_refused", action=action.index, player=g.actor(action),
+                       because=tuple(v.text for v in violations))
     g.ledger.refused(action.index, step.n, why)
     if g.rejected is None:
         g.rejected = {"action": action.index, "text": text, "rules": rules,

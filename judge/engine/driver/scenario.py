@@ -23,6 +23,7 @@ from judge.engine.data.errors import Problems, ScenarioError
 from judge.engine.data.input_checks import show
 from judge.engine.driver import answers
 from judge.engine.driver import expect as expect_mod
+from judge.engine.driver.card_text.read import cards_with_text_read
 from judge.engine.driver.state_loader import StateLoader, _blank_state
 from judge.engine.driver.verbs import NAMES, VERBS, Verb
 from judge.engine.position.action import Action, Place
@@ -131,6 +132,20 @@ def load_scenario_file(path: str | Path) -> Scenario:
     return load_scenario(text, source=str(path))
 
 
+def _words(data: Mapping[str, Any], key: str) -> str:
+    """A top-level text (`title:`, `question:`) as written, "" where it is missing or empty."""
+    return str(data.get(key, "") or "")
+
+
+def _written(data: Mapping[str, Any], key: str) -> str | None:
+    return str(data[key]) if data.get(key) is not None else None
+
+
+def _listed(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    return list(value) if isinstance(value, list) else []
+
+
 # --- the loader ----------------------------------------------------------------------------
 
 class _Loader(StateLoader):
@@ -140,8 +155,34 @@ class _Loader(StateLoader):
         self.c.keys(data, TOP_KEYS, "")
         own_cards: list[CardDef] = []
         if "cards" in data:
-            own_cards = cardmod.parse_cards(data["cards"], "cards", self.p, self.refused)
+            cards, unread = cards_with_text_read(data["cards"], "cards", self.p)   # cards given as text
+            self.refused |= unread
+            own_cards = cardmod.parse_cards(cards, "cards", self.p, self.refused)
             self.library = self.base_library.with_cards(own_cards)
+        self.head(data)
+        on_illegal = self.on_illegal(data)
+        expect = self.expectation(data)
+        state = self.state_of(data)
+        actions = tuple(self.actions(data.get("actions"), "actions"))
+        # questions are checked against a position and a queue that loaded (one mistake, one message)
+        asks = answers.parse(data["ask"], actions, state, self.bad) if "ask" in data and not self.p else ()
+        if expect is not None and "answers" in expect:
+            for path, message in expect_mod.answer_problems(expect["answers"], len(asks) or 1):
+                self.bad(path, message)
+        scenario = Scenario(
+            id=self.scenario_id(data), title=_words(data, "title"), question=_words(data, "question").strip(),
+            codex=_written(data, "codex"),
+            state=state, actions=actions, expect=dict(expect) if expect is not None else None,
+            on_illegal=on_illegal, library=self.library, cards=tuple(own_cards),
+            cards_raw=_listed(data, "cards"), source=self.source,
+            extra={k: data[k] for k in ("notes", "tags") if k in data}, asks=asks,
+        )
+        if not self.p:
+            self.consistency(state)
+        return scenario
+
+    def head(self, data: Mapping[str, Any]) -> None:
+        """`id`, `title`, `question` and `codex` are text; `codex` names an edition we hold."""
         sid = data.get("id")
         if sid is not None and not isinstance(sid, (str, int)):
             self.bad("id", "expected text")
@@ -150,16 +191,34 @@ class _Loader(StateLoader):
                 self.bad(key, "expected text")
         if isinstance(data.get("codex"), (str, int, float)) and not edition.known(str(data["codex"])):
             self.bad("codex", f"no Codex edition {str(data['codex'])!r}; we hold {', '.join(edition.held())}")
+
+    def scenario_id(self, data: Mapping[str, Any]) -> str:
+        """The scenario's `id`, else its file's name, else "scenario"."""
+        if data.get("id") is not None:
+            return str(data["id"])
+        return Path(self.source).stem if self.source else "scenario"
+
+    def on_illegal(self, data: Mapping[str, Any]) -> str:
         on_illegal = data.get("on_illegal", "stop")
         if on_illegal not in ("stop", "continue"):
             self.bad("on_illegal", f"expected stop or continue, got {on_illegal!r}")
-            on_illegal = "stop"
+            return "stop"
+        return str(on_illegal)
+
+    def expectation(self, data: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """`expect:` checked (contract §6), or None where it is not a mapping."""
         expect = data.get("expect")
-        if expect is not None and not isinstance(expect, Mapping):
+        if expect is None:
+            return None
+        if not isinstance(expect, Mapping):
             self.bad("expect", "expected a mapping (rejected, cites, winner, board, reasons)")
-            expect = None
-        for path, message in expect_mod.problems(expect) if expect is not None else ():
+            return None
+        for path, message in expect_mod.problems(expect):
             self.bad(path, message)
+        return expect
+
+    def state_of(self, data: Mapping[str, Any]) -> State:
+        """`state:` loaded; a blank one (after saying why) where it is not a mapping."""
         state_data = data.get("state")
         if state_data is None:
             state_data = {}
@@ -167,25 +226,7 @@ class _Loader(StateLoader):
         if state is None:
             self.bad("state", "expected a mapping with players:")
             state = _blank_state(self.library)
-        actions = tuple(self.actions(data.get("actions"), "actions"))
-        # questions are checked against a position and a queue that loaded (one mistake, one message)
-        asks = answers.parse(data["ask"], actions, state, self.bad) if "ask" in data and not self.p else ()
-        if expect is not None and "answers" in expect:
-            for path, message in expect_mod.answer_problems(expect["answers"], len(asks) or 1):
-                self.bad(path, message)
-        extra = {k: data[k] for k in ("notes", "tags") if k in data}
-        scenario = Scenario(
-            id=str(sid) if sid is not None else (Path(self.source).stem if self.source else "scenario"),
-            title=str(data.get("title", "") or ""), question=str(data.get("question", "") or "").strip(),
-            codex=str(data["codex"]) if data.get("codex") is not None else None,
-            state=state, actions=actions, expect=dict(expect) if expect is not None else None,
-            on_illegal=on_illegal, library=self.library, cards=tuple(own_cards),
-            cards_raw=list(data.get("cards") or []) if isinstance(data.get("cards"), list) else [],
-            source=self.source, extra=extra, asks=asks,
-        )
-        if not self.p:
-            self.consistency(state)
-        return scenario
+        return state
 
     def actions(self, value: Any, path: str) -> list[Action]:
         out = []

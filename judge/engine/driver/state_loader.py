@@ -5,7 +5,8 @@ altar, an active Soul at 0 HP … are refused). Used by `scenario.load_scenario`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from judge.engine.data import card_reader as cardmod
@@ -31,9 +32,19 @@ from judge.engine.position.state import (
     SlotRef,
     Soul,
     State,
+    marked_recruits,
 )
 
 DEFAULT_TURNS_TAKEN = 5
+
+# a lasting effect's kind: the key naming where it is (a negation names it under `negate:` itself) …
+_LASTING_WHERE = {"lay": "on", "gain": "to", "grant": "to"}
+# … and how its value is read (a negation has none)
+_LASTING_VALUES: dict[str, Callable[[cardmod._Checker, Any, str], Any]] = {
+    "gain": lambda c, value, path: c.stats(value, path),
+    "grant": lambda c, value, path: c.keyword(value, path),
+    "lay": cardmod._v_lay,
+}
 
 
 class StateLoader:
@@ -48,6 +59,7 @@ class StateLoader:
         self.c = cardmod._Checker(problems)
         self._pending_setters: list[tuple[SlotRef, int, Any, str]] = []
         self.refused: set[str] = set()   # cards of the scenario's `cards:` refused for a bad value
+        self._recruits: dict[str, list[str]] = {}   # `recruited_this_turn:` lists as given, per player
 
     def bad(self, path: str, message: str) -> None:
         self.p.add(path, message)
@@ -145,7 +157,10 @@ class StateLoader:
         for key in players:
             if str(key).upper() not in PLAYERS:
                 self.bad(f"{path}.players.{key}", "no such player; players are A and B")
-        for p in PLAYERS:
+        # 13.5.2 "newer": cards already on the board arrived in the order the file lists them, players
+        # included (docs/scenario-format.md, "Which card is newer"): write B first to make B's the older
+        listed = [str(key).upper() for key in players if str(key).upper() in PLAYERS]
+        for p in dict.fromkeys([*listed, *PLAYERS]):
             pdata = players.get(p, players.get(p.lower()))
             if pdata is None:
                 self.bad(f"{path}.players.{p}", "missing; each player has a Leader on the altar "
@@ -171,7 +186,7 @@ class StateLoader:
 
     def player(self, state: State, p: str, data: Mapping[str, Any], path: str) -> None:
         self.c.keys(data, ("turns_taken", "proactive", "field", "realms", "hand", "deck", "elysium",
-                           "exile", "decked_out_turns"), path)
+                           "exile", "decked_out_turns", "recruited_this_turn"), path)
         ps = state.players[p]
         if state.phase == SETUP:
             # glossary/setup: the recruiting rounds come before turn 1, so nobody has taken a turn
@@ -194,6 +209,11 @@ class StateLoader:
         ps.exile = self.names(data.get("exile"), f"{path}.exile")
         if data.get("decked_out_turns") is not None:
             ps.decked_out_turns = self.c.integer(data["decked_out_turns"], f"{path}.decked_out_turns", 0)
+        if data.get("recruited_this_turn") is not None:
+            sub = f"{path}.recruited_this_turn"
+            items = self.c.seq(data["recruited_this_turn"], sub)
+            self._recruits[p] = [card.name for i, item in enumerate(items)
+                                 if (card := self.known(item, f"{sub}[{i}]", "soul"))]
         fdata = data.get("field")
         if fdata is None:
             fdata = {}
@@ -359,51 +379,77 @@ class StateLoader:
             self.bad(path, f"a lasting effect has exactly one of {', '.join(LASTING_KINDS)}")
             return
         kind = kinds[0]
-        where_key = "on" if kind == "lay" else ("to" if kind in ("gain", "grant") else None)
+        where_key = _LASTING_WHERE.get(kind)
         self.c.keys(data, (kind, *([where_key] if where_key else []), "until", "source", "controller",
                            "started_turn"), path)
         until = self.c.choice(data.get("until", "permanently"), DURATIONS, f"{path}.until") or "permanently"
-        value: Any = None
-        if kind == "gain":
-            value = self.c.stats(data["gain"], f"{path}.gain")
-        elif kind == "grant":
-            value = self.c.keyword(data["grant"], f"{path}.grant")
-        elif kind == "lay":
-            value = cardmod._v_lay(self.c, data["lay"], f"{path}.lay")
-        target_text = data.get(where_key) if where_key else data["negate"]
-        target_path = f"{path}.{where_key or 'negate'}"
-        ref = SlotRef.parse(target_text, state.turn_player)
-        to_uid = None
-        if ref is None:
-            self.bad(target_path, f"expected a slot like B:C3, got {show(target_text)}")
+        read = _LASTING_VALUES.get(kind)
+        value = read(self.c, data[kind], f"{path}.{kind}") if read else None
+        target = self.lasting_target(state, kind, data.get(where_key or "negate"),
+                                     f"{path}.{where_key or 'negate'}")
+        if target is None:
             return
-        if kind != "lay":
-            holder = state.soul_at(ref) if not ref.is_realm else state.realm_at(ref)
-            if holder is None:
-                self.bad(target_path, f"no card stands on {ref}")
-                return
-            to_uid = holder.uid
-        elif ref.is_realm:
-            self.bad(target_path, "a slot effect is laid on a soul slot (13.3.3)")
-            return
+        ref, to_uid = target
         source = data.get("source")
         found = self.lasting_source(state, source, f"{path}.source")
         if found is None:
             return
         source_uid, source_rank, source_player = found
-        controller = data.get("controller")
+        controller = self.lasting_controller(data.get("controller"), source_player, f"{path}.controller")
+        started = self.c.integer(data.get("started_turn", state.turn), f"{path}.started_turn",
+                                 1) or state.turn
+        effect = Lasting(kind=kind, value=value, to=to_uid, on=ref if kind == "lay" else None, until=until,
+                         controller=controller or state.turn_player, source=str(source),
+                         source_uid=source_uid, source_rank=source_rank, started_turn=started,
+                         seq=state.new_uid())
+        if self.lasting_over(state, effect, path):
+            return
+        state.lasting.append(effect)
+
+    def lasting_over(self, state: State, effect: Lasting, path: str) -> bool:
+        """A lasting effect that begins in a later turn, or whose duration ended before this turn, can't be
+        in force (13.3.1): reported, not loaded."""
+        if state.turn < 1:
+            return False
+        if effect.started_turn > state.turn:
+            self.bad(f"{path}.started_turn", f"turn {effect.started_turn} has not begun: this is turn "
+                                             f"{state.turn}")
+            return True
+        last = state.last_turn(effect)
+        if last is not None and last < state.turn:
+            self.bad(f"{path}.until", f"begun in turn {effect.started_turn}, it ended at the end of turn "
+                                      f"{last} (13.3.1), before this turn {state.turn}: leave it out of the "
+                                      "position")
+            return True
+        return False
+
+    def lasting_target(self, state: State, kind: str, target_text: Any,
+                       path: str) -> tuple[SlotRef, int | None] | None:
+        """Where a lasting effect is: a soul slot for a slot effect (13.3.3), else the card standing
+        there (its uid); None when that is not so (reported)."""
+        ref = SlotRef.parse(target_text, state.turn_player)
+        if ref is None:
+            self.bad(path, f"expected a slot like B:C3, got {show(target_text)}")
+            return None
+        if kind == "lay":
+            if ref.is_realm:
+                self.bad(path, "a slot effect is laid on a soul slot (13.3.3)")
+                return None
+            return ref, None
+        holder = state.soul_at(ref) if not ref.is_realm else state.realm_at(ref)
+        if holder is None:
+            self.bad(path, f"no card stands on {ref}")
+            return None
+        return ref, holder.uid
+
+    def lasting_controller(self, controller: Any, source_player: str | None, path: str) -> str | None:
+        """The player controlling a lasting effect: as written, else its source's player."""
         if source_player is not None:
             controller = controller or source_player
         if controller is not None and controller not in PLAYERS:
-            self.bad(f"{path}.controller", "expected A or B")
-            controller = None
-        started = self.c.integer(data.get("started_turn", state.turn), f"{path}.started_turn",
-                                 1) or state.turn
-        state.lasting.append(Lasting(kind=kind, value=value, to=to_uid, on=ref if kind == "lay" else None,
-                                     until=until, controller=controller or state.turn_player,
-                                     source=str(source),
-                                     source_uid=source_uid, source_rank=source_rank, started_turn=started,
-                                     seq=state.new_uid()))
+            self.bad(path, "expected A or B")
+            return None
+        return None if controller is None else str(controller)
 
     def lasting_source(self, state: State, source: Any,
                        path: str) -> tuple[int | None, int, str | None] | None:
@@ -475,8 +521,27 @@ class StateLoader:
                 if s.soul and s.soul.recruited_this_turn and p != state.turn_player:
                     self.bad(f"{path}.field.{slot}.recruited", f"{p} can't have recruited this turn: it is "
                                                                f"{state.turn_player}'s turn (10.1.1)")
+            self.recruits(state, p, path)
             self.spiral(state, p, path)
         self.hp_check(state)
+
+    def recruits(self, state: State, p: str, path: str) -> None:
+        """10.1.1: the recruits made this turn; by default the Souls marked `recruited: this_turn`. A list
+        given names them all, also those that have left the field since (ours)."""
+        ps = state.players[p]
+        marked = marked_recruits(ps)
+        given = self._recruits.get(p)
+        if given is None:
+            ps.recruits = marked
+            return
+        ps.recruits = given
+        if given and p != state.turn_player:
+            self.bad(f"{path}.recruited_this_turn", f"{p} can't have recruited this turn: it is "
+                                                    f"{state.turn_player}'s turn (10.1.1)")
+        missing = Counter(n.lower() for n in marked) - Counter(n.lower() for n in given)
+        if missing:
+            self.bad(f"{path}.recruited_this_turn", f"leaves out {', '.join(sorted(missing))}, marked "
+                                                    "`recruited: this_turn` on the field")
 
     def spiral(self, state: State, p: str, path: str) -> None:
         # interpretation/escalation-spiral: in turn t (< spiral_turns) the choice is one slot of rank t-1

@@ -73,7 +73,7 @@ def _offers(g: Game) -> list[Offer]:
     for p in g.offered:
         ref = g.where(p.card_uid)
         if ref is not None and g.is_active_uid(p.card_uid):
-            out.append(Offer(p.controller, ref, p.effect.label))
+            out.append(Offer(p.controller, ref, p.effect.label, p.effect, p.source_rank, p.granted_by))
     return out
 
 
@@ -167,9 +167,9 @@ def cast(g: Game, action: Action) -> None:
         picked_caster += f"; {soul.name} meets the Caster requirement"
         caster_rules = (*caster_rules, "10.2.2", "11.2.2")
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
-                  source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index)
+                  source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index,
+                  context={"caster_name": soul.name})
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank))
-    g.touch()
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
                              f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
                              "event slot. Its cost, if any, is paid only when it resolves.",
@@ -212,7 +212,7 @@ def activate(g: Game, action: Action) -> None:
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
             f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
-                    ("13.6.1", "13.6.3"))
+                    ("13.6.1", "13.6.3"), cards=[(ref, card.name)])
     put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
                              f"{_targets_text(g, entry, picked)}.{cond}",
                    ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))
@@ -249,7 +249,6 @@ def spring(g: Game, action: Action) -> None:
         rules = (*rules, "10.4.9")
     entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
     answer = f" in answer to {moment['what']}" if moment is not None and eff.kind == "timing" else ""
-    g.touch()
     put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
                              f"turned face up; {ambusher.name} is its "
                              f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules)
@@ -265,9 +264,7 @@ def use(g: Game, action: Action) -> None:
     entry = Entry(g.new_entry_id(), "timing", offer.card, offer.effect, player, offer.source_rank,
                   source_uid=offer.card_uid, source_ref=ref, context=dict(offer.context),
                   discard=list(action.args.get("discard") or []), action=action.index)
-    card = g.card(offer.card)
-    entry.targets, picked = _choose(g, action, offer.effect,
-                                    targets.Source(player, card.name, card.rank, ref))
+    entry.targets, picked = _choose(g, action, offer.effect, _source(g, offer, ref))
     put_on_cascade(g, entry, f"{player} uses {offer.card}'s optional Timing Effect {offer.effect.label} "
                              f"({ref}), offered since {offer.trigger_text}{_targets_text(g, entry, picked)}.",
                    ("11.8.4", "12.4.3", "11.1.3"))
@@ -338,7 +335,8 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
                 reason = Reason.of("trigger_condition", card=holder.name, slot=str(ref), effect=eff.label,
                                    failed=" and ".join(failed))
                 g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): "
-                                        f"{reason.text}.", ("11.3.3",), reasons=[reason])
+                                        f"{reason.text}.", ("11.3.3",), reasons=[reason],
+                                        cards=[(ref, card.name)], what="trigger_missed", of=card.name)
                 continue
             cond_rules = ("11.3.3", "11.3.1")
             holds = words.condition_now(board, ref, eff.condition)
@@ -346,7 +344,8 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
         used_up = effects.limit_reason(g, holder.uid, eff)
         if used_up:
             g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): {used_up.text}.",
-                        ("11.7.4",), reasons=[used_up])
+                        ("11.7.4",), reasons=[used_up],
+                        cards=[(ref, card.name)], what="trigger_missed", of=card.name)
             continue
         grant = Reason.of("granted_by", keyword=eff.label, source=trig.granted_by, card=card.name,
                           slot=str(ref), source_rank=trig.source_rank) if trig.granted_by else None
@@ -359,15 +358,14 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
             effects.resolve_instant(g, entry, said + granted)
             continue
         g.pending.append(Pending(holder.uid, card.name, eff, ref.player, trig.source_rank, eff.mandatory,
-                                 dict(context),
-                                 said))
+                                 dict(context), said, trig.granted_by))
         kind = "mandatory" if eff.mandatory else "optional"
         wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
         extra = trig.keyword_rules
         g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: "
                                f"{said}.{granted}{wait}",
                     ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *granted_rules,
-                     *cond_rules), reasons=[grant] if grant else ())
+                     *cond_rules), reasons=[grant] if grant else (), cards=[(ref, card.name)])
 
 
 def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) -> None:
@@ -378,7 +376,15 @@ def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) ->
         return
     names = " and ".join(dict.fromkeys(e.label for e in effects_))
     g.trace.add("nonevent", f"{card.name}'s {names} does not trigger ({text}): {reason.text}.",
-                reason.rules, reasons=[reason])
+                reason.rules, reasons=[reason], what="trigger_missed", of=card.name)
+
+
+def _source(g: Game, p: Pending, ref: SlotRef) -> targets.Source:
+    """Who a waiting (or offered) Timing Effect counts as coming from: its card, or for a granted effect
+    its granter, with the granter's rank (13.2.2)."""
+    card = g.card(p.card)
+    name = f"{card.name}'s {p.effect.label} granted by {p.granted_by}" if p.granted_by else card.name
+    return targets.Source(p.controller, name, p.source_rank, ref, p.granted_by)
 
 
 def flush_pending(g: Game) -> bool:
@@ -396,18 +402,17 @@ def flush_pending(g: Game) -> bool:
         if ref is None or not g.is_active_uid(p.card_uid):
             if p.mandatory:
                 g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active "
-                                        "before it goes on the Cascade.", ("11.8.3",))
+                                        "before it goes on the Cascade.", ("11.8.3",),
+                                        what="trigger_missed", of=p.card)
             continue
+        source = _source(g, p, ref)   # 13.2.2: one rank, the granter's for a granted effect, everywhere
         if p.mandatory:
-            card = g.card(p.card)
-            chosen, _, _ = targets.choose_targets(g.board(), p.effect, None,
-                                                  targets.Source(p.controller, card.name, card.rank, ref))
+            chosen, _, _ = targets.choose_targets(g.board(), p.effect, None, source)
             if p.effect.targets and not chosen:
-                lost = targets.no_target(g.board(), p.effect, targets.Source(p.controller, card.name,
-                                                                             p.source_rank, ref),
-                                         code="trigger_lost_no_target")
+                lost = targets.no_target(g.board(), p.effect, source, code="trigger_lost_no_target")
                 g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {lost.text}.",
-                            ("11.8.3", *lost.rules), reasons=[lost])
+                            ("11.8.3", *lost.rules), reasons=[lost],
+                            cards=[(ref, p.card)], what="trigger_missed", of=p.card)
                 continue
             entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
                           source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
@@ -424,10 +429,15 @@ def flush_pending(g: Game) -> bool:
                            rules)
         else:
             g.offered.append(p)
+            # 11.4.1: an effect without a legal target can't be used; said at the offer, with the rank it
+            # targets with (the granter's for a granted effect, 13.2.2)
+            none = targets.no_target(g.board(), p.effect, source) if p.effect.targets and not \
+                targets.choose_targets(g.board(), p.effect, None, source)[0] else None
             g.trace.add("trigger", f"{p.card}'s optional {p.effect.label} ({ref}) is offered to "
                                    f"{p.controller} in the window that follows; they may use it while they "
-                                   "hold priority.",
-                        ("11.8.4", "12.4.3"))
+                                   "hold priority" + (f", but {none.text}." if none else "."),
+                        ("11.8.4", "12.4.3", *(none.rules if none else ())), reasons=[none] if none else (),
+                        cards=[(ref, p.card)])
         acted = True
     return acted
 
@@ -462,12 +472,12 @@ def _one_window(g: Game, opened_by: str) -> None:
         nxt = g.peek()
         acted = False
         if nxt is not None and not waits and nxt.verb == "cast" and g.state.event_slot \
-                and g.actor(nxt) == holder:
+                and g.actor(nxt) == holder == tp:
             # 10.2.3: the next Event waits for the event slot; said once, where the window passes it by
             waits = True
             reason = Reason.of("event_slot_taken", event=g.state.event_slot, next=nxt.value)
             g.trace.add("nonevent", f"{holder}'s next queued action, {nxt.describe()}, waits: {reason.text}.",
-                        reason.rules, reasons=[reason])
+                        reason.rules, reasons=[reason], what="waits")
         if nxt is not None and g.actor(nxt) == holder:
             if nxt.verb == "pass":
                 violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())

@@ -113,6 +113,27 @@ def taunt_switches(board: Board, before: dict[int, tuple[SlotRef, bool, tuple[Sl
     return out
 
 
+def negation_switches(board: Board, was: Board | None) -> list[Reason]:
+    """A static negation with a condition whose condition came to hold or stopped holding: it switches
+    on or off that moment (13.1.1), said once, naming the condition as it is now and the cards reached."""
+    out: list[Reason] = []
+    for uid, (ref, cond, holds) in board.conditional_negators.items():
+        old = was.conditional_negators.get(uid) if was is not None else None
+        if old is None or old[2] == holds:
+            continue
+        seen = board if holds else was
+        assert seen is not None
+        found = (board.state.find_uid(t) for t, by in seen.negated_by.items() if uid in by)
+        reached = sorted((r for r in found if r is not None and board.state.soul_at(r) is not None), key=str)
+        if not reached:
+            continue
+        out.append(Reason.of("static_condition_on" if holds else "static_condition_off",
+                             card=board.state.soul(ref).name, slot=str(ref),
+                             now=words.condition_now(board, ref, cond),
+                             reached=_names(board, reached), negated=[str(r) for r in reached]))
+    return out
+
+
 def _names(board: Board, refs: tuple[SlotRef, ...] | list[SlotRef]) -> str:
     names = [f"{board.state.soul(r).name} ({r})" for r in refs]
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names) or "nobody"
@@ -158,19 +179,24 @@ class Explainer:
         for change in step.changes:
             if "damage" in change:   # damage since the fall: a capture now is the damage's, not the fall's
                 self.last_fall.pop(str(change.get("slot")), None)
-        if step.kind in QUIET or (self.g._board is self.seen and self.seen is not None):
+        if step.kind in QUIET or self.g.board_is_current(self.seen):
             return  # nothing that changes a derived value, or nothing touched since the last look
-        was_taunts = self.taunts
+        was_taunts, was_board = self.taunts, self.seen
         now = self._look()
         before, self.before = self.before, now
+        for reason in negation_switches(self.g.board(), was_board):
+            self.g.trace.add("consequence", f"Because of step {step.n}: {reason.text}.", reason.rules,
+                             caused_by=step.n, reasons=[reason])
+            self.count += 1
         for uid, new in now.items():
             old = before.get(uid)
             said = explain(old, new, self.g.board(), before, now)
-            if said is None or (old is not None and already_said(step.text, old, new)):
+            if said is None or (old is not None and already_said(step, old, new)):
                 continue
             text, rules = said
             added = self.g.trace.add("consequence", f"Because of step {step.n}: {text}", rules,
-                                     caused_by=step.n)
+                                     caused_by=step.n, what="values_changed",
+                                     cards=[(new.ref, new.name), *_sources(old, new, self.g.board())])
             self.count += 1
             if old is not None and new.totals[2] < old.totals[2]:
                 self.last_fall[str(new.ref)] = added.n
@@ -209,15 +235,32 @@ def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts
     return f"{head} — {'; '.join(why)}." if why else f"{head}.", tuple(dict.fromkeys(rules))
 
 
-def already_said(text: str, old: Facts, new: Facts) -> bool:
-    """The step itself already names the card and every new value ("Knight now has DEF 15 = …") and
-    changed nothing else on it: a consequence step would say it twice."""
+def _sources(old: Facts | None, new: Facts, board: Board) -> list[tuple[str, str]]:
+    """The cards on the field whose contributions or keywords came to `new` or left it (the cards a
+    consequence step names beside the card itself)."""
+    base = old if old is not None else _printed_only(new)
+    moved = [c.source for (_, c) in (new.parts - base.parts) + (base.parts - new.parts)]
+    moved += [k.source for i, k in new.keywords.items() if i not in base.keywords]
+    moved += [k.source for i, k in base.keywords.items() if i not in new.keywords]
+    out = []
+    for source in dict.fromkeys(moved):
+        ref = SlotRef.parse(source) if source and ":" in source else None
+        holder = board.state.holder_at(ref) if ref is not None else None
+        if ref is not None and holder is not None:
+            out.append((str(ref), holder.name))
+    return out
+
+
+def already_said(step: Step, old: Facts, new: Facts) -> bool:
+    """The step itself already states every new value of the card ("Knight now has DEF 15 = …", its
+    `shows`) and changed nothing else on it: a consequence step would say it twice."""
     if (old.keywords.keys() != new.keywords.keys() or old.blocked != new.blocked or old.negated != new.negated
-            or old.ref != new.ref or new.name not in text):
+            or old.ref != new.ref):
         return False
     changed = [(label, new.totals[i]) for i,
                (_, label) in enumerate(VALUES) if old.totals[i] != new.totals[i]]
-    return bool(changed) and all(f"{label} {value}" in text for label, value in changed)
+    shown = set(step.facts.shows)
+    return bool(changed) and all((new.name, label, value) in shown for label, value in changed)
 
 
 def _printed_only(new: Facts) -> Facts:

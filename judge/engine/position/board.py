@@ -187,10 +187,22 @@ class Board:
         self.negation_blocked: dict[SlotRef, list[Blocked]] = {}
         self.negated_by: dict[int, list[int]] = {}   # uid -> the uids whose negation reaches it
         self.void_negators: set[int] = set()          # uids whose negation does not apply (13.5.2)
+        # 13.1.1: static negations with a condition, by uid: the card's slot, the condition, whether it holds
+        self.conditional_negators: dict[int, tuple[SlotRef, Mapping[str, Any], bool]] = {}
+        prelim: dict[SlotRef, int] | None = None
         for src in self._sources:
             for eff in src.card.effects:
-                if eff.kind == "static" and eff.negate:
-                    negators.append((src.time, src.uid, self._static_negation(src, eff.negate)))
+                if eff.kind != "static" or not eff.negate:
+                    continue
+                if eff.condition:
+                    prelim = self._printed_hp() if prelim is None else prelim
+                    # 13.1.1: it applies only while its condition holds; derived again after every
+                    # step, so it switches on (and off) the moment the condition changes
+                    holds = self._condition_ok(src, eff.condition, prelim)
+                    self.conditional_negators[src.uid] = (src.ref, eff.condition, holds)
+                    if not holds:
+                        continue
+                negators.append((src.time, src.uid, self._static_negation(src, eff.negate)))
         for lasting in self.state.lasting:
             if lasting.kind == "negate" and lasting.to is not None and self._lasting_alive(lasting):
                 uid = lasting.source_uid if lasting.source_uid is not None else -lasting.seq
@@ -225,6 +237,16 @@ class Board:
         targets = {self.state.soul(r).uid for r in reached}
         targets.discard(src.uid)
         return targets
+
+    def _printed_hp(self) -> dict[SlotRef, int]:
+        """Current HP before any effect applies (printed and Armament HP, minus damage): what a negation's
+        condition reads, since the effects that add HP depend on what the negation reaches."""
+        out: dict[SlotRef, int] = {}
+        for ref in self.state.soul_refs(active=False):
+            soul = self.state.soul(ref)
+            arm = self._card(soul.armament.name).stat("hp") if soul.armament is not None else 0
+            out[ref] = self._card(soul.name).stat("hp") + arm - soul.damage
+        return out
 
     def _lasting_alive(self, eff: Lasting) -> bool:
         """A lasting effect from a card on the field stops when that card is negated (13.5.2)."""

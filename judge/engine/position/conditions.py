@@ -6,11 +6,13 @@ violation and the trace. Checked when an effect is used (11.3.1), for an "If …
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from judge.engine.data.cards import CardDef
 from judge.engine.data.field import line_label
-from judge.engine.position.state import SlotRef, State
+from judge.engine.position.state import SlotRef, Soul, State
 
 
 class _Total(Protocol):
@@ -46,47 +48,112 @@ def failed_conditions_realm(cond: Mapping[str, Any]) -> list[str]:
     return [f"{key}" for key in cond]
 
 
+@dataclass(frozen=True)
+class Subject:
+    """What one condition check reads: the board, the Soul, its card and its line."""
+
+    board: Board
+    ref: SlotRef
+    soul: Soul
+    card: CardDef
+    line: int | None
+    prelim: Mapping[SlotRef, int] | None
+
+
+def _outside(value: int, bounds: Mapping[str, Any]) -> bool:
+    lo, hi = bounds.get("min"), bounds.get("max")
+    return (hi is not None and value > hi) or (lo is not None and value < lo)
+
+
+def _bounds_words(bounds: Mapping[str, Any]) -> str:
+    lo, hi = bounds.get("min"), bounds.get("max")
+    if hi is not None and lo is None:
+        return f"{hi} or lower"
+    if lo is not None and hi is None:
+        return f"{lo} or higher"
+    return f"{lo}–{hi}"
+
+
+def _captured(s: Subject, want: Any) -> str | None:
+    if want == s.soul.captured:
+        return None
+    return "is captured" if want else "is not captured"
+
+
+def _line(s: Subject, bounds: Any) -> str | None:
+    if s.line is None or not _outside(s.line, bounds):
+        return None
+    return f"stands in {line_label(s.line)}, the condition asks for line {_bounds_words(bounds)}"
+
+
+def _front_line(s: Subject, want: Any) -> str | None:
+    if (s.line == 1) == want:
+        return None
+    return "is not in the Front Line" if want else "is in the Front Line"
+
+
+def _attribute(s: Subject, want: Any) -> str | None:
+    if s.card.attribute == want:
+        return None
+    return f"is {s.card.attribute or 'of no attribute'}, not {want}"
+
+
+def _leader(s: Subject, want: Any) -> str | None:
+    if s.card.leader == want:
+        return None
+    return "is not a Leader" if want else "is a Leader"
+
+
+def _rank(s: Subject, bounds: Any) -> str | None:
+    return f"is rank {s.card.rank}" if _outside(s.card.rank, bounds) else None
+
+
+def _damaged(s: Subject, want: Any) -> str | None:
+    if (s.soul.damage > 0) == want:
+        return None
+    return "has no damage" if want else "is damaged"
+
+
+def _hp_at_most_half(s: Subject, want: Any) -> str | None:
+    if s.prelim is not None:
+        hp = s.prelim.get(s.ref, 0)
+        max_hp = hp + s.soul.damage
+    else:
+        view = s.board.souls[s.ref]
+        hp, max_hp = view.hp.total, view.max_hp.total
+    return None if (hp * 2 <= max_hp) == want else f"has {hp} of {max_hp} HP"
+
+
+def _keyword(s: Subject, name: Any) -> str | None:
+    # keywords are not known yet while the preliminary stats are computed (13.1.1)
+    if s.prelim is not None or s.board.has_keyword(s.ref, name):
+        return None
+    return f"has no {name}"
+
+
+# One row per condition key (contract §3 Conditions), in the order their phrases are written.
+_CHECKS: tuple[tuple[str, Callable[[Subject, Any], str | None]], ...] = (
+    ("captured", _captured),
+    ("line", _line),
+    ("front_line", _front_line),
+    ("attribute", _attribute),
+    ("leader", _leader),
+    ("rank", _rank),
+    ("damaged", _damaged),
+    ("hp_at_most_half", _hp_at_most_half),
+    ("keyword", _keyword),
+)
+
+
 def _failed(board: Board, ref: SlotRef, cond: Mapping[str, Any],
             prelim: Mapping[SlotRef, int] | None = None) -> list[str]:
     state = board.state
     soul = state.soul_at(ref)
     if soul is None:
         return ["no Soul stands there"]
-    card = state.known_card(soul.name)
-    out = []
-    line = board.line(ref)
-    if "captured" in cond and cond["captured"] != soul.captured:
-        out.append("is captured" if cond["captured"] else "is not captured")
-    if "line" in cond and line is not None:
-        lo, hi = cond["line"].get("min"), cond["line"].get("max")
-        if (hi is not None and line > hi) or (lo is not None and line < lo):
-            out.append(f"stands in {line_label(line)}, the condition asks for line "
-                       + (f"{hi} or lower" if hi is not None and lo is None else
-                          f"{lo} or higher" if lo is not None and hi is None else f"{lo}–{hi}"))
-    if "front_line" in cond and (line == 1) != cond["front_line"]:
-        out.append("is not in the Front Line" if cond["front_line"] else "is in the Front Line")
-    if "attribute" in cond and card.attribute != cond["attribute"]:
-        out.append(f"is {card.attribute or 'of no attribute'}, not {cond['attribute']}")
-    if "leader" in cond and card.leader != cond["leader"]:
-        out.append("is not a Leader" if cond["leader"] else "is a Leader")
-    if "rank" in cond:
-        lo, hi = cond["rank"].get("min"), cond["rank"].get("max")
-        if (hi is not None and card.rank > hi) or (lo is not None and card.rank < lo):
-            out.append(f"is rank {card.rank}")
-    if "damaged" in cond and (soul.damage > 0) != cond["damaged"]:
-        out.append("has no damage" if cond["damaged"] else "is damaged")
-    if "hp_at_most_half" in cond:
-        if prelim is not None:
-            hp = prelim.get(ref, 0)
-            max_hp = hp + soul.damage
-        else:
-            view = board.souls[ref]
-            hp, max_hp = view.hp.total, view.max_hp.total
-        if (hp * 2 <= max_hp) != cond["hp_at_most_half"]:
-            out.append(f"has {hp} of {max_hp} HP")
-    if "keyword" in cond and prelim is None and not board.has_keyword(ref, cond["keyword"]):
-        out.append(f"has no {cond['keyword']}")
-    return out
+    subject = Subject(board, ref, soul, state.known_card(soul.name), board.line(ref), prelim)
+    phrases = (check(subject, cond[key]) for key, check in _CHECKS if key in cond)
+    return [phrase for phrase in phrases if phrase is not None]
 
 
 def failed_conditions(board: Board, ref: SlotRef, cond: Mapping[str, Any]) -> list[str]:

@@ -38,6 +38,7 @@ class Source:
     name: str
     rank: int
     ref: SlotRef | None = None      # where the source card stands (None for an Event or a card elsewhere)
+    granted_by: str | None = None   # a granted effect counts as coming from its granter, its rank (13.2.2)
 
 
 def _side_players(side: str, controller: str) -> tuple[str, ...]:
@@ -65,7 +66,9 @@ def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source)
         if not ref.is_realm or ref.player not in players:
             return Violation(f"{ref} is not {whose} realm slots; {source.name} targets a Realm", R_CHOSEN)
         realm = state.realm_at(ref)
-        if realm is None or realm.shattered:
+        if realm is not None and realm.shattered:
+            return Violation.because(Reason.of("target_realm_shattered", card=realm.name, slot=str(ref)))
+        if realm is None:
             return Violation(f"no active Realm stands on {ref}", ("11.6.2", "glossary/active"))
         return None
     if ref.is_realm:
@@ -123,9 +126,11 @@ def _unyielding(board: Board, ref: SlotRef, source: Source, rules: tuple[str, ..
     if board.unyielding_against(ref, source.rank, source.controller):
         soul = board.state.soul(ref)
         rank = board.state.known_card(soul.name).rank
+        granted = ("13.2.2", "13.6.3") if source.granted_by else ()
         reason = Reason.of("target_unyielding", card=soul.name, slot=str(ref), rank=rank,
-                           controller=source.controller, source=source.name, source_rank=source.rank)
-        return Violation(reason.text, rules, reason)
+                           controller=source.controller, source=source.name, source_rank=source.rank,
+                           **({"granted_by": source.granted_by, "also": granted} if granted else {}))
+        return Violation(reason.text, (*rules, *granted), reason)
     return None
 
 

@@ -54,15 +54,31 @@ def verify_recruit(c: Check) -> None:
     if frozen is not None:
         c.no(f"{c.label(frozen)} is Frozen: no Soul can be recruited anywhere further out on its branch",
              "glossary/frozen", *r)
-    already = [s for s in state.soul_refs(c.player, active=False) if state.soul(s).recruited_this_turn]
+    made = state.players[c.player].recruits
     limit = numbers().recruits_per_turn
-    if len(already) >= limit and setup:
-        c.no(f"{c.player} has already recruited in this recruiting round of setup ({c.label(already[0])}); "
-             "one Soul per round", *R_SETUP)
-    elif len(already) >= limit:
-        per_turn = "one Soul" if limit == 1 else f"{limit} Souls"
-        c.no(f"{c.player} has already recruited this turn ({c.label(already[0])}); {per_turn} per turn",
-             "10.1.1", "5.3")
+    if len(made) >= limit:
+        c.because(_recruits_made(c, made, limit, setup))
+
+
+def _recruits_made(c: Check, made: list[str], limit: int, setup: bool) -> Reason:
+    """10.1.1: "one per turn" counts the recruits made this turn (this round in setup), also those of
+    Souls that have left the field since; each is named where it stands, or as gone."""
+    on_field = [s for s in c.state.soul_refs(c.player, active=False) if c.state.soul(s).recruited_this_turn]
+    named, gone = [], []
+    for name in made:
+        here = next((s for s in on_field if c.state.soul(s).name == name), None)
+        if here is not None:
+            on_field.remove(here)
+            named.append(c.label(here))
+        else:
+            gone.append(name)
+            named.append(f"{name}, which has left the field since")
+    counts = "; a recruit made counts even when its Soul is no longer on the field" if gone else ""
+    if setup:
+        return Reason.of("recruit_used_up_round", player=c.player, recruited=", ".join(named), gone=gone,
+                         counts=counts)
+    return Reason.of("recruit_used_up", player=c.player, recruited=", ".join(named), gone=gone, counts=counts,
+                     per="one Soul" if limit == 1 else f"{limit} Souls")
 
 
 def verify_cast(c: Check) -> None:
@@ -268,10 +284,10 @@ def verify_use(c: Check) -> None:
         c.no(f"{c.label(ref)} is no longer active, so its effect is no longer offered", "11.8.4")
         return
     card = c.state.known_card(holder.name)
-    eff = card.effect(offer.effect)
+    eff = offer.effect_def or card.effect(offer.effect)
     if eff is not None:
         c.limit(holder.uid, card, eff)
-        c.targets(eff, Source(c.player, card.name, card.rank, ref))
+        c.targets(eff, offer.source(card))   # 13.2.2: a granted effect targets with its granter's rank
 
 
 def verify_attack(c: Check) -> None:
@@ -316,8 +332,10 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
         return
     if target.is_realm:
         realm = state.realm_at(target)
-        if realm is None or realm.shattered:
+        if realm is None:
             c.no(f"no active Realm stands on {target}", *r, "10.5.3")
+        elif realm.shattered:
+            c.because(Reason.of("attack_target_shattered", card=realm.name, slot=str(target)))
         return
     soul = state.soul_at(target)
     if soul is None or soul.captured:

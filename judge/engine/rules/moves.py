@@ -116,8 +116,8 @@ def use(m: Moment) -> Candidates:
             continue
         holder = state.realm_at(offer.card) if offer.card.is_realm else state.soul_at(offer.card)
         card = state.card(holder.name) if holder else None
-        eff = card.effect(offer.effect) if card else None
-        source = Source(m.player, card.name, card.rank, offer.card) if card else None
+        eff = (offer.effect_def or card.effect(offer.effect)) if card else None
+        source = offer.source(card) if card else None
         for targets in (m.target_lists(eff, source) if source else [[]]):
             yield _with_targets({"use": offer.effect, "card": m.rel(offer.card)}, targets)
 
