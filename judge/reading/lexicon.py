@@ -294,7 +294,7 @@ SPEAKER = frozenset(("my", "i", "me", "mine", "i'm", "im"))
 OTHER = frozenset(("your", "you", "opponent", "opponent's", "opponents", "enemy", "enemy's"))
 
 _TOKEN = re.compile(
-    r"""[“”"‘’]|'(?=\s|$)|(?<=\s)'|^'|[A-Za-z0-9][A-Za-z0-9·.\-:'’]*[A-Za-z0-9]|[A-Za-z0-9]|"""
+    r"""[“”"‘’]|'(?=[\s.,;:!?)]|$)|(?<=[\s(])'|^'|[A-Za-z0-9][A-Za-z0-9·.\-:'’]*[A-Za-z0-9]|[A-Za-z0-9]|"""
     r"""[(),;.?!&]"""
 )
 PUNCTUATION = {

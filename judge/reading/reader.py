@@ -15,6 +15,7 @@ from lark.lexer import Lexer as LarkLexer
 from judge.engine import Library, ScenarioError, load_library, load_scenario
 from judge.reading.assemble import assemble
 from judge.reading.compose import Composer, Declined, Guess, Problem
+from judge.reading.inline import Inline, take_inline
 from judge.reading.lexicon import CLASSES, WORDS, Lexer, Names, Tok
 from judge.reading.parts import Part, ToParts
 from judge.reading.words import parts_words, reading_words
@@ -133,7 +134,6 @@ def _parse(sentence: list[Tok], text: str) -> list[Part]:
         raise Declined([Problem("unfinished", msg, words, sentence[0].start, expected)]) from None
     readings = _readings(tree, text)
     if len(readings) > 1:
-
         options = [parts_words(r) for r in readings]
         raise Declined(
             [
@@ -177,21 +177,25 @@ def _expand(tree: Any) -> list[Any]:
     return [Tree(tree.data, v, tree.meta) for v in variants]
 
 
-def read_dispute(text: str, speaker: str | None = None, library: Library | None = None) -> Reading:
-    """Read a dispute; raise Declined with its problems when it can't be read for certain."""
-    if not isinstance(text, str) or not text.strip():
-        raise Declined([Problem("empty", "nothing to read: describe the dispute in words")])
-    if len(text) > MAX_TEXT:
+def _with_inline(library: Library, inline: list[Inline]) -> Library:
+    """The library and the cards the dispute describes, read as the engine reads a scenario's cards."""
+    stub = {
+        "cards": [card.card() for card in inline],
+        "state": {
+            "players": {"A": {"field": {"altar": "Queen Sol"}}, "B": {"field": {"altar": "King Umbra"}}}
+        },
+    }
+    try:
+        return load_scenario(stub, source="the cards the dispute describes").library
+    except ScenarioError as err:
         raise Declined(
-            [Problem("too-long", f"the text has {len(text)} characters; a dispute is read up to {MAX_TEXT}")]
-        )
-    library = library or load_library()
-    lexer = Lexer(Names.of({c.name: c.type for c in library}))
-    toks = lexer.lex(text)
-    problems: list[Problem] = []
-    filler = [t.text for t in toks if t.kind == "FILLER"]
-    toks = [t for t in toks if t.kind != "FILLER"]
-    problems += [_unread(t, library) for t in toks if t.kind == "UNKNOWN"]
+            [Problem("card", f"{p['path']}: {p['message']}", p["path"]) for p in err.problems]
+        ) from None
+
+
+def _word_problems(toks: list[Tok], library: Library) -> list[Problem]:
+    """Words it can't read, words of not happening, and names that could be two cards."""
+    problems = [_unread(t, library) for t in toks if t.kind == "UNKNOWN"]
     problems += [
         Problem(
             "negation",
@@ -214,35 +218,60 @@ def read_dispute(text: str, speaker: str | None = None, library: Library | None 
         for t in toks
         if t.alternatives
     ]
+    return problems
+
+
+def _compose(parts: list[Part], library: Library, speaker: str | None, guesses: list[Guess]) -> Composer:
+    c = Composer(library, speaker)
+    c.guesses += guesses
+    for p in parts:
+        if p.kind == "speaker" and c.speaker is None:
+            c.speaker = str(p.data["player"])
+    c.infer_turn(parts)
+    take = {"fact": c.fact, "action": c.action, "ask": c.ask, "setting": c.setting}
+    for p in parts:
+        if p.kind in take:
+            take[p.kind](p)
+    if not any(p.kind in ("action", "ask", "fact") for p in parts):
+        c.problems.append(Problem("nothing", "no card, action or question was read; say who does what"))
+    return c
+
+
+def read_dispute(text: str, speaker: str | None = None, library: Library | None = None) -> Reading:
+    """Read a dispute; raise Declined with its problems when it can't be read for certain."""
+    if not isinstance(text, str) or not text.strip():
+        raise Declined([Problem("empty", "nothing to read: describe the dispute in words")])
+    if len(text) > MAX_TEXT:
+        raise Declined(
+            [Problem("too-long", f"the text has {len(text)} characters; a dispute is read up to {MAX_TEXT}")]
+        )
+    library = library or load_library()
+    lexer = Lexer(Names.of({c.name: c.type for c in library}))
+    toks, inline, inline_guesses, problems = take_inline(lexer.lex(text), {c.name for c in library})
+    if problems:
+        raise Declined(problems)
+    if inline:
+        library = _with_inline(library, inline)
+    filler = [t.text for t in toks if t.kind == "FILLER"]
+    toks = [t for t in toks if t.kind != "FILLER"]
+    problems = _word_problems(toks, library)
     if problems:
         raise Declined(problems)
     parts: list[Part] = []
     for sentence in _sentences(toks):
         parts += _parse(sentence, text)
-    c = Composer(library, speaker)
-    for p in parts:
-        if p.kind == "speaker" and c.speaker is None:
-            c.speaker = str(p.data["player"])
-    c.infer_turn(parts)
-    for p in parts:
-        {"fact": c.fact, "action": c.action, "ask": c.ask, "setting": c.setting}.get(p.kind, lambda _: None)(
-            p
-        )
-    if not any(p.kind in ("action", "ask", "fact") for p in parts):
-        c.problems.append(Problem("nothing", "no card, action or question was read; say who does what"))
-    if c.problems:
-        raise Declined(c.problems)
-    scenario = assemble(c)
+    c = _compose(parts, library, speaker, inline_guesses)
+    scenario = assemble(c) if not c.problems else {}
     if c.problems:
         raise Declined(c.problems)
     scenario["question"] = text.strip()
+    if inline:
+        scenario = {"cards": [card.card() for card in inline], **scenario}
     try:
         load_scenario(scenario, source="the dispute as read")
     except ScenarioError as err:
         raise Declined(
             [Problem("position", f"as read, {p['path']}: {p['message']}", p["path"]) for p in err.problems]
         ) from None
-    for t in toks:
-        if t.note:
-            c.guesses.insert(0, Guess(t.note, "the nearest name"))
+    c.guesses[:0] = [Guess(t.note, "the nearest name") for t in toks if t.note]
     return Reading(text, scenario, reading_words(scenario, c.guesses), c.guesses, filler)
