@@ -462,7 +462,9 @@ class Composer:
 
     def _nth(self, nth: int, verb: str | None, words: str) -> int | None:
         indices = [i for i, a in enumerate(self.actions) if verb is None or a["verb"] == verb]
-        if nth - 1 < len(indices):
+        if nth == -1 and indices:   # "the attack": the last one said
+            return indices[-1]
+        if 0 < nth <= len(indices):
             return indices[nth - 1]
         self.problems.append(
             Problem("no-action", f"“{words}”: there is no {nth}th {verb or 'action'} in what was said", words)
