@@ -41,8 +41,8 @@ def test_a_dispute_is_read_as_meant_and_ruled_as_the_codex_says(case: dict) -> N
     for ref, card in (case.get("at") or {}).items():
         assert _card_at(scenario, ref) == card, f"{ref}: {reading.reading}"
     if "verbs" in case:
-        verbs = [next(k for k in a if k != "by" and k not in ("to", "at", "targets", "caster", "target", "card"))
-                 for a in scenario["actions"]]
+        other_keys = ("by", "to", "at", "targets", "caster", "target", "card")
+        verbs = [next(k for k in a if k not in other_keys) for a in scenario["actions"]]
         assert verbs == case["verbs"], reading.reading
     ruling = resolve(load_scenario(scenario))
     answers = [a for a in ruling["answers"] if not a.get("default")]
