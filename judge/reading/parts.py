@@ -381,7 +381,7 @@ class ToParts(Transformer[Token, list[Part]]):
         return self._ask("legal", meta, items, nth=nth, verb=verb)
 
     def q_legal_verb(self, meta: Any, items: list[Any]) -> Part:
-        """"Is the attack legal?": the last action of that verb said before."""
+        """ "Is the attack legal?": the last action of that verb said before."""
         verb = next((_verb_of(t.type) for t in items if isinstance(t, Token) and _verb_of(t.type)), None)
         return self._ask("legal", meta, items, nth=-1, verb=verb)
 

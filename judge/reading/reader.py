@@ -68,7 +68,9 @@ class Reading:
         return {
             "scenario": self.scenario,
             "reading": self.reading,
-            "guesses": [{"what": g.what, "why": g.why} for g in self.guesses],
+            "guesses": [
+                {"what": g.what, "why": g.why, **({"ref": g.ref} if g.ref else {})} for g in self.guesses
+            ],
         }
 
 
