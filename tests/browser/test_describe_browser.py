@@ -40,8 +40,8 @@ def test_a_dispute_typed_is_read_marked_corrected_resolved_and_shared(page, live
     page.wait_for_selector("#describe-out .describe-ok")
     # the reading is the desk's board: Harold stands on B's C3, marked as chosen, with the Snare set there
     # the picture on a desktop, the board in words on a phone: whichever the page shows
-    marked = page.locator('#board .slot.guessed[data-ref="B:C3"], #board .words-slot.guessed[data-slot-ref="B:C3"]'
-                          ' >> visible=true').first
+    marked = page.locator('#board .slot.guessed[data-ref="B:C3"], '
+                          '#board .words-slot.guessed[data-slot-ref="B:C3"] >> visible=true').first
     marked.wait_for()
     assert "Harold" in ((marked.get_attribute("aria-label") or "") + (marked.text_content() or ""))
     assert "Harold placed on B's C3: no slot was named" in page.locator("#describe-out .guesses").inner_text()
