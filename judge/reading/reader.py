@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Tree
+from lark.tree import Meta
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer as LarkLexer
 
@@ -116,14 +117,34 @@ def _describe_expected(expected: set[str]) -> list[str]:
     return out[:6]
 
 
+@lru_cache(maxsize=512)
+def _shape(kinds: tuple[str, ...]) -> Tree[Token]:
+    """The parse of a sentence of these token kinds. The grammar reads kinds only (a token's value never
+    decides the structure), so one parse serves every sentence of the same shape; its tokens stand by their
+    index and `_filled` puts the sentence's own tokens in."""
+    return _parser().parse([Tok(kind, i, i, i + 1, "") for i, kind in enumerate(kinds)])
+
+
+def _filled(tree: Any, toks: list[Tok]) -> Any:
+    """A shape's tree with the sentence's tokens (values and positions) in place of their indexes."""
+    if isinstance(tree, Token):
+        tok = toks[int(tree.value)]  # type: ignore[arg-type]
+        return Token(tok.kind, tok.value, start_pos=tok.start, end_pos=tok.end)
+    meta = Meta()
+    if not tree.meta.empty:
+        meta.empty = False
+        meta.start_pos = toks[tree.meta.start_pos].start
+        meta.end_pos = toks[tree.meta.end_pos - 1].end
+    return Tree(tree.data, [_filled(c, toks) for c in tree.children], meta)
+
+
 def _parse(sentence: list[Tok], text: str) -> list[Part]:
     words = text[sentence[0].start : sentence[-1].end]
     try:
-        tree = _parser().parse(sentence)
+        tree = _filled(_shape(tuple(t.kind for t in sentence)), sentence)
     except UnexpectedInput as err:
-        at = next(
-            (t for t in sentence if t.start == getattr(getattr(err, "token", None), "start_pos", -1)), None
-        )
+        index = getattr(getattr(err, "token", None), "start_pos", None)   # a shape's token stands by its index
+        at = sentence[index] if isinstance(index, int) and 0 <= index < len(sentence) else None
         expected = _describe_expected(set(getattr(err, "expected", set()) or getattr(err, "allowed", set())))
         if at is not None:
             msg = f"“{words}”: the reader can't go on at “{at.text}” (at {at.start})" + (
