@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Tree
-from lark.tree import Meta
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer as LarkLexer
+from lark.tree import Meta
 
 from judge.engine import Library, ScenarioError, load_library, load_scenario
 from judge.reading.assemble import assemble
@@ -143,7 +143,7 @@ def _parse(sentence: list[Tok], text: str) -> list[Part]:
     try:
         tree = _filled(_shape(tuple(t.kind for t in sentence)), sentence)
     except UnexpectedInput as err:
-        index = getattr(getattr(err, "token", None), "start_pos", None)   # a shape's token stands by its index
+        index = getattr(getattr(err, "token", None), "start_pos", None)  # a shape token stands by its index
         at = sentence[index] if isinstance(index, int) and 0 <= index < len(sentence) else None
         expected = _describe_expected(set(getattr(err, "expected", set()) or getattr(err, "allowed", set())))
         if at is not None:
