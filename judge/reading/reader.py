@@ -128,7 +128,7 @@ def _shape(kinds: tuple[str, ...]) -> Tree[Token]:
 def _filled(tree: Any, toks: list[Tok]) -> Any:
     """A shape's tree with the sentence's tokens (values and positions) in place of their indexes."""
     if isinstance(tree, Token):
-        tok = toks[int(tree.value)]  # type: ignore[arg-type]
+        tok = toks[int(tree.value)]
         return Token(tok.kind, tok.value, start_pos=tok.start, end_pos=tok.end)
     meta = Meta()
     if not tree.meta.empty:
