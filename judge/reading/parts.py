@@ -119,6 +119,14 @@ class ToParts(Transformer[Token, list[Part]]):
         slot = str(_toks(items, "SLOT")[0].value)
         return Mention(slot=slot, slot_player=player, player=player, words=self.span(meta, items))
 
+    def actor(self, meta: Any, items: list[Any]) -> Mention:
+        return items[0]
+
+    def actor_on(self, meta: Any, items: list[Any]) -> Mention:
+        """"A's Grey Knight on C3 attacks …": the one who acts, and where it stands."""
+        soul, where = [i for i in items if isinstance(i, Mention)]
+        return _on(soul, where)
+
     def by_it(self, meta: Any, items: list[Any]) -> Mention:
         return Mention(pronoun=True, words=str(items[0]))
 
