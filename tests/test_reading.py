@@ -1,5 +1,6 @@
-"""The reader of disputes in words (judge.reading): its vocabulary comes from the project's tables, it prints
-its reading back with each default marked, it declines rather than guesses, and the CLI and the API carry it."""
+"""The reader of disputes in words (judge.reading): its vocabulary comes from the project's tables, it
+prints its reading back with each default marked, it declines rather than guesses, and the CLI and the API
+carry it."""
 
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ def test_slots_come_from_the_field_data() -> None:
 
 
 def test_a_lower_case_a_is_an_article_unless_it_names_a_player() -> None:
-    kinds = [(t.kind, t.value) for t in _lexer().lex("a soul, a's soul, player a, I am a") if t.kind == "PLAYER"]
+    kinds = [
+        (t.kind, t.value) for t in _lexer().lex("a soul, a's soul, player a, I am a") if t.kind == "PLAYER"
+    ]
     assert kinds == [("PLAYER", "A"), ("PLAYER", "A"), ("PLAYER", "speaker"), ("PLAYER", "A")]
 
 
@@ -55,16 +58,19 @@ def test_what_was_said_is_not_marked_as_chosen() -> None:
     assert not any("Combat" in g.what for g in r.guesses)
 
 
-@pytest.mark.parametrize(("text", "code", "named"), [
-    ("Grey Knight attacks Harold with a sword.", "unread", "sword"),
-    ("Grey Knight does not attack Harold.", "negation", "not"),
-    ("Knight attacks Harold.", "which-card", "Bramble Knight"),
-    ("My Grey Knight attacks Harold.", "whose", "I am A"),
-    ("Grey Knight casts Recall at Harold.", "whose", "B's Harold"),
-    ("Grey Knight attacks", "unfinished", "Grey Knight attacks"),
-    ("", "empty", ""),
-    ("x" * 5000, "too-long", "4000"),
-])
+@pytest.mark.parametrize(
+    ("text", "code", "named"),
+    [
+        ("Grey Knight attacks Harold with a sword.", "unread", "sword"),
+        ("Grey Knight does not attack Harold.", "negation", "not"),
+        ("Knight attacks Harold.", "which-card", "Bramble Knight"),
+        ("My Grey Knight attacks Harold.", "whose", "I am A"),
+        ("Grey Knight casts Recall at Harold.", "whose", "B's Harold"),
+        ("Grey Knight attacks", "unfinished", "Grey Knight attacks"),
+        ("", "empty", ""),
+        ("x" * 5000, "too-long", "4000"),
+    ],
+)
 def test_it_declines_naming_the_words_and_what_they_could_be(text: str, code: str, named: str) -> None:
     with pytest.raises(Declined) as info:
         read_dispute(text)
@@ -98,13 +104,20 @@ def test_judge_ask_exits_2_naming_the_words_it_cannot_read(capsys) -> None:
 def client(tmp_path):
     from judge.web import create_app
 
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "r.sqlite3"), "INDEX_DIR": str(tmp_path / "ix")})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "r.sqlite3"), "INDEX_DIR": str(tmp_path / "ix")}
+    )
     return app.test_client()
 
 
 def test_the_api_reads_then_a_bot_resolves_and_shares(client) -> None:
-    read = client.post("/api/v1/read", json={"text": "It is B's turn. My Dusk Lancer attacks your Harold. "
-                                                    "What happens to Harold?", "as": "B"})
+    read = client.post(
+        "/api/v1/read",
+        json={
+            "text": "It is B's turn. My Dusk Lancer attacks your Harold. What happens to Harold?",
+            "as": "B",
+        },
+    )
     assert read.status_code == 200
     body = read.get_json()
     assert body["scenario"]["state"]["turn_player"] == "B" and body["guesses"] and body["reading"]
@@ -114,12 +127,15 @@ def test_the_api_reads_then_a_bot_resolves_and_shares(client) -> None:
     assert shared.status_code == 201 and "/r/" in shared.get_json()["url"]
 
 
-@pytest.mark.parametrize(("body", "status", "path"), [
-    ({"text": "Grey Knight bonks Harold"}, 422, "text"),
-    ({"text": 7}, 400, "text"),
-    ({"text": "Grey Knight attacks Harold", "as": "C"}, 400, "as"),
-    ({"text": "Grey Knight attacks Harold", "extra": 1}, 400, "extra"),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "path"),
+    [
+        ({"text": "Grey Knight bonks Harold"}, 422, "text"),
+        ({"text": 7}, 400, "text"),
+        ({"text": "Grey Knight attacks Harold", "as": "C"}, 400, "as"),
+        ({"text": "Grey Knight attacks Harold", "extra": 1}, 400, "extra"),
+    ],
+)
 def test_the_api_refuses_bad_input_in_the_one_error_shape(client, body, status, path) -> None:
     res = client.post("/api/v1/read", json=body)
     assert res.status_code == status
