@@ -13,6 +13,7 @@ from typing import Any
 
 from judge.desk.runner import MAX_ACTIONS, MAX_CARDS
 from judge.engine import CARD_TYPES, MAX_CARD_TEXT, ask_schema
+from judge.reading import MAX_DISPUTE
 from judge.search.query import MAX_QUERY
 
 VERSION = "1.0.0"
@@ -221,6 +222,14 @@ SCHEMAS: dict[str, Any] = {
                        "values": {"type": "object", "description": "an Armament's bonus (+10 ATK)"},
                        "reading": {"type": "string"},
                        "corrections": {"type": "array", "items": {"type": "object"}}}},
+    "DisputeReading": {
+        "type": "object", "required": ["scenario", "reading", "guesses"],
+        "description": "A dispute in words read into a scenario (contract §2, §4, §7), the reading printed "
+                       "back in the desk's words, and every default the reader chose.",
+        "properties": {"scenario": {"type": "object"}, "reading": {"type": "string"},
+                       "guesses": {"type": "array", "items": {
+                           "type": "object", "required": ["what", "why"],
+                           "properties": {"what": {"type": "string"}, "why": {"type": "string"}}}}}},
     "CardPage": {
         "type": "object", "required": ["card", "url"],
         "properties": {"card": {"type": "object", "required": ["name", "type", "slug"]},
@@ -351,6 +360,26 @@ PATHS["/api/v1/cards/read"] = {"post": {
                   **{s: error(s) for s in ("400", "413", "415", "429")},
                   "422": {"description": "The text can't be read: each problem names the phrase, where it "
                                          "starts and the nearest phrasing known.",
+                          "content": {"application/json": {"schema": ref("Error")}}}}}}
+
+PATHS["/api/v1/read"] = {"post": {
+    "operationId": "readDispute",
+    "summary": "Read a dispute in words into a scenario, printing the reading back",
+    "tags": ["Engine"], "parameters": [],
+    "requestBody": {"required": True, "description": "The dispute, and optionally who is speaking (whose "
+                                                     "“my” and “your” are).", "content": {
+        media: {"schema": {"type": "object", "required": ["text"], "additionalProperties": False,
+                           "properties": {"text": {"type": "string", "maxLength": MAX_DISPUTE},
+                                          "as": {"enum": ["A", "B"]}}},
+                "example": {"text": "Grey Knight casts Firebolt at Harold; B answers by springing Hidden "
+                                    "Snare at Grey Knight. Does Firebolt resolve?"}}
+        for media in ("application/json", "application/yaml")}},
+    "responses": {"200": ok("DisputeReading", "The scenario as read; post it to /api/v1/resolve or "
+                                              "/api/v1/rulings."),
+                  **{s: error(s) for s in ("400", "413", "415", "429")},
+                  "422": {"description": "The dispute can't be read for certain: each problem names the "
+                                         "words, where they start and what they could be, or the two "
+                                         "readings.",
                           "content": {"application/json": {"schema": ref("Error")}}}}}}
 
 
