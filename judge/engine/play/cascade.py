@@ -171,7 +171,7 @@ def cast(g: Game, action: Action) -> None:
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
                   source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index,
                   context={"caster_name": soul.name})
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank))
+    entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card))
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
                              f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
                              "event slot. Its cost, if any, is paid only when it resolves.",
@@ -197,7 +197,7 @@ def activate(g: Game, action: Action) -> None:
     eff = card.known_effect(str(action.value))
     entry = Entry(g.new_entry_id(), "activated", card.name, eff, player, card.rank, source_uid=holder.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []), action=action.index)
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
+    entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card, ref))
     fast = "Fast " if eff.fast else ""
     cond = ""
     if eff.condition and not ref.is_realm:
@@ -214,7 +214,7 @@ def activate(g: Game, action: Action) -> None:
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
             f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
-                    ("13.6.1", "13.6.3"), cards=[(ref, card.name)])
+                    ("13.6.1", "13.6.3"), cards=[(ref, card.name)], what="kept_off")
     put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
                              f"{_targets_text(g, entry, picked)}.{cond}",
                    ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))
@@ -249,7 +249,7 @@ def spring(g: Game, action: Action) -> None:
     if not g.board().is_proactive(ref):
         notes += " Springing is not limited by the Escalation Spiral."
         rules = (*rules, "10.4.9")
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
+    entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card, ref))
     answer = ""
     why: tuple[Reason, ...] = ()
     if moment is not None and eff.kind == "timing" and eff.trigger:

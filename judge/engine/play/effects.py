@@ -106,7 +106,8 @@ def pay_costs(g: Game, entry: Entry) -> int | None:
             payer = g.state.soul(ref)
             armament = payer.armament.name if payer.armament is not None else None
             zones.deal_damage(g, ref, c["pay_hp"], f"paying the cost of {entry.label}", ("11.5.5", "14.3.1",
-                                                                                          "glossary/pay-hp"))
+                                                                                          "glossary/pay-hp"),
+                              what="cost_paid")
             zones.check_captures(g)
             if payer.captured:
                 # 11.5.5: the effect still resolves as far as it can, even if paying captured its payer;

@@ -92,7 +92,7 @@ def verify_cast(c: Check) -> None:
     if state.event_slot:
         c.because(Reason.of("event_slot_taken", event=state.event_slot, next=card.name))
     eff = card.main_effect
-    source = Source(c.player, card.name, card.rank)
+    source = Source.of(c.player, card)
     if "caster" in c.action.args:
         caster = c.slot_ref("caster", r)
         if caster is None:
@@ -230,7 +230,7 @@ def verify_spring(c: Check) -> None:
                                 moment=eff.trigger.replace("_", " "), now=moment_now(c.state, c.window, ref),
                                 ambusher=str(ref)))
     c.condition(ref, card, eff)
-    c.targets(eff, Source(c.player, card.name, card.rank))
+    c.targets(eff, Source.of(c.player, card))
 
 
 def verify_activate(c: Check) -> None:
@@ -262,7 +262,7 @@ def verify_activate(c: Check) -> None:
         c.proactive(ref, "user of an Activated Effect", ("glossary/activated-effect", "glossary/proactive"))
     c.limit(holder.uid, card, eff)
     c.condition(ref, card, eff)
-    c.targets(eff, Source(c.player, card.name, card.rank, ref))
+    c.targets(eff, Source.of(c.player, card, ref))
 
 
 def verify_use(c: Check) -> None:

@@ -36,7 +36,7 @@ class Offer:
         """Who the offered effect counts as coming from (13.2.2: a granted one, from its granter)."""
         rank = card.rank if self.source_rank is None else self.source_rank
         name = f"{card.name}'s {self.effect} granted by {self.granted_by}" if self.granted_by else card.name
-        return Source(self.player, name, rank, self.card, self.granted_by)
+        return Source(self.player, name, rank, self.card, self.granted_by, card.type)
 
 
 @dataclass(frozen=True)
