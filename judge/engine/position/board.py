@@ -322,7 +322,8 @@ class Board:
 
     def _printed_hp(self) -> dict[SlotRef, int]:
         """Current HP before any effect applies (printed and Armament HP, minus damage): what a negation's
-        condition reads, since the effects that add HP depend on what the negation reaches."""
+        condition reads, since the effects that add HP depend on what the negation reaches
+        (interpretation/negation-condition-hp)."""
         out: dict[SlotRef, int] = {}
         for ref in self.state.soul_refs(active=False):
             soul = self.state.soul(ref)
