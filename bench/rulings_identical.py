@@ -34,7 +34,7 @@ def library_files(root: Path) -> list[Path]:
                   if p.is_file() and p.name not in NOT_SCENARIOS and is_scenario_file(p))
 
 
-def ruling_text(path: Path, without: str | None = None) -> str:
+def ruling_text(path: Path, without: str | None = None, without_step: str | None = None) -> str:
     """What `judge resolve --json FILE` prints (with its final newline); an invalid file gives its
     error message, so a change there shows too. With `without`, that top-level key is taken out (a
     ruling that lacks it says so)."""
@@ -47,6 +47,9 @@ def ruling_text(path: Path, without: str | None = None) -> str:
         if without not in ruling:
             return f"no {without!r} key in this ruling\n"
         del ruling[without]
+    if without_step is not None:
+        for item in (ruling.get("steps") or []) + (ruling.get("answers") or []):
+            item.pop(without_step, None)
     return json.dumps(ruling, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -61,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose scenarios/ to read")
     parser.add_argument("--added", metavar="KEY", help="every ruling gains this top-level key: compare the "
                                                         "rulings without it (and fail where it is missing)")
+    parser.add_argument("--added-to-steps", metavar="KEY", help="steps and answers gain this key: compare "
+                                                                  "the rulings without it")
     parser.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per differing ruling")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
@@ -82,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             missing.append(recorded.name)
             continue
         before = recorded.read_text(encoding="utf-8")
-        after = ruling_text(path, args.added)
+        after = ruling_text(path, args.added, args.added_to_steps)
         if before != after:
             differ.append(recorded.name)
             diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(),

@@ -20,8 +20,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "judge.commands.resolve:check",
         "resolve every scenario under a folder and check its expectations",
     ),
+    "read-card": ("judge.commands.read_card:read_card",
+                  "read a card's printed text into its keywords and effects"),
+    "read": ("judge.commands.ask:read", "read a dispute in words into a scenario, and print the reading"),
+    "ask": ("judge.commands.ask:ask", "read a dispute in words and rule on it, the answer first"),
     "coverage": ("judge.coverage:run", "which rules the scenario library covers"),
     "changes": ("judge.changes.cli:run", "what changed between two Codex editions, for every ruling"),
+    "init-db": ("judge.rulings.cli:init_db", "make (or make again, empty) the saved-rulings database"),
 }
 
 

@@ -43,6 +43,7 @@ def live_server(tmp_path_factory):
                       "DATABASE": str(instance / "rulings.sqlite3"),
                       "INDEX_DIR": str(instance / "index")})
     with serving(app, "live-server") as url:
+        app.config["JUDGE_ORIGIN"] = url  # its absolute links (og:url, the API's examples) name it
         yield url
 
 

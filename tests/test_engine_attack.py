@@ -85,7 +85,8 @@ def test_10_5_3_a_realm_can_be_attacked_wherever_it_stands():
                   B={"field": {"C3": "Knight"}, "realms": {"realm1": "Temple"}}) == []
     v = attack(target="B:realm1", A={"field": {"C3": "Warlord"}},
                B={"field": {"C3": "Knight"}, "realms": {"realm1": {"card": "Temple", "shattered": True}}})
-    assert "10.5.3" in cited(v)
+    # 10.5.4: a shattered Realm is face down, not active, so no Attack Target; the refusal names it
+    assert {"10.5.4", "glossary/attack-target"} <= cited(v) and "Temple" in v[0].text
 
 
 TAUNT_FIELD = {"field": {"C3": "Warlord", "C2": "Wall", "Cm1": "Squire", "Cr1": "Archer"}}

@@ -68,3 +68,40 @@ def test_10_1_1_recruit_needs_a_soul_card():
 def test_glossary_escalation_spiral_recruiting_is_never_limited():
     assert check({"recruit": "Grunt", "to": "L2"},
                  A={"hand": ["Grunt"], "turns_taken": 1, "proactive": ["L0"]}) == []
+
+
+def test_10_1_1_a_recruit_counts_after_its_soul_left_the_field():
+    # the state says A recruited Grunt this turn, and Grunt is no longer on the field (returned)
+    v = check({"recruit": "Grunt", "to": "L2"}, A={"hand": ["Grunt"], "recruited_this_turn": ["Grunt"]})
+    assert "10.1.1" in cited(v)
+    assert v[0].reason is not None and v[0].reason.code == "recruit_used_up"
+    assert "has left the field since" in v[0].text
+
+
+def test_10_1_1_recruits_made_travel_in_the_final_state_and_load_again():
+    from pathlib import Path
+
+    from judge import engine
+
+    text = Path("scenarios/10-card-types/recruit-counts-recruits-not-souls-still-there.yaml").read_text()
+    ruling = engine.resolve(engine.load_scenario(text))
+    final = ruling["final"]
+    assert final["players"]["A"]["recruited_this_turn"] == ["Shade Scout"]
+    again = engine.load_scenario({"state": final, "actions": [{"recruit": "Shade Scout", "to": "L2"}],
+                                  "cards": engine.load_scenario(text).cards_raw})
+    assert engine.resolve(again)["rejected"]["action"] == 0
+
+
+def test_10_1_1_recruits_this_turn_must_include_the_souls_marked_so():
+    from judge import engine
+
+    bad = {"state": {"players": {"A": {"field": {"altar": "Queen Sol", "L2": {"card": "Grey Knight",
+                                                                            "recruited": "this_turn"}},
+                                       "recruited_this_turn": ["Shade Scout"]},
+                                 "B": {"field": {"altar": "King Umbra"}}}}}
+    try:
+        engine.load_scenario(bad)
+    except engine.ScenarioError as e:
+        assert any(p["path"] == "state.players.A.recruited_this_turn" for p in e.problems)
+    else:
+        raise AssertionError("a list leaving out a Soul marked recruited this turn must be refused")

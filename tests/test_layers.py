@@ -34,11 +34,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("judge.engine",)),
     ("library", ("judge.library",)),
     ("search and desk", ("judge.search", "judge.desk")),
+    ("reading", ("judge.reading",)),   # a dispute in words into a scenario; its reading uses the desk words
     ("saved rulings",
      ("judge.rulings",)),      # the database: saved rulings (SQLite or PostgreSQL), rate-limit counts
     ("edition changes", ("judge.changes",)),   # what changed between two editions, for every ruling
     ("web", ("judge.web",)),
-    ("commands", ("judge.cli", "judge.coverage", "judge.commands")),
+    ("commands", ("judge.cli", "judge.coverage", "judge.commands", "judge.docs_tables")),
 )
 
 # The engine's folders, lowest first: a module imports its own folder and the ones before it.

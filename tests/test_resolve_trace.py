@@ -41,12 +41,17 @@ def test_ruling_has_the_contract_keys_and_steps_have_their_fields():
     assert set(ruling) >= {"scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner"}
     assert ruling["ok"] is True and ruling["rejected"] is None and ruling["winner"] is None
     for step in ruling["steps"]:
-        assert set(step) == {"n", "kind", "text", "rules", "changes"}
+        assert set(step) == {"n", "kind", "text", "rules", "changes", "facts"}
     assert [s["n"] for s in ruling["steps"]] == list(range(1, len(ruling["steps"]) + 1))
     fight = next(s for s in ruling["steps"] if s["kind"] == "damage")
     # glossary/atk: ATK 25 - DEF 10 = 15, shown in the text, the change recorded
     assert "ATK 25 − DEF 10 = 15" in fight["text"] and "Wall (B:C3)" in fight["text"]
     assert {"slot": "B:C3", "damage": [0, 15]} in fight["changes"]
+    # its facts: the card it names as slot and name, the value before and after
+    assert {"slot": "B:C3", "name": "Wall"} in fight["facts"]["cards"]
+    assert {"slot": "B:C3", "of": "damage", "before": 0, "after": 15} in fight["facts"]["values"]
+    declared = next(s for s in ruling["steps"] if s["kind"] == "battle")
+    assert [c["name"] for c in declared["facts"]["cards"]][:2] == ["Knight", "Wall"]
     assert ruling["derived"]["B:C3"]["hp"] == 25
 
 

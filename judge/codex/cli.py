@@ -14,7 +14,7 @@ from judge.codex.book import Codex, load_codex
 from judge.codex.edition_import import import_edition
 from judge.codex.editions import editions
 from judge.codex.importer import import_page
-from judge.codex.model import CodexError
+from judge.codex.model import Chapter, CodexError
 
 
 def codex_check(argv: list[str]) -> int:
@@ -28,26 +28,28 @@ def codex_check(argv: list[str]) -> int:
     except CodexError as exc:
         print(f"codex-check: {exc}", file=sys.stderr)
         return 2
+    _print_counts(codex)
+    for warning in codex.warnings:
+        print(f"warning: {warning['path']}: {warning['message']}")
+    for problem in codex.problems:
+        print(f"problem: {problem['path']}: {problem['message']}", file=sys.stderr)
+    if codex.problems:
+        print(f"codex-check: {len(codex.problems)} problem(s)", file=sys.stderr)
+        return 1
+    print("ok")
+    return 0
+
+
+def _print_counts(codex: Codex) -> None:
+    """The table of counts per chapter, then the glossary's, the absent rules' and chapter 11's."""
     present = sum(c.present for c in codex.chapters)
     print(f"Codex {codex.version}: {present} of {len(codex.chapters)} chapters present")
     header = (f"{'chapter':<8} {'sections':>8} {'rules':>6} {'sub-items':>9} {'examples':>8} "
               f"{'refs present':>12} {'cited-absent':>12}")
     print(header)
     for chapter in codex.chapters:
-        if not chapter.present:
-            continue
-        kinds = Counter(r.kind for r in codex.rules.values() if r.chapter == chapter.number)
-        examples = sum(len(r.examples) for r in codex.rules.values() if r.chapter == chapter.number)
-        refs = [
-            r
-            for r in codex.references
-            if r.source.split(".")[0].rstrip("abcdefghijklmnopqrstuvwxyz") == chapter.id
-            and not r.source.startswith(("glossary/", "interpretation/"))
-        ]
-        print(
-            f"{chapter.number:<8} {kinds['section']:>8} {kinds['rule']:>6} {kinds['item']:>9} {examples:>8} "
-            f"{sum(r.present for r in refs):>12} {sum(not r.present for r in refs):>12}"
-        )
+        if chapter.present:
+            print(_chapter_row(codex, chapter))
     grefs = [r for r in codex.references if r.source.startswith("glossary/")]
     print(
         f"{'glossary':<8} {len(codex.glossary)} entries, "
@@ -62,15 +64,19 @@ def codex_check(argv: list[str]) -> int:
     ]
     print(f"chapter 11 numbering: {len(confirmed)} confirmed ({', '.join(confirmed)}), the rest inferred")
     print(f"interpretations: {len(codex.interpretations)}")
-    for warning in codex.warnings:
-        print(f"warning: {warning['path']}: {warning['message']}")
-    for problem in codex.problems:
-        print(f"problem: {problem['path']}: {problem['message']}", file=sys.stderr)
-    if codex.problems:
-        print(f"codex-check: {len(codex.problems)} problem(s)", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
+
+
+def _chapter_row(codex: Codex, chapter: Chapter) -> str:
+    kinds = Counter(r.kind for r in codex.rules.values() if r.chapter == chapter.number)
+    examples = sum(len(r.examples) for r in codex.rules.values() if r.chapter == chapter.number)
+    refs = [
+        r
+        for r in codex.references
+        if r.source.split(".")[0].rstrip("abcdefghijklmnopqrstuvwxyz") == chapter.id
+        and not r.source.startswith(("glossary/", "interpretation/"))
+    ]
+    return (f"{chapter.number:<8} {kinds['section']:>8} {kinds['rule']:>6} {kinds['item']:>9} {examples:>8} "
+            f"{sum(r.present for r in refs):>12} {sum(not r.present for r in refs):>12}")
 
 
 def import_codex(argv: list[str]) -> int:

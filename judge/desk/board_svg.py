@@ -275,27 +275,11 @@ class BoardPainter:
         ambushes = _ambush_names(data)
         note = self.notes.get(name or "") or CardNote(None)
         if name:
-            damage = _whole(data.get("damage") or values.get("damage"))
-            body.append(_text(6, 37, abbreviate(name), "card-name"))
-            lines.append(name + (" — captured (face down)" if captured else ""))
-            _draw_note(body, lines, note)
-            if captured:
-                body.append(_text(6, 73, "captured", "captured-label"))
-                body.append(_text(6, 91, "face down", "captured-label"))
-            if values and not captured:
-                _draw_values(body, lines, values, damage)
-            elif not captured and damage:
-                body.append(_text(6, 73, f"damage {damage}", "stats"))
-                lines.append(f"damage {damage}")
-            _draw_marks(body, lines, data)
+            _draw_soul(body, lines, name, data, values, captured, note)
         else:
             body.append(_text(BOX_W / 2, 66, "empty", "empty-label", text_anchor="middle"))
         if ambushes:
-            # face down, at the slot (10.4.4); the judge sees what they are in the hover text
-            body.append(_el("rect", {"x": BOX_W - 22, "y": 28, "width": 16, "height": 22, "rx": 2,
-                                     "class": "ambush-card"}))
-            body.append(_text(BOX_W - 14, 44, len(ambushes), "ambush-count", text_anchor="middle"))
-            lines.append("Ambushes set here (face down): " + ", ".join(ambushes))
+            _draw_ambushes(body, lines, ambushes)
         if line is not None:
             lines.append(f"line {line} ({LINE_WORDS.get(line, 'a line further back')})")
         if name or changed:
@@ -474,3 +458,29 @@ def _pile(value: Any) -> dict[str, Any]:
         unnamed = value["unnamed"] if isinstance(value.get("unnamed"), int) else 0
         return {"count": len(names) + unnamed, "names": names}
     return {"count": 0, "names": [str(value)]}
+
+
+def _draw_soul(body: list[str], lines: list[str], name: str, data: Mapping[str, Any],
+               values: Mapping[str, Any], captured: bool, note: CardNote) -> None:
+    """A Soul on its slot: name, note, then face down if captured, else its values or its damage."""
+    damage = _whole(data.get("damage") or values.get("damage"))
+    body.append(_text(6, 37, abbreviate(name), "card-name"))
+    lines.append(name + (" — captured (face down)" if captured else ""))
+    _draw_note(body, lines, note)
+    if captured:
+        body.append(_text(6, 73, "captured", "captured-label"))
+        body.append(_text(6, 91, "face down", "captured-label"))
+    if values and not captured:
+        _draw_values(body, lines, values, damage)
+    elif not captured and damage:
+        body.append(_text(6, 73, f"damage {damage}", "stats"))
+        lines.append(f"damage {damage}")
+    _draw_marks(body, lines, data)
+
+
+def _draw_ambushes(body: list[str], lines: list[str], ambushes: list[str]) -> None:
+    """Ambushes face down at the slot (10.4.4); the judge sees what they are in the hover text."""
+    body.append(_el("rect", {"x": BOX_W - 22, "y": 28, "width": 16, "height": 22, "rx": 2,
+                             "class": "ambush-card"}))
+    body.append(_text(BOX_W - 14, 44, len(ambushes), "ambush-count", text_anchor="middle"))
+    lines.append("Ambushes set here (face down): " + ", ".join(ambushes))

@@ -277,6 +277,22 @@ def _after_the_phase(prefix: Mapping[str, Any], actions: list[Any], after: int, 
         for a in attacks]}]
 
 
+def refused_words(data: Mapping[str, Any], after: int, refused: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The actions not legal at queue position `after`, in words with why: "A's Noah (C3) attacks B's
+    Harold (C3)" — "not legal now: …" ({action, words, why, rules}), by player, verb order kept."""
+    actions = list(data.get("actions") or [])[:after]
+    prefix = dict(data, actions=actions)
+    board = Board(_state_at(prefix))
+    answer_to = what_it_plays(actions[-1]) if actions and isinstance(actions[-1], Mapping) else None
+    out = []
+    for item in refused:
+        action, violations = item["action"], item.get("violations") or []
+        out.append({"action": action, "words": describe(action, board, answer_to),
+                    "why": " ".join(str(v.get("text", "")).rstrip(".") + "." for v in violations),
+                    "rules": list(dict.fromkeys(r for v in violations for r in v.get("rules") or []))})
+    return sorted(out, key=lambda r: str(r["action"].get("by") or ""))
+
+
 def _when(window: bool, passes: list[dict[str, Any]], answer_to: str | None) -> str:
     if not window:
         return "after the answers" if passes else "now"
@@ -293,3 +309,19 @@ def _state_at(data: Mapping[str, Any]) -> Mapping[str, Any]:
         return runner.resolve(data, snapshots=False).get("final") or {}
     except runner.DeskInputError:
         return runner.json_safe(data.get("state") or {})
+
+
+def asked_words(answer: Mapping[str, Any], action_words: list[str] | None) -> str:
+    """An answer's question with its action named as the desk's queue names it, numbered as the queue
+    numbers it (from 1). The action is the one the answer's `ask` record names (contract §7: `legal` and
+    `resolves` give a queued action's index from 0), never one read back out of the question's words;
+    other questions are the engine's own words."""
+    ask: Mapping[str, Any] = answer["ask"] if isinstance(answer.get("ask"), Mapping) else {}
+    question = str(answer.get("question") or "")
+    for kind, template in (("legal", "Is action {n}, “{said}”, legal where it stands in the queue?"),
+                           ("resolves", "Does the card or effect used by action {n}, “{said}”, resolve?")):
+        index = ask.get(kind)
+        if isinstance(index, int) and not isinstance(index, bool) and action_words \
+                and 0 <= index < len(action_words) and action_words[index]:
+            return template.format(n=index + 1, said=action_words[index])
+    return question

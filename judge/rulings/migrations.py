@@ -52,10 +52,25 @@ class Migration:
         return getattr(self, backend)
 
 
+def kept_tables(blob: str, real: str) -> tuple[str, ...]:
+    return (f"""CREATE TABLE IF NOT EXISTS kept (
+    kind TEXT NOT NULL,          -- what is kept: "page" (a permalink's page), "changes …" (a ruling judged)
+    key TEXT NOT NULL,           -- which one: a ruling's id (with the versions it was made by)
+    value {blob} NOT NULL,         -- zlib-compressed bytes (a page's body, a judgement's JSON)
+    PRIMARY KEY (kind, key)
+)""", f"""CREATE TABLE IF NOT EXISTS leases (
+    key TEXT PRIMARY KEY,        -- a piece of work one process does at a time (an edition pair's report)
+    holder TEXT NOT NULL,        -- who does it now
+    expires {real} NOT NULL        -- until when (seconds since the epoch); after that anyone may take it
+)""")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "rulings", (rulings_table("TEXT"),), (rulings_table("BYTEA"),)),
     Migration(2, "views: the ruling kept per engine and Codex version", (views_table("BLOB"),),
               (views_table("BYTEA"),)),
+    Migration(3, "kept: permalink pages and edition-change judgements; leases: one worker at a time",
+              kept_tables("BLOB", "REAL"), kept_tables("BYTEA", "DOUBLE PRECISION")),
 )
 
 # What SQLite's every connection makes sure of (a database file deleted while running comes back).

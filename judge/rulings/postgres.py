@@ -8,10 +8,13 @@ transaction (autocommit), except the migrations, which run in one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import threading
+import time
+import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -204,6 +207,54 @@ class PostgresStore:
         count, last = self._run(lambda db: db.execute(
             "SELECT count(*), COALESCE(max(created), '') FROM rulings").fetchone())
         return (int(count), str(last))
+
+    def ids(self) -> list[str]:
+        """Every saved ruling's id, oldest first (nothing else decoded)."""
+        rows = self._run(lambda db: db.execute("SELECT id FROM rulings ORDER BY created, id").fetchall())
+        return [r[0] for r in rows]
+
+    def pending(self, kind: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
+        """Up to `limit` saved rulings (id, scenario), oldest first, with nothing kept under `kind`."""
+        rows = self._run(lambda db: db.execute(
+            "SELECT id, scenario FROM rulings r WHERE NOT EXISTS (SELECT 1 FROM kept k WHERE k.kind = %s "
+            "AND k.key = r.id) ORDER BY created, id LIMIT %s", (kind, limit)).fetchall())
+        return [(r[0], json.loads(r[1])) for r in rows]
+
+    def kept(self, kind: str, key: str) -> bytes | None:
+        row = self._run(lambda db: db.execute("SELECT value FROM kept WHERE kind = %s AND key = %s",
+                                              (kind, key)).fetchone())
+        return None if row is None else bytes(row[0])
+
+    def kept_all(self, kind: str) -> dict[str, bytes]:
+        rows = self._run(lambda db: db.execute("SELECT key, value FROM kept WHERE kind = %s",
+                                               (kind,)).fetchall())
+        return {r[0]: bytes(r[1]) for r in rows}
+
+    def keep(self, kind: str, key: str, value: bytes, replaces: str = "") -> None:
+        """Keep `value` under (kind, key); with `replaces`, first drop the kind's rows whose key starts
+        with it (the same page made by older versions)."""
+        def work(db: psycopg.Connection) -> None:
+            with db.transaction():
+                if replaces:
+                    db.execute("DELETE FROM kept WHERE kind = %s AND left(key, %s) = %s",
+                               (kind, len(replaces), replaces))
+                db.execute("INSERT INTO kept (kind, key, value) VALUES (%s, %s, %s) ON CONFLICT (kind, key) "
+                           "DO UPDATE SET value = excluded.value", (kind, key, value))
+        self._run(work)
+
+    def lease(self, key: str, seconds: float) -> str | None:
+        """Take the work `key` for `seconds` (a holder's token), or None while another holds it."""
+        holder, now = uuid.uuid4().hex, time.time()
+        row = self._run(lambda db: db.execute(
+            "INSERT INTO leases (key, holder, expires) VALUES (%s, %s, %s) ON CONFLICT (key) DO UPDATE SET "
+            "holder = excluded.holder, expires = excluded.expires WHERE leases.expires < %s RETURNING holder",
+            (key, holder, now + seconds, now)).fetchone())
+        return holder if row is not None and row[0] == holder else None
+
+    def release(self, key: str, holder: str) -> None:
+        with contextlib.suppress(StoreUnavailable):  # else it expires by itself
+            self._run(lambda db: db.execute("DELETE FROM leases WHERE key = %s AND holder = %s",
+                                            (key, holder)))
 
     def health(self) -> dict[str, Any]:
         """{"ok", "backend", "schema", "rulings"} or {"ok": False, "backend", "error"}: for /healthz."""

@@ -12,10 +12,12 @@ corrupt raises `StoreUnavailable` naming the cause (the web answers 503 with Ret
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import time
+import uuid
 import zlib
 from collections.abc import Mapping
 from contextlib import closing
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from judge.desk.runner import canonical_json, content_id
 from judge.rulings import migrations
@@ -43,6 +46,9 @@ class StoreUnavailable(RuntimeError):
         self.cause = cause
         self.retry_after = retry_after
         self.detail = detail
+
+
+CORRUPT = "the database file is corrupt"
 
 
 class RulingTooLarge(ValueError):
@@ -74,6 +80,20 @@ class RulingStorage(Protocol):
     def all(self) -> list[Saved]: ...
 
     def stamp(self) -> tuple[int, str]: ...
+
+    def ids(self) -> list[str]: ...
+
+    def pending(self, kind: str, limit: int) -> list[tuple[str, dict[str, Any]]]: ...
+
+    def kept(self, kind: str, key: str) -> bytes | None: ...
+
+    def kept_all(self, kind: str) -> dict[str, bytes]: ...
+
+    def keep(self, kind: str, key: str, value: bytes, replaces: str = "") -> None: ...
+
+    def lease(self, key: str, seconds: float) -> str | None: ...
+
+    def release(self, key: str, holder: str) -> None: ...
 
 
 def valid_id(rid: str) -> bool:
@@ -135,8 +155,8 @@ def _cause(exc: sqlite3.Error) -> StoreUnavailable:
                                 ("readonly", "the database is read-only", 60),
                                 ("read-only", "the database is read-only", 60),
                                 ("full", "the disk holding the database is full", 60),
-                                ("malformed", "the database file is corrupt", 60),
-                                ("not a database", "the database file is corrupt", 60),
+                                ("malformed", CORRUPT, 60),
+                                ("not a database", CORRUPT, 60),
                                 ("unable to open", "the database file can't be opened", 60),
                                 ("disk i/o", "the disk holding the database failed (I/O error)", 30)):
         if needle in text:
@@ -145,10 +165,19 @@ def _cause(exc: sqlite3.Error) -> StoreUnavailable:
 
 
 MIN_FREE = 1024 * 1024  # bytes free on the database's disk below which /healthz says saves would fail
-WRITE_FAILURE_MEMORY = 60.0  # seconds /healthz reports a failed save (unless one succeeds since)
+CHECK_EVERY = 300.0     # seconds between two `PRAGMA quick_check`s of a worker (and one at start)
+WRITE_CAUSES = ("the database is read-only", "the disk holding the database is full",
+                "the database file can't be opened")  # a read may still work on a read-only connection
 
 
 class RulingStore:
+    """Saved rulings in one SQLite file. The file is made only where none was ever made (a marker
+    `<file>.made` beside it says one was) or by `init()` (`judge init-db`): a database deleted or moved
+    is reported (503, /healthz), never made again empty by the next worker to start. Corruption is looked
+    for with `PRAGMA quick_check` at start and every CHECK_EVERY seconds, and on any error saying so; it
+    is kept in `<file>.corrupt` so every worker reports it alike, until a check passes again. On a
+    read-only or full disk, reads go on through a read-only connection."""
+
     backend = "sqlite"
 
     def __init__(self, path: str | Path, busy_seconds: float = BUSY_SECONDS) -> None:
@@ -156,16 +185,35 @@ class RulingStore:
         self.busy_seconds = busy_seconds
         self._migrated = False   # set once the migrations have run
         self._identity: tuple[int, int] | None = None  # the file migrated (device, inode)
-        self._write_failed: tuple[float, str] | None = None  # (when, cause) of the last failed save
+        self._checked = 0.0      # monotonic time of the last quick_check
+        self._may_create = False  # init() allows making the file even where one was made before
+
+    @property
+    def made_marker(self) -> Path:
+        return self.path.with_name(self.path.name + ".made")
+
+    @property
+    def corrupt_marker(self) -> Path:
+        return self.path.with_name(self.path.name + ".corrupt")
+
+    def init(self) -> list[int]:
+        """Make the database (even where one was made before and is gone) and migrate it."""
+        self._may_create = True
+        try:
+            return self.migrate()
+        finally:
+            self._may_create = False
 
     def migrate(self) -> list[int]:
         """Apply the schema migrations this database lacks (judge/rulings/migrations.py); the versions
-        applied. At start-up; else on the first connection (the database was unusable at start-up)."""
+        applied; then a quick_check. At start-up; else on the first connection."""
         try:
             with closing(self._connect(migrating=True)) as db:
-                return self._apply_migrations(db)
+                applied = self._apply_migrations(db)
         except sqlite3.Error as exc:
-            raise _cause(exc) from None
+            raise self._failure(exc) from None
+        self.check()
+        return applied
 
     def _apply_migrations(self, db: sqlite3.Connection) -> list[int]:
         db.isolation_level = None
@@ -181,9 +229,49 @@ class RulingStore:
         try:
             found = self.path.stat()
             self._identity = (found.st_dev, found.st_ino)
+            if not self.made_marker.exists():
+                self.made_marker.write_text(f"{self.path.name} was made here; it is never made again empty "
+                                            "(run `judge init-db` to start a new one)\n")
         except OSError:
             self._identity = None
         return applied
+
+    def check(self) -> str | None:
+        """`PRAGMA quick_check` now: None when the file is sound, else the cause (kept in the marker)."""
+        self._checked = time.monotonic()
+        try:
+            with closing(self._readonly()) as db:
+                rows = db.execute("PRAGMA quick_check").fetchall()
+            problem = None if rows == [("ok",)] else CORRUPT
+        except sqlite3.DatabaseError as exc:
+            problem = _cause(exc).cause if _cause(exc).cause == CORRUPT else None
+        except StoreUnavailable:
+            return None  # missing or unreadable: said elsewhere
+        self._mark_corrupt(problem)
+        return problem
+
+    def _mark_corrupt(self, problem: str | None) -> None:
+        try:
+            if problem:
+                self.corrupt_marker.write_text(problem + "\n")
+            else:
+                self.corrupt_marker.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+    def _corrupt(self) -> str | None:
+        if time.monotonic() - self._checked > CHECK_EVERY:
+            return self.check()
+        try:
+            return self.corrupt_marker.read_text().strip() or CORRUPT
+        except OSError:
+            return None
+
+    def _failure(self, exc: sqlite3.Error) -> StoreUnavailable:
+        failure = _cause(exc)
+        if failure.cause == CORRUPT:
+            self._mark_corrupt(CORRUPT)
+        return failure
 
     def _check_identity(self) -> None:
         """The file migrated is still the one here: a database deleted (or replaced) while the site runs
@@ -194,7 +282,7 @@ class RulingStore:
             found = self.path.stat()
         except FileNotFoundError:
             raise StoreUnavailable("the database file is gone (deleted or moved while the site ran); restore "
-                                   "it, or restart the site to start an empty one", 60,
+                                   "it, or run `judge init-db` to start an empty one", 60,
                                    detail=str(self.path)) from None
         except OSError as exc:
             raise StoreUnavailable("the database file can't be read", 60, detail=str(exc)) from None
@@ -203,26 +291,39 @@ class RulingStore:
                                    "use the new one", 60, detail=str(self.path))
 
     def count(self) -> int:
-        try:
-            with closing(self._connect()) as db:
-                return db.execute("SELECT count(*) FROM rulings").fetchone()[0]
-        except sqlite3.Error as exc:
-            raise _cause(exc) from None
+        return self._read(lambda db: db.execute("SELECT count(*) FROM rulings").fetchone()[0])
 
     def close(self) -> None:
         """Nothing to close: every operation opens and closes its own connection."""
 
+    def _readonly(self) -> sqlite3.Connection:
+        if not self.path.exists():
+            raise StoreUnavailable("the database file is missing", 60, detail=str(self.path))
+        try:
+            return sqlite3.connect(f"file:{quote(str(self.path))}?mode=ro", uri=True,
+                                   timeout=self.busy_seconds)
+        except sqlite3.Error as exc:
+            raise _cause(exc) from None
+
     def _connect(self, migrating: bool = False) -> sqlite3.Connection:
         if not migrating:
             self._check_identity()
+        create = not self.path.exists()
+        if create:
+            if not (self._may_create or not self.made_marker.exists()):
+                raise StoreUnavailable("the database file is missing (it was made here before, and is never "
+                                       "made again empty); restore it, or run `judge init-db` to start an "
+                                       "empty one", 60, detail=str(self.path))
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreUnavailable("the database folder can't be made", 60, detail=str(exc)) from None
+        mode = "rwc" if create else "rw"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreUnavailable("the database folder can't be made", 60, detail=str(exc)) from None
-        try:
-            connection = sqlite3.connect(self.path, timeout=self.busy_seconds)
+            connection = sqlite3.connect(f"file:{quote(str(self.path))}?mode={mode}", uri=True,
+                                         timeout=self.busy_seconds, check_same_thread=False)
         except sqlite3.Error as exc:
-            raise _cause(exc) from None
+            raise self._failure(exc) from None
         try:
             connection.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
             if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
@@ -232,8 +333,40 @@ class RulingStore:
                 self._apply_migrations(connection)
         except sqlite3.Error as exc:
             connection.close()
-            raise _cause(exc) from None
+            raise self._failure(exc) from None
         return connection
+
+    def _read(self, work: Any) -> Any:
+        """work(connection) on a connection for reading; where the disk refuses writes (read-only,
+        full), on a read-only one (with `immutable` when not even the WAL's index can be made)."""
+        try:
+            with closing(self._connect()) as db:
+                return work(db)
+        except sqlite3.Error as exc:
+            failure = self._failure(exc)
+        except StoreUnavailable as exc:
+            failure = exc
+        if failure.cause not in WRITE_CAUSES:
+            raise failure from None
+        for uri in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                with closing(sqlite3.connect(f"file:{quote(str(self.path))}?{uri}", uri=True,
+                                             timeout=self.busy_seconds)) as db:
+                    return work(db)
+            except sqlite3.Error:
+                continue
+        raise failure
+
+    def _write(self, work: Any) -> Any:
+        """work(connection) in one transaction; a file known corrupt takes no more writes."""
+        corrupt = self._corrupt()
+        if corrupt:
+            raise StoreUnavailable(corrupt, 60)
+        try:
+            with closing(self._connect()) as db, db:
+                return work(db)
+        except sqlite3.Error as exc:
+            raise self._failure(exc) from None
 
     def save(self, scenario: Mapping[str, Any], codex: str, outcome: Mapping[str, Any],
              ruling: Mapping[str, Any], versions: str = "", view: Mapping[str, Any] | None = None) -> str:
@@ -245,21 +378,14 @@ class RulingStore:
             raise RulingTooLarge(f"the ruling is {(len(packed) + len(text)) // 1024} KB compressed; "
                                  f"a shared ruling may take at most {MAX_ROW // 1024} KB")
         shown = packed if view is None else pack_view(view)  # refused here, never on each visit
-        try:
-            with closing(self._connect()) as db, db:
-                rid = self._insert(db, scenario, text, codex, outcome, packed)
-                if versions:
-                    db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
-                               (rid, versions, shown))
-        except sqlite3.Error as exc:
-            failure = _cause(exc)
-            self._write_failed = (time.monotonic(), failure.cause)
-            raise failure from None
-        except StoreUnavailable as exc:
-            self._write_failed = (time.monotonic(), exc.cause)
-            raise
-        self._write_failed = None
-        return rid
+
+        def work(db: sqlite3.Connection) -> str:
+            rid = self._insert(db, scenario, text, codex, outcome, packed)
+            if versions:
+                db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
+                           (rid, versions, shown))
+            return rid
+        return self._write(work)
 
     def _insert(self, db: sqlite3.Connection, scenario: Mapping[str, Any], text: str, codex: str,
                 outcome: Mapping[str, Any], packed: bytes) -> str:
@@ -281,44 +407,77 @@ class RulingStore:
         raise RuntimeError("no free id for this scenario")
 
     def all(self) -> list[Saved]:
-        """Every saved ruling, oldest first (none when the database does not exist yet)."""
-        if not self.path.exists():
-            return []
-        with closing(self._connect()) as db:
-            rows = db.execute("SELECT id, scenario, codex, outcome, ruling, created FROM rulings "
-                              "ORDER BY created, id").fetchall()
+        """Every saved ruling, oldest first (the CLI's `judge changes`; the web pages through `pending`)."""
+        rows = self._read(lambda db: db.execute("SELECT id, scenario, codex, outcome, ruling, created FROM "
+                                                "rulings ORDER BY created, id").fetchall())
         return [Saved(r[0], json.loads(r[1]), r[2], json.loads(r[3]), unpack(r[4]), r[5]) for r in rows]
 
     def stamp(self) -> tuple[int, str]:
         """(how many rulings are saved, when the last one was): changes whenever one is saved."""
-        if not self.path.exists():
-            return (0, "")
-        with closing(self._connect()) as db:
-            count, last = db.execute("SELECT COUNT(*), COALESCE(MAX(created), '') FROM rulings").fetchone()
+        count, last = self._read(lambda db: db.execute(
+            "SELECT COUNT(*), COALESCE(MAX(created), '') FROM rulings").fetchone())
         return (int(count), str(last))
+
+    def ids(self) -> list[str]:
+        """Every saved ruling's id, oldest first (nothing else decoded)."""
+        return [r[0] for r in self._read(lambda db: db.execute(
+            "SELECT id FROM rulings ORDER BY created, id").fetchall())]
+
+    def pending(self, kind: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
+        """Up to `limit` saved rulings (id, scenario), oldest first, with nothing kept under `kind`."""
+        rows = self._read(lambda db: db.execute(
+            "SELECT id, scenario FROM rulings r WHERE NOT EXISTS (SELECT 1 FROM kept k WHERE k.kind = ? "
+            "AND k.key = r.id) ORDER BY created, id LIMIT ?", (kind, limit)).fetchall())
+        return [(r[0], json.loads(r[1])) for r in rows]
+
+    def kept(self, kind: str, key: str) -> bytes | None:
+        row = self._read(lambda db: db.execute("SELECT value FROM kept WHERE kind = ? AND key = ?",
+                                               (kind, key)).fetchone())
+        return None if row is None else bytes(row[0])
+
+    def kept_all(self, kind: str) -> dict[str, bytes]:
+        rows = self._read(lambda db: db.execute("SELECT key, value FROM kept WHERE kind = ?",
+                                                (kind,)).fetchall())
+        return {r[0]: bytes(r[1]) for r in rows}
+
+    def keep(self, kind: str, key: str, value: bytes, replaces: str = "") -> None:
+        """Keep `value` under (kind, key); with `replaces`, first drop the kind's rows whose key starts
+        with it (the same page made by older versions)."""
+        def work(db: sqlite3.Connection) -> None:
+            if replaces:
+                db.execute("DELETE FROM kept WHERE kind = ? AND substr(key, 1, ?) = ?",
+                           (kind, len(replaces), replaces))
+            db.execute("INSERT OR REPLACE INTO kept (kind, key, value) VALUES (?,?,?)", (kind, key, value))
+        self._write(work)
+
+    def lease(self, key: str, seconds: float) -> str | None:
+        """Take the work `key` for `seconds` (a holder's token), or None while another holds it."""
+        holder, now = uuid.uuid4().hex, time.time()
+        taken = self._write(lambda db: db.execute(
+            "INSERT INTO leases (key, holder, expires) VALUES (?,?,?) ON CONFLICT (key) DO UPDATE SET "
+            "holder = excluded.holder, expires = excluded.expires WHERE leases.expires < ?",
+            (key, holder, now + seconds, now)).rowcount)
+        return holder if taken == 1 else None
+
+    def release(self, key: str, holder: str) -> None:
+        with contextlib.suppress(StoreUnavailable):  # else it expires by itself
+            self._write(lambda db: db.execute("DELETE FROM leases WHERE key = ? AND holder = ?",
+                                              (key, holder)))
 
     def get(self, rid: str) -> Saved | None:
         if not rid.isalnum() or len(rid) > 64:
             return None
-        try:
-            with closing(self._connect()) as db:
-                row = db.execute(
-                    "SELECT id, scenario, codex, outcome, ruling, created FROM rulings WHERE id = ?", (rid,)
-                ).fetchone()
-        except sqlite3.Error as exc:
-            raise _cause(exc) from None
+        row = self._read(lambda db: db.execute(
+            "SELECT id, scenario, codex, outcome, ruling, created FROM rulings WHERE id = ?",
+            (rid,)).fetchone())
         if row is None:
             return None
         return Saved(row[0], json.loads(row[1]), row[2], json.loads(row[3]), unpack(row[4]), row[5])
 
     def view(self, rid: str, versions: str) -> dict[str, Any] | None:
         """The ruling kept for `rid` under `versions`, or None (never made, or made by other versions)."""
-        try:
-            with closing(self._connect()) as db:
-                row = db.execute("SELECT ruling FROM views WHERE id = ? AND versions = ?",
-                                 (rid, versions)).fetchone()
-        except sqlite3.Error as exc:
-            raise _cause(exc) from None
+        row = self._read(lambda db: db.execute("SELECT ruling FROM views WHERE id = ? AND versions = ?",
+                                               (rid, versions)).fetchone())
         return None if row is None else unpack(row[0])
 
     def put_view(self, rid: str, versions: str, ruling: Mapping[str, Any]) -> None:
@@ -330,38 +489,36 @@ class RulingStore:
         except RulingTooLarge as exc:
             packed = too_large_view(exc)
         try:
-            with closing(self._connect()) as db, db:
-                db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) VALUES (?,?,?)",
-                           (rid, versions, packed))
-        except (sqlite3.Error, StoreUnavailable):
+            self._write(lambda db: db.execute("INSERT OR REPLACE INTO views (id, versions, ruling) "
+                                              "VALUES (?,?,?)", (rid, versions, packed)))
+        except StoreUnavailable:
             return
 
     def health(self) -> dict[str, Any]:
         """{"ok", "backend", "schema", "rulings"} or {"ok": False, "backend", "error": cause}: for /healthz.
-        Not ok either when the schema is not the latest (the migrations did not run)."""
+        Not ok either when the schema is not the latest, the file is corrupt, or saves would fail now
+        (every worker answers alike: from the disk and the file, never from what one worker saw)."""
         try:
-            with closing(self._connect()) as db:
-                count = db.execute("SELECT count(*) FROM rulings").fetchone()[0]
-                schema = db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+            count, schema = self._read(lambda db: db.execute(
+                "SELECT (SELECT count(*) FROM rulings), (SELECT max(version) FROM schema_migrations)"
+            ).fetchone())
         except StoreUnavailable as exc:
             return {"ok": False, "backend": self.backend, "error": exc.cause}
-        except sqlite3.Error as exc:
-            return {"ok": False, "backend": self.backend, "error": _cause(exc).cause}
         body = health_body(self.backend, schema, count)
-        problem = self._save_problem()
+        problem = self._corrupt() or self._save_problem()
         if problem:
             body.update(ok=False, error=problem)
         return body
 
     def _save_problem(self) -> str | None:
-        """Why a save would fail now, though the database reads: its disk is full, or a save just failed."""
+        """Why a save would fail now, though the database reads: its disk is read-only or full."""
+        folder = self.path.parent
+        if not (os.access(folder, os.W_OK) and os.access(self.path, os.W_OK)):
+            return "the database is read-only: saves would fail"
         try:
-            disk = os.statvfs(self.path.parent)
+            disk = os.statvfs(folder)
         except OSError:
-            disk = None
-        if disk is not None and disk.f_bavail * disk.f_frsize < MIN_FREE:
+            return None
+        if disk.f_bavail * disk.f_frsize < MIN_FREE:
             return "the disk holding the database is full: saves would fail"
-        failed = self._write_failed
-        if failed is not None and time.monotonic() - failed[0] < WRITE_FAILURE_MEMORY:
-            return f"the last save failed: {failed[1]}"
         return None

@@ -82,35 +82,48 @@ class CodexSource:
         chapter_rule = codex.get(chapter)
         chapter_label = f"Chapter {chapter}" + (f": {chapter_rule.text}" if chapter_rule else "")
         if rule.kind in ("chapter", "section"):
-            title = f"Chapter {rule.id}: {rule.text}" if rule.kind == "chapter" else f"{rule.id} {rule.text}"
-            yield {"id": rule.id, "kind": "section", "title": title,
-                   "names": f"{rule.id} ; {rule.text}", "text": rule.intro or rule.text,
-                   "section": chapter_label if rule.kind == "section" else "Codex",
-                   "chapter": chapter, "order": order}
+            yield _section_document(rule, chapter, chapter_label, order)
             return
         section = codex.get(rule.section) if rule.section else None
         section_label = f"{section.id} {section.text}" if section else ""
-        parent = codex.get(rule.parent) if rule.parent else None
-        # A rule is named by its section's title; a sub-item also by its rule's lead-in
-        # ("Unyielding does not protect against:"), without which it is half a sentence.
-        names = [rule.id, section.text if section else ""]
-        if rule.kind == "item" and parent is not None:
-            names.append(parent.text)
-        items = [codex.get(child) for child in rule.children]
-        body = [rule.text or "", *(item.text for item in items if item is not None)]
-        body += [f"Note: {note}" for note in rule.notes]
-        body += [f"Example: {example.text}" for example in rule.examples]
+        where = " · ".join(part for part in (section_label, chapter_label) if part)
         # shown as a reader finds it ("13.6.7, 3rd point", "11.3.1 (inferred)"); the id stays the key
         yield {"id": rule.id, "kind": "rule", "title": codex.label(rule.id),
-               "names": " ; ".join(n for n in names if n), "text": " ".join(b for b in body if b),
-               "section": " · ".join(part for part in (section_label, chapter_label) if part),
-               "chapter": chapter, "order": order}
+               "names": " ; ".join(n for n in _rule_names(codex, rule, section) if n),
+               "text": " ".join(b for b in _rule_body(codex, rule) if b),
+               "section": where, "chapter": chapter, "order": order}
         for n, example in enumerate(rule.examples, start=1):
             yield {"id": f"{rule.id}/example-{n}", "kind": "example",
                    "title": f"{rule.id}, example {n}" if len(rule.examples) > 1 else f"{rule.id}, example",
-                   "names": rule.id, "text": example.text,
-                   "section": " · ".join(part for part in (section_label, chapter_label) if part),
+                   "names": rule.id, "text": example.text, "section": where,
                    "chapter": chapter, "parent": rule.id, "order": order + n}
+
+
+def _section_document(rule: Any, chapter: str, chapter_label: str, order: int) -> dict[str, Any]:
+    title = f"Chapter {rule.id}: {rule.text}" if rule.kind == "chapter" else f"{rule.id} {rule.text}"
+    return {"id": rule.id, "kind": "section", "title": title,
+            "names": f"{rule.id} ; {rule.text}", "text": rule.intro or rule.text,
+            "section": chapter_label if rule.kind == "section" else "Codex",
+            "chapter": chapter, "order": order}
+
+
+def _rule_names(codex: Any, rule: Any, section: Any) -> list[str]:
+    """A rule is named by its section's title; a sub-item also by its rule's lead-in
+    ("Unyielding does not protect against:"), without which it is half a sentence."""
+    names = [rule.id, section.text if section else ""]
+    parent = codex.get(rule.parent) if rule.parent else None
+    if rule.kind == "item" and parent is not None:
+        names.append(parent.text)
+    return names
+
+
+def _rule_body(codex: Any, rule: Any) -> list[str]:
+    """A rule's text, its sub-items', its notes and its examples."""
+    items = [codex.get(child) for child in rule.children]
+    body = [rule.text or "", *(item.text for item in items if item is not None)]
+    body += [f"Note: {note}" for note in rule.notes]
+    body += [f"Example: {example.text}" for example in rule.examples]
+    return body
 
 
 @dataclass

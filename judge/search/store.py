@@ -207,19 +207,8 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
             pages: list[str]) -> dict[str, Any]:
     """What queries need besides the index: the vocabulary for did-you-mean, exact-name pins,
     rule numbers with a page, and the entries search-as-you-type offers."""
-    vocab: Counter[str] = Counter()
-    for doc in docs:
-        for part in (doc["title"], doc.get("names") or "", doc["text"]):
-            vocab.update(word for word in analysis.words(part)
-                         if word.isalpha() and word not in analysis.STOP_WORDS)
-    pins: dict[str, str] = {}
-    for doc in docs:
-        if doc["kind"] != "glossary":
-            continue
-        for spelling in [doc["title"], *(doc.get("names") or "").split(" ; ")]:
-            key = " ".join(analysis.stems(spelling))
-            if key:
-                pins.setdefault(key, doc["id"])
+    vocab = _vocabulary(docs)
+    pins = _pins(docs)
     suggest = [
         {"id": doc["id"], "title": doc["title"], "kind": doc["kind"], "parent": str(doc.get("parent") or ""),
          "names": [n.strip() for n in (doc.get("names") or doc["title"]).split(" ; ") if n.strip()]}
@@ -243,6 +232,29 @@ def _lookup(docs: list[dict[str, Any]], groups: dict[str, list[str]],
         "suggest": suggest,
         "groups": groups,
     }
+
+
+def _vocabulary(docs: list[dict[str, Any]]) -> Counter[str]:
+    """Every word of the documents (titles, names, texts) and how often, for did-you-mean."""
+    vocab: Counter[str] = Counter()
+    for doc in docs:
+        for part in (doc["title"], doc.get("names") or "", doc["text"]):
+            vocab.update(word for word in analysis.words(part)
+                         if word.isalpha() and word not in analysis.STOP_WORDS)
+    return vocab
+
+
+def _pins(docs: list[dict[str, Any]]) -> dict[str, str]:
+    """Each glossary entry's spellings (term and aliases, stemmed) to its id: an exact name pins it."""
+    pins: dict[str, str] = {}
+    for doc in docs:
+        if doc["kind"] != "glossary":
+            continue
+        for spelling in [doc["title"], *(doc.get("names") or "").split(" ; ")]:
+            key = " ".join(analysis.stems(spelling))
+            if key:
+                pins.setdefault(key, doc["id"])
+    return pins
 
 
 def _prune(index_dir: Path, keep: Path) -> None:

@@ -17,7 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
 from judge.rulings import open_store
-from judge.web import caching, compress, errors, limits, previews, security
+from judge.web import caching, compress, errors, kept_pages, limits, previews, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -28,6 +28,7 @@ BLUEPRINTS = [
     "judge.web.api_docs:bp",      # /api, /api/openapi.json                     (its documentation)
     "judge.web.desk:bp",          # /desk, /r/<id>                             (ruling desk)
     "judge.web.library_pages:bp",  # /scenarios, /scenarios/<pid>              (scenario library)
+    "judge.web.preview_images:bp",  # /r/<id>.png, /scenarios/<pid>.png        (link-preview pictures)
     "judge.web.desk_ask:bp",      # /desk/questions.json                       (the desk's questions)
     "judge.web.card_pages:bp",    # /cards, /cards/<slug>                      (card library)
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
@@ -45,6 +46,7 @@ ENV_SETTINGS: dict[str, Callable[[str], object]] = {
     "JUDGE_LIMIT_CHANGES": str, "JUDGE_COST_LIMIT": str, "JUDGE_ENGINE_SLOTS": int,
     "JUDGE_HTTPS": lambda v: v.lower() in ("1", "true", "yes", "on"), "JUDGE_PROXIES": int,
     "JUDGE_OFFLINE": lambda v: v.lower() not in ("0", "false", "no", "off"),
+    "JUDGE_ORIGIN": str, "JUDGE_PROXY_ADDRESSES": str,
 }
 
 
@@ -61,6 +63,28 @@ class InstanceUnusable(SystemExit):
         return self.message
 
 MAX_UPLOAD = 256 * 1024
+DEFAULT_PROXY_ADDRESSES = "127.0.0.1,::1"  # the reverse proxy on this machine (deploy/nginx.conf)
+
+
+class TrustedProxies:
+    """WSGI middleware: X-Forwarded-For/-Proto/-Host are believed (werkzeug's ProxyFix, `count` proxies
+    deep) only on a connection from one of `addresses` (comma-separated; "*" for any), the proxy's own;
+    anyone else reaching the app directly has those headers removed, so the per-client limit key is the
+    address that connected, which a client can't rotate by writing a header."""
+
+    def __init__(self, app: Callable, count: int, addresses: str) -> None:
+        self.plain = app
+        self.fixed = ProxyFix(app, x_for=count, x_proto=count, x_host=count)
+        self.addresses = {a.strip() for a in addresses.split(",") if a.strip()}
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Any:
+        if "*" in self.addresses or environ.get("REMOTE_ADDR") in self.addresses:
+            environ["judge.trusted_proxy"] = True
+            return self.fixed(environ, start_response)
+        for header in ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+                       "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_FORWARDED"):
+            environ.pop(header, None)
+        return self.plain(environ, start_response)
 
 
 class BodyLimit:
@@ -110,27 +134,66 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             app.config[name] = parse(os.environ[name])
     if config:
         app.config.update(config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask 3 ignores JSON_SORT_KEYS; mixed key types can't sort
     if app.config.get("JUDGE_PROXIES"):  # behind N reverse proxies: the client is in X-Forwarded-For
         count = int(app.config["JUDGE_PROXIES"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
+        addresses = str(app.config.get("JUDGE_PROXY_ADDRESSES") or os.environ.get("FORWARDED_ALLOW_IPS")
+                        or DEFAULT_PROXY_ADDRESSES)
+        app.wsgi_app = TrustedProxies(app.wsgi_app, count, addresses)  # type: ignore[method-assign]
 
     app.wsgi_app = BodyLimit(app.wsgi_app)  # type: ignore[method-assign]
     errors.register(app)
     compress.register(app)  # first registered, so it runs last: after the page cache kept the plain body
     security.register(app)
     previews.register(app)
+    if "RATELIMIT_STORAGE_URI" not in app.config and not app.config["DATABASE_URL"]:
+        # saved rulings in SQLite: the counts beside them, shared by the instance's workers, kept across
+        # a recycle (memory:// counted per worker, from zero after each)
+        app.config["RATELIMIT_STORAGE_URI"] = f"sqlite://{Path(app.config['DATABASE']).with_name('limits.sqlite3')}"
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
         importlib.import_module("judge.rulings.limit_storage")  # registers postgresql:// with `limits`
+    if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith("sqlite://"):
+        importlib.import_module("judge.rulings.limit_sqlite")  # registers sqlite:// with `limits`
     # A shared limit store (PostgreSQL, Redis) that fails must not fail requests: count per process
     # meanwhile, and go back to it once it answers again.
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     limits.register(app)
     caching.register(app)
+    kept_pages.register(app)  # after the page cache: a worker's own copy is looked up first
     app.extensions["rulings"] = open_store(app.config)  # creates or migrates the schema
     for target in BLUEPRINTS:
         module_name, attr = target.split(":")
         app.register_blueprint(getattr(importlib.import_module(module_name), attr))
+    if app.config.setdefault("JUDGE_WARM_AT_START", not app.testing):
+        warm_own_data(app)
     return app
+
+
+def warm_own_data(app: Flask) -> None:
+    """Load the project's own data (cards, their YAML, the Codex editions, the field, the desk's starts and
+    vocabulary, the versions) once per process, now, under no visitor's budget: a cold worker's first
+    visitors never pay for it, nor get a 422 because their 2 s ran out while it loaded."""
+    from judge.codex import editions, load_edition
+    from judge.desk import cards as card_index
+    from judge.desk import pages
+    from judge.desk.layout import load_field
+    from judge.engine import budget, load_library
+    from judge.web import card_pages, desk
+
+    with budget.unlimited(), app.app_context():
+        load_library()
+        card_pages._by_slug()
+        card_pages._raw_yaml()
+        held = editions()
+        for version in held.versions:
+            load_edition(version)
+        load_field()
+        pages.starts()
+        card_index.library_records()
+        desk.vocabulary_json()
+        caching.site_version()
+        caching.engine_version()
+        caching.codex_version()
 
 
 def _check_instance(instance: Path) -> None:

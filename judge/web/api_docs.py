@@ -10,10 +10,11 @@ import json
 import shlex
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template
 
 from judge.desk.runner import content_id
 from judge.web import openapi
+from judge.web.links import origin
 
 bp = Blueprint("api_docs", __name__)
 
@@ -86,11 +87,11 @@ def _examples() -> list[Example]:
 
 @bp.get("/api/openapi.json")
 def openapi_json() -> Response:
-    return jsonify(openapi.document(request.host_url))
+    return jsonify(openapi.document(origin() + "/"))
 
 
 @bp.get("/api")
 def api_page() -> str:
-    root = request.host_url.rstrip("/")
+    root = origin()
     examples = [(example, example.curl(root)) for example in _examples()]
     return render_template("api.html", examples=examples, root=root, errors=openapi.ERRORS)

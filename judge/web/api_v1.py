@@ -5,6 +5,10 @@
     GET  /api/v1/glossary/<slug>  a glossary entry (an alias redirects to its entry)
     GET  /api/v1/search?q=        search results (as /search.json)
     GET  /api/v1/cards/<slug>     a library card (as /cards/<slug>.json)
+    POST /api/v1/cards/read       a card's printed text → {"keywords", "effects", "reading"}, 422 with
+                                  the problems when it can't be read
+    POST /api/v1/read             a dispute in words → {"scenario", "reading", "guesses"}, 422 with the
+                                  problems (the words it can't read, or two readings to choose between)
     POST /api/v1/position         contract §6 position JSON      } body: a scenario, YAML or JSON
     POST /api/v1/resolve          contract §5 ruling             } (as /api/position, /api/resolve,
     POST /api/v1/legal            the legal actions              }  /api/legal, kept as aliases)
@@ -26,12 +30,14 @@ from flask.typing import ResponseReturnValue
 
 from judge.codex import load_codex
 from judge.desk import pages, runner
-from judge.engine import budget
+from judge.engine import CARD_TYPES, MAX_CARD_TEXT, budget, read_card_text, write_card_text
+from judge.reading import Declined, read_dispute
 from judge.rulings import RulingTooLarge
 from judge.search.query import MAX_QUERY, clean
 from judge.web import api, card_pages, codex_pages, search_views
 from judge.web.desk import SAVE_RESERVE, view_versions
 from judge.web.errors import BadInput
+from judge.web.links import absolute
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
 
@@ -95,6 +101,72 @@ def card(slug: str) -> Response:
     return _context(card_pages.card, slug=slug)
 
 
+@bp.post("/cards/read")
+def read_card() -> Response:
+    """A card's printed text read into its keywords and effects (contract §3), with the words the
+    writer makes of them; 422 with the problems (each naming the phrase and where it starts)."""
+    data = _body_mapping('{"text": "…", "type": "soul"}')
+    unknown = sorted(set(data) - {"text", "type"})
+    if unknown:
+        raise BadInput("Unknown keys.", [{"path": k, "message": "unknown key; expected text, type"}
+                                         for k in unknown])
+    card_text, card_type = data.get("text"), data.get("type", "soul")
+    if not isinstance(card_text, str):
+        raise BadInput("text must be the card's text.", [{"path": "text", "message": "expected text"}])
+    if card_type not in CARD_TYPES:
+        raise BadInput("Unknown card type.",
+                       [{"path": "type", "message": f"expected one of {', '.join(CARD_TYPES)}"}])
+    if len(card_text) > MAX_CARD_TEXT:
+        raise BadInput(f"text is {len(card_text)} characters long; at most {MAX_CARD_TEXT}.",
+                       [{"path": "text", "message": f"at most {MAX_CARD_TEXT} characters"}])
+    reading = read_card_text(card_text, card_type)
+    if reading.problems:
+        raise BadInput("The card text can't be read.",
+                       [{"path": "text", "message": p.text, **p.to_dict()} for p in reading.problems],
+                       status=422)
+    out: dict[str, Any] = {**reading.card_data(), "reading": write_card_text(
+        reading.keywords, reading.effects, card_type, reading.caster, reading.ambusher, reading.values)}
+    if reading.values:
+        out["values"] = reading.values
+    out["corrections"] = [{"offset": c.offset, "written": c.written, "read_as": c.read_as}
+                          for c in reading.corrections]
+    return jsonify(out)
+
+
+@bp.post("/read")
+def read() -> Response:
+    """A dispute in words read into a scenario (contract §2, §4, §7), with its reading printed back and
+    every default the reader chose; 422 with the problems when it can't be read for certain. A bot then
+    posts the scenario to /api/v1/resolve, or to /api/v1/rulings for a permalink."""
+    data = _body_mapping('{"text": "Grey Knight attacks Harold. What happens to Harold?"}')
+    unknown = sorted(set(data) - {"text", "as"})
+    if unknown:
+        raise BadInput("Unknown keys.", [{"path": k, "message": "unknown key; expected text, as"}
+                                         for k in unknown])
+    text, speaker = data.get("text"), data.get("as")
+    if not isinstance(text, str):
+        raise BadInput("text must be the dispute in words.", [{"path": "text", "message": "expected text"}])
+    if speaker is not None and speaker not in ("A", "B"):
+        raise BadInput("as must be A or B.", [{"path": "as", "message": "expected A or B: who is speaking"}])
+    try:
+        reading = read_dispute(text, speaker=speaker)
+    except Declined as exc:
+        raise BadInput("The dispute can't be read for certain.",
+                       [{"path": "text", **p.to_dict()} for p in exc.problems], status=422) from None
+    return jsonify(reading.to_dict())
+
+
+def _body_mapping(example: str) -> dict[str, Any]:
+    raw = request.get_data(cache=False)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"The body is not UTF-8 text (byte {exc.start}).") from None
+    if not text.strip():
+        raise BadInput(f"Send {example} as the request body.")
+    return api._parse(text)
+
+
 @bp.post("/rulings")
 def save_ruling() -> tuple[Response, int, dict[str, str]]:
     """As the desk's share: resolve, keep the ruling with the scenario, answer where it lives."""
@@ -113,7 +185,7 @@ def save_ruling() -> tuple[Response, int, dict[str, str]]:
             view=view["ruling"])
     except RulingTooLarge as exc:
         raise BadInput(f"This ruling is too long to save: {exc}.", status=422) from None
-    url = url_for("desk.saved", rid=rid, _external=True)
+    url = absolute(url_for("desk.saved", rid=rid))
     return jsonify({"id": rid, "url": url}), 201, {"Location": url}
 
 
@@ -122,6 +194,6 @@ def saved_ruling(rid: str) -> Response:
     record = current_app.extensions["rulings"].get(rid)
     if record is None:
         raise BadInput(f"No saved ruling has the id {rid!r}.", status=404)
-    return jsonify({"id": record.id, "url": url_for("desk.saved", rid=record.id, _external=True),
+    return jsonify({"id": record.id, "url": absolute(url_for("desk.saved", rid=record.id)),
                     "codex": record.codex, "created": record.created, "scenario": record.scenario,
                     "outcome": record.outcome, "ruling": record.ruling})

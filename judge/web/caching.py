@@ -3,7 +3,9 @@ in-process cache of their bodies.
 
 Rule, glossary, interpretation and card pages, library rulings and permalinks (`/r/<id>`), with their
 JSON twins, are the same for everyone until the Codex data, the engine or the templates change. Their
-ETag is a hash of the site's version (every file they are made from) and the path with its query, so
+ETag is a hash of the site's version (every file they are made from), our origin (judge.web.links) and
+the path with the query parameters the page reads (`twin(reads=…)`; any other is ignored), so a query
+string made up per request neither misses the cache nor evicts it, and
 `If-None-Match` answers 304 without any work, and a repeated view is served from memory
 (`JUDGE_PAGE_CACHE` bodies per worker, least recently used dropped first).
 """
@@ -15,11 +17,14 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlencode
 
 from flask import Flask, Response, current_app, request
 
 from judge import ROOT
 from judge.codex import editions
+from judge.web.links import origin
+from judge.web.twin import READS, read_args
 
 CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/", "/editions/")
 MAX_AGE = 300  # seconds a browser or proxy may reuse a page before asking again (with its ETag)
@@ -95,17 +100,25 @@ class PageCache:
 KEPT_HEADERS = ("Link", "Content-Disposition")
 
 
+def page_key() -> str:
+    """What selects a cacheable page: the site's version, our origin, the path and the query parameters
+    the page reads (none for most)."""
+    query = urlencode(read_args(READS.get(request.endpoint or "", ())))
+    return f"{site_version()} {origin()} {request.path}?{query}"
+
+
 def _etag() -> str | None:
     if request.method not in ("GET", "HEAD") or not request.path.startswith(CACHEABLE):
         return None
-    key = f"{site_version()} {request.full_path}"
-    return hashlib.sha256(key.encode()).hexdigest()[:24]
+    return hashlib.sha256(page_key().encode()).hexdigest()[:24]
 
 
 def _conditional(response: Response, etag: str) -> Response:
     response.set_etag(etag)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     response.vary.add("Accept-Encoding")
+    if request.environ.get("judge.trusted_proxy") and not current_app.config.get("JUDGE_ORIGIN"):
+        response.vary.add("Host")  # its absolute links follow the host the proxy forwarded
     return response
 
 

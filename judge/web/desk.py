@@ -27,9 +27,10 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from judge.codex.editions import editions
+from judge.desk import card_form, hints, pages, runner, words
 from judge.desk import cards as card_index
-from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
+from judge.desk.preview_image import HEIGHT, WIDTH
 from judge.desk.rules import rule_link
 from judge.engine import budget, vocabulary
 from judge.library import LIBRARY, Entry
@@ -43,7 +44,6 @@ from judge.web.twin import twin
 bp = Blueprint("desk", __name__)
 
 SAVE_RESERVE = 0.3  # seconds of a save's budget kept from the engine for packing and writing its view
-PERMALINK_DRAWING = 1.0  # seconds for deriving and drawing a permalink's boards (then kept in the page cache)
 
 
 @bp.app_context_processor
@@ -52,7 +52,7 @@ def desk_globals() -> dict[str, Any]:
             "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS,
             "human_date": pages.human_date, "touched": pages.touched,
             "step_words": pages.step_words, "reason_words": pages.reason_words,
-            "question_words": pages.question_words}
+            "asked_words": words.asked_words}
 
 
 @bp.record_once
@@ -185,7 +185,7 @@ def board_json() -> Response:
         problems = hints.explain(exc.problems, data)
     figure = pages.board_figure(data.get("state") or {}, data.get("cards"), derived=derived, words=True)
     if rejected:
-        rejected = dict(rejected, text=pages.reason_words(rejected.get("text", "")),
+        rejected = dict(rejected, text=pages.reason_words(rejected),
                         rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
     return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=runner.to_yaml(data),
                    words=words.queue_words(data), board=render_template("desk/_board.html", figure=figure))
@@ -220,6 +220,19 @@ def legal_json() -> Response:
     return jsonify(ok=True, after=after, actions=actions, groups=groups)
 
 
+@bp.post("/desk/refused.json")
+def refused_json() -> Response:
+    """The actions that may not be taken at a point of the queue (both players'), each in words with why:
+    a dispute is often about one of them, and it is queued from here like a legal one."""
+    data = posted_scenario()
+    after = json_body().get("after") if request.is_json else None
+    if after is not None and (not isinstance(after, int) or after < 0):
+        raise BadInput("`after` is the number of queued actions to play first (0 or more).")
+    point = len(data.get("actions") or []) if after is None else after
+    refused = words.refused_words(data, point, runner.legal_actions(data, point, refused=True))
+    return jsonify(ok=True, after=after, refused=refused)
+
+
 @bp.post("/desk/resolve.json")
 def resolve_json() -> Response:
     data = posted_scenario()
@@ -231,7 +244,8 @@ def resolve_json() -> Response:
     cards = data.get("cards")
     steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
-        s.get("state"), cards, highlight=pages.touched(s), title=f"The board after step {s['n']}"))
+        s.get("state"), cards, derived=s.get("derived") or {}, highlight=pages.touched(s),
+        title=f"The board after step {s['n']}"))
         if i < pages.MAX_STEP_BOARDS or i == len(steps) - 1 else pages.NO_BOARD
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,
@@ -271,7 +285,8 @@ def parse_json() -> Response:
 def vocabulary_json() -> tuple[dict[str, Any], str, str]:
     """The engine's vocabulary (what the custom-card form offers), as data, as JSON and its ETag."""
     vocab = dict(vocabulary(), reference_words=card_index.REFERENCE_WORDS,
-                 duration_words=card_index.DURATION_WORDS)
+                 duration_words=card_index.DURATION_WORDS, card_form=card_form.CARD_FORM,
+                 grant_words=card_form.GRANTS)
     text = json.dumps(vocab, sort_keys=True)
     return vocab, text, hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -329,7 +344,9 @@ def saved(rid: str) -> tuple[str, dict[str, Any]]:
     # judged under the edition it was saved under
     pinned = record.codex if editions().get(record.codex) else None
     ruling = kept_ruling(rid, record.scenario, pinned)
-    budget.grace(PERMALINK_DRAWING, at_most=True)  # a view reads the kept ruling; drawing is bounded too
+    # a view reads the kept ruling and draws its boards without a clock (bounded by size, once per content
+    # id: judge.web.kept_pages keeps the page), so it is the same page under load as idle
+    budget.CURRENT.set(None)
     context = pages.ruling_context(record.scenario, f"r/{rid}", ruling=ruling, edition=pinned)
     pages.compare_saved(context, record.outcome)
     if context.get("ruling") is not None and context.get("codex") not in (None, editions().current):
@@ -340,8 +357,14 @@ def saved(rid: str) -> tuple[str, dict[str, Any]]:
     context.update(id=rid, kind="saved", codex_saved=record.codex, created=record.created,
                    saved_ruling=record.ruling,
                    yaml_url=url_for("desk.saved_yaml", rid=rid), json_url=url_for("desk.saved_json", rid=rid),
-                   page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid))
+                   page_url=url_for("desk.saved", rid=rid), desk_url=url_for("desk.desk", r=rid),
+                   preview_image=preview_picture("preview_images.saved_png", rid=rid))
     return "desk/ruling.html", context
+
+
+def preview_picture(endpoint: str, **values: Any) -> dict[str, Any]:
+    """A ruling page's link-preview picture (judge.web.preview_images): its address and size."""
+    return {"url": url_for(endpoint, _external=True, **values), "width": WIDTH, "height": HEIGHT}
 
 
 def kept_ruling(rid: str, scenario: dict[str, Any], edition: str | None = None,

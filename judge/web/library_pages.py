@@ -15,14 +15,14 @@ from flask import Blueprint, Response, request, url_for
 
 from judge.desk import pages
 from judge.library import LIBRARY
-from judge.web.desk import keep_links_in_edition, library_entry_or_404, yaml_response
+from judge.web.desk import keep_links_in_edition, library_entry_or_404, preview_picture, yaml_response
 from judge.web.links import titles
 from judge.web.twin import twin
 
 bp = Blueprint("library", __name__)
 
 
-@twin(bp, "/scenarios")
+@twin(bp, "/scenarios", reads=("q",))
 def scenarios() -> tuple[str, dict[str, Any]]:
     query = request.args.get("q", "")[:200]
     found = titles(LIBRARY.search(query))
@@ -39,7 +39,8 @@ def scenario(pid: str) -> tuple[str, dict[str, Any]]:
     context.update(id=pid, kind="library", yaml_url=url_for("library.scenario_yaml", pid=pid),
                    json_url=url_for("library.scenario_json", pid=pid),
                    page_url=url_for("library.scenario", pid=pid),
-                   desk_url=url_for("desk.desk", scenario=pid))
+                   desk_url=url_for("desk.desk", scenario=pid),
+                   preview_image=preview_picture("preview_images.library_png", pid=pid))
     return "desk/ruling.html", context
 
 

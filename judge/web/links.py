@@ -9,10 +9,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask import url_for
+from flask import current_app, request, url_for
 
 from judge.library import LIBRARY, Entry
 from judge.library import rulings_citing as library_rulings_citing
+
+DEFAULT_ORIGIN = "http://localhost"  # without JUDGE_ORIGIN or trusted proxies: never a visitor's Host
+
+
+def origin() -> str:
+    """The scheme and host of every absolute URL we send (og:url, the API's `url`, the OpenAPI servers):
+    `JUDGE_ORIGIN` when set (production); else, behind trusted proxies (`JUDGE_PROXIES`, from an address
+    of `JUDGE_PROXY_ADDRESSES`), the host and scheme they forwarded; else DEFAULT_ORIGIN. Never the Host
+    a visitor sent straight to us: a cached page made for one visitor is sent to every other."""
+    configured = str(current_app.config.get("JUDGE_ORIGIN") or "")
+    if configured:
+        return configured.rstrip("/")
+    if request.environ.get("judge.trusted_proxy"):
+        return request.host_url.rstrip("/")
+    return DEFAULT_ORIGIN
+
+
+def absolute(path: str) -> str:
+    """`path` (from url_for, starting with /) as an absolute URL on our origin."""
+    return origin() + path
 
 
 def scenario_url(pid: str) -> str:

@@ -13,15 +13,18 @@ Text is made plain (whitespace folded), cut at a word to a length a chat shows w
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, request, url_for
 from markupsafe import Markup, escape
 
+from judge.web.links import absolute
+
 SITE_NAME = "Codex Judge"
 SITE_DESCRIPTION = ("A rules judge for the Codex: the answer to a dispute in seconds, with the rule "
                     "numbers behind it and a link to paste.")
-TITLE_LIMIT = 120        # a chat shows one or two lines of title
+TITLE_LIMIT = 70         # a chat shows one or two lines of title (70 characters whole in each)
 DESCRIPTION_LIMIT = 300  # and two to four lines of description
 
 
@@ -37,18 +40,21 @@ def plain(text: Any, limit: int) -> str:
 
 
 def page_url() -> str:
-    """The page's own address, without its query (the one link a chat should keep)."""
+    """The page's own address, without its query (the one link a chat should keep), on our configured
+    origin (judge.web.links.origin), never on the Host a visitor sent."""
     if request.endpoint and request.view_args is not None:
         try:
-            return url_for(request.endpoint, **request.view_args, _external=True)
+            return absolute(url_for(request.endpoint, **request.view_args))
         except Exception:  # noqa: BLE001 - an endpoint that can't be rebuilt still has its address
             pass
-    return request.base_url
+    return absolute(request.path)
 
 
 def preview_meta(title: Any, description: Any = None, kind: str = "website",
-                 image: str | None = None) -> Markup:
-    """The preview tags of this page; `kind` is og:type (`article` for a ruling, `website` else)."""
+                 image: Mapping[str, Any] | None = None, image_alt: Any = None) -> Markup:
+    """The preview tags of this page; `kind` is og:type (`article` for a ruling, `website` else).
+    `image` ({url, width, height}, a PNG) makes the preview a large card with that picture; `image_alt`
+    says in words what it shows. Pages without a picture keep a text card (`summary`)."""
     tags = [
         ("property", "og:site_name", SITE_NAME),
         ("property", "og:type", kind),
@@ -58,7 +64,12 @@ def preview_meta(title: Any, description: Any = None, kind: str = "website",
         ("name", "twitter:card", "summary_large_image" if image else "summary"),
     ]
     if image:
-        tags.append(("property", "og:image", image))
+        alt = plain(image_alt or title, DESCRIPTION_LIMIT)
+        tags += [("property", "og:image", image["url"]), ("property", "og:image:type", "image/png"),
+                 ("property", "og:image:width", str(image["width"])),
+                 ("property", "og:image:height", str(image["height"])),
+                 ("property", "og:image:alt", alt),
+                 ("name", "twitter:image", image["url"]), ("name", "twitter:image:alt", alt)]
     lines = [f'<meta {attr}="{escape(key)}" content="{escape(value)}">' for attr, key, value in tags]
     lines.append(f'<meta name="description" content="{escape(tags[3][2])}">')
     return Markup("\n  ".join(lines))

@@ -7,7 +7,8 @@
 registers `/rules/<rule_id>` (endpoint `rule`, HTML, with a `Link: rel="alternate"` header) and
 `/rules/<rule_id>.json` (endpoint `rule_json`). A view may also return a Response (a redirect, say),
 which is passed through unchanged, or a 3-tuple (template, context, status). `also=(path, …)`
-serves the same view (and its twin) at more paths, e.g. a page of another Codex edition.
+serves the same view (and its twin) at more paths, e.g. a page of another Codex edition. `reads=(name,
+…)` names the query parameters the page reads (its cache key and its JSON link carry them, no other).
 """
 
 from __future__ import annotations
@@ -19,11 +20,15 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, make_response, render_template, request, url_for
 
+READS: dict[str, tuple[str, ...]] = {}  # endpoint -> the query parameters its page reads (`reads=`)
+
 
 def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
     def decorator(view: Callable) -> Callable:
         endpoint = options.pop("endpoint", view.__name__)
         also = options.pop("also", ())
+        reads = tuple(options.pop("reads", ()))
+        READS[f"{bp.name}.{endpoint}"] = READS[f"{bp.name}.{endpoint}_json"] = reads
 
         def respond(as_json: bool, kwargs: dict[str, Any]) -> Response:
             result = view(**kwargs)
@@ -33,7 +38,9 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
             if as_json:
                 return make_response(jsonify(context), status)
             response = make_response(render_template(template, **context), status)
-            json_url = with_query(url_for(f"{bp.name}.{endpoint}_json", **kwargs), *kwargs)
+            json_url = url_for(f"{bp.name}.{endpoint}_json", **kwargs)
+            if args := read_args(reads):
+                json_url += f"?{urlencode(args)}"
             return announce_json(response, json_url)
 
         @wraps(view)
@@ -50,6 +57,12 @@ def twin(bp: Blueprint, rule: str, **options: Any) -> Callable:
         return html_view
 
     return decorator
+
+
+def read_args(reads: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The query parameters among `reads` this request has, in `reads`' order: all a page depends on
+    (any other parameter is ignored: it changes neither the page nor its cache key)."""
+    return [(name, value) for name in reads for value in request.args.getlist(name)]
 
 
 def query_args(*drop: str) -> dict[str, str]:

@@ -66,11 +66,29 @@ class AskControl {
     this.desk.changed();
   }
 
+  // the question the list shows chosen: the one asked, else the likeliest (preselected)
+  chosen() {
+    const asked = this.asked();
+    return asked ? this.offered.find((o) => same(o.ask, asked)) : this.offered.find((o) => o.likely);
+  }
+
   // the chosen question in words, for the share dialog
   words() {
-    const asked = this.asked();
-    const q = asked ? this.offered.find((o) => same(o.ask, asked)) : this.offered.find((o) => o.likely);
+    const q = this.chosen();
     return q ? q.question : "";
+  }
+
+  // The scenario as resolved: the question the list shows chosen is asked, the preselected one too (a
+  // judge who leaves "(the likeliest)" as it is asked it).
+  withAsk(scenario) {
+    const q = this.chosen();
+    return q && !this.asked() ? { ...scenario, ask: [q.ask] } : scenario;
+  }
+
+  // Before sharing: the chosen question becomes the scenario's own `ask:` (the link keeps it).
+  settle() {
+    const q = this.chosen();
+    if (q && !this.asked()) this.desk.scenario.ask = [q.ask];
   }
 }
 

@@ -3,6 +3,9 @@
 "use strict";
 
 const PILES = ["hand", "deck", "elysium", "exile"];
+const TURN_CHOICES = 10;   // B's 1st turn … A's 5th turn: past a player's 4th turn every slot is proactive
+
+function ordinal(n) { return `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`; }
 const PILE_WORDS = { hand: "Hand", deck: "Deck", elysium: "Elysium", exile: "Exile" };
 
 // A pile as the contract writes it (a count, a list of names, or {cards, unnamed}) → {names, unnamed}.
@@ -35,18 +38,82 @@ const QueueAndPiles = {
     $("#s-round-label").hidden = !setup;
     $("#s-round").value = this.state.round || 1;
     for (const input of $$(".turns-taken")) input.value = this.player(input.dataset.player).turns_taken ?? "";
+    this.fillTurnWords();
     this.renderTurn();
     this.renderPiles();
   },
 
+  // "B's 1st turn (turn 1)", "A's 1st turn (turn 2)", …: turn 1 is B's (interpretation/setup-rounds), so
+  // A's k-th turn is turn 2k (B has taken k turns) and B's k-th is turn 2k − 1 (A has taken k − 1). The
+  // position's own turn stays listed as it is when it fits none of them.
+  fillTurnWords() {
+    const box = $("#s-turn-words");
+    const state = this.state;
+    const who = state.turn_player || "A";
+    const taken = (p) => this.player(p).turns_taken ?? 5;
+    const options = [];
+    for (let turn = 1; turn <= TURN_CHOICES; turn++) {
+      const p = turn % 2 ? "B" : "A";
+      const k = Math.ceil(turn / 2);
+      options.push({ value: `${p}:${k}`, text: `${p}'s ${ordinal(k)} turn (turn ${turn})` });
+    }
+    const current = `${who}:${taken(who)}`;
+    const fits = options.find((o) => o.value === current)
+      && this.turnFor(who, taken(who)).turn === (state.turn ?? 9)
+      && taken(who === "A" ? "B" : "A") === this.turnFor(who, taken(who)).other;
+    box.replaceChildren(...options.map((o) => el("option", { value: o.value }, o.text)));
+    if (state.phase === "setup") box.prepend(el("option", { value: "setup" }, "Before the first turn (setup)"));
+    else if (!fits) {
+      box.prepend(el("option", { value: "as-is" },
+        `${who}'s turn: turn ${state.turn ?? 9}, A has taken ${taken("A")} turns, B ${taken("B")}`));
+    }
+    box.value = state.phase === "setup" ? "setup" : fits ? current : "as-is";
+    box.disabled = state.phase === "setup";
+  },
+
+  turnFor(player, k) {
+    return player === "A" ? { turn: 2 * k, other: k } : { turn: 2 * k - 1, other: k - 1 };
+  },
+
+  // One choice sets the turn, the turn player and both players' turns taken, consistently.
+  setTurnWords(value) {
+    const [player, k] = value.split(":");
+    if (!k) return;
+    const { turn, other } = this.turnFor(player, Number(k));
+    this.state.turn_player = player;
+    this.state.turn = turn;
+    this.player(player).turns_taken = Number(k);
+    this.player(player === "A" ? "B" : "A").turns_taken = other;
+    this.fillSettings();
+    this.changed();
+  },
+
+  // Which slots are proactive now for each player, and why (glossary Escalation Spiral, Proactive;
+  // interpretation/escalation-spiral): t = the player's turns taken, the current one included if theirs.
+  spiralWords() {
+    if (this.state.phase === "setup") return "Setup: no turn has begun, so no slot is proactive yet (recruiting is never limited).";
+    const said = ["A", "B"].map((p) => {
+      const t = this.player(p).turns_taken ?? 5;
+      const chosen = (this.player(p).proactive || []).join(", ");
+      const whose = `${p} (${t} turn${t === 1 ? "" : "s"} taken)`;
+      if (t >= 4) return `${whose}: every slot, from a player's 4th turn on`;
+      if (t <= 0) return `${whose}: none yet`;
+      const below = t - 1 ? `every slot of rank below ${t - 1}, plus ` : "";
+      const when = p === (this.state.turn_player || "A") ? "wakes by choice this turn" : "woke by choice in their last turn";
+      return `${whose}: ${below}the one rank-${t - 1} slot ${p} ${when} (${chosen || "none chosen yet: tick “Woken by choice” on the slot"})`;
+    });
+    return `Proactive slots — ${said.join("; ")}. In a player's first four turns only Souls on proactive slots attack, cast, set Ambushes, are equipped and use Activated Effects (Escalation Spiral).`;
+  },
+
   renderTurn() {
+    $("#spiral-why").textContent = this.spiralWords();
     const who = this.state.turn_player || "A";
     const other = who === "A" ? "B" : "A";
     $("#turn-why").textContent = this.state.phase === "setup"
       ? `Setup: the players recruit in turns; ${who} recruits now, ${other} after ${who} ends the round.`
       : `${who} is the turn player, so ${who}'s actions are offered now; outside a response window only the turn player acts. `
         + `${other}'s are offered in answer to ${who}'s (a response window) and, as the turn player, once ${who}'s turn ends, each saying when. `
-        + `Change “${who}'s turn” only to start the position in ${other}'s turn.`;
+        + `Change whose turn it is (above) only to start the position in ${other}'s turn.`;
     document.title = this.state.phase === "setup"
       ? `Desk: setup, ${who}'s recruiting round ${this.state.round || 1} · Codex Judge`
       : `Desk: turn ${this.state.turn ?? 9}, ${who}'s ${PHASE_WORDS[this.state.phase || "preparation"]} · Codex Judge`;
@@ -225,6 +292,33 @@ const QueueAndPiles = {
       box.append(el("section", { className: `next-group player-${group.player}` },
         el("h4", {}, `Player ${group.player}${when}`), list, aims));
     }
+    box.append(this.refusedBox());
+  },
+
+  // One click away from the legal actions: the same verbs with the choices that are refused now, each
+  // saying why ("A's Noah (C3) attacks B's Harold (C3) — not legal now: Iron Sentinel has Taunt …"), to
+  // queue and have ruled on like any other (a dispute is often about an action that may not be taken).
+  refusedBox() {
+    const list = el("ul", { className: "next-list refused-list" });
+    const open = el("button", { type: "button", className: "link-button refused-open" },
+      "Show the actions not legal here, and why");
+    const box = el("section", { className: "refused-group" }, open, list);
+    open.addEventListener("click", async () => {
+      open.disabled = true;
+      open.textContent = "Looking for the actions not legal here…";
+      const data = await postJSON(this.urls.refused, { scenario: this.scenario, after: this.insertAt ?? this.actions.length });
+      open.disabled = false;
+      if (!data.ok) { open.textContent = `Can't list them now: ${data.error || "the position has problems"}`; return; }
+      open.remove();
+      list.before(el("h4", {}, data.refused.length ? "Not legal here (click to queue it and see the ruling)" : "Nothing offered here is refused"));
+      for (const item of data.refused) {
+        const button = el("button", { type: "button", className: "next-action refused" },
+          el("span", {}, item.words), el("span", { className: "refused-why" }, ` — not legal now: ${item.why}`));
+        button.addEventListener("click", () => this.queueOffered({ action: item.action, words: item.words }));
+        list.append(el("li", {}, button));
+      }
+    });
+    return box;
   },
 
   // Only legal targets are offered; "Aim … at another card" queues one the user clicks on the board, legal

@@ -16,7 +16,7 @@ function initRulingPage(page) {
   const side = $(".ruling-board", page);
   const sideHeading = side && side.querySelector("h2");
   let sideFigure = side && side.querySelector(".board");
-  const wide = window.matchMedia("(min-width: 60rem)");
+  const wide = window.matchMedia("(min-width: 90rem)");   // the board beside the trace (desk.css)
   const go = (index, scroll = true) => {
     current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((li, i) => {

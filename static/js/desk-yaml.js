@@ -83,6 +83,7 @@ const YamlAndShare = {
     }
     this.setText("title", $("#share-name").value);
     this.setText("question", $("#share-question").value);
+    if (this.askControl) this.askControl.settle();
     await this.refresh();
     this.keep();
     const form = $("#yaml-form");

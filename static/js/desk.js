@@ -21,7 +21,7 @@ class Desk {
   constructor(root) {
     this.root = root;
     const d = root.dataset;
-    this.urls = { board: d.boardUrl, legal: d.legalUrl, resolve: d.resolveUrl, parse: d.parseUrl, cards: d.cardsUrl };
+    this.urls = { board: d.boardUrl, legal: d.legalUrl, refused: d.refusedUrl, resolve: d.resolveUrl, parse: d.parseUrl, cards: d.cardsUrl };
     this.scenario = JSON.parse(d.scenario);
     this.field = JSON.parse(d.field);
     this.vocab = JSON.parse(d.vocabulary);  // the engine's vocabulary (judge.engine.vocabulary)
@@ -236,6 +236,7 @@ class Desk {
         const entry = { ...this.entry(fix.ref, "soul") };
         entry.ambushes = (entry.ambushes || []).slice(-1);
         this.setEntry(fix.ref, "soul", entry);
+        if (this.selected && this.selected.ref === fix.ref) this.renderAmbushes(entry);   // its panel, if open
       } else if (fix.do === "edit-card") {
         const card = (this.scenario.cards || []).find((c) => c.name === fix.card);
         if (card) { this.openCustom(card.type); this.fillCustom(card); $("#custom-form").elements.name.value = card.name; this.showCustomFields(); }
@@ -360,6 +361,14 @@ class Desk {
     $("#slot-close").addEventListener("click", () => this.closeEditor(true));
     $("#slot-remove").addEventListener("click", () => this.removeCard());
     $("#slot-vary").addEventListener("click", () => this.varyCard());
+    $("#f-proactive").addEventListener("change", (e) => {   // the spiral's choice belongs to the slot
+      const [p, slot] = this.selected.ref.split(":");
+      const listed = (this.player(p).proactive || []).filter((s) => s !== slot);
+      if (e.target.checked) listed.push(slot);
+      if (listed.length) this.player(p).proactive = listed; else delete this.player(p).proactive;
+      this.renderTurn();
+      this.changed();
+    });
     for (const id of ["#f-damage", "#f-captured", "#f-armament", "#f-recruited", "#f-attacks"]) {
       $(id).addEventListener("change", () => this.saveSlotFields());
       $(id).addEventListener("input", () => this.saveSlotFields());  // kept before it is left: a reload keeps it
@@ -393,12 +402,13 @@ class Desk {
       $("#s-title").addEventListener(event, (e) => this.setText("title", e.target.value));
       $("#s-question").addEventListener(event, (e) => this.setText("question", e.target.value));
     }
-    $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.changed(); });
+    $("#s-turn-player").addEventListener("change", (e) => { this.state.turn_player = e.target.value; this.fillSettings(); this.changed(); });
+    $("#s-turn-words").addEventListener("change", (e) => this.setTurnWords(e.target.value));
     $("#s-phase").addEventListener("change", (e) => this.setPhase(e.target.value));
     $("#s-round").addEventListener("change", (e) => { this.state.round = Math.max(1, Number(e.target.value) || 1); this.changed(); });
-    $("#s-turn").addEventListener("change", (e) => { this.state.turn = Number(e.target.value) || 1; this.changed(); });
+    $("#s-turn").addEventListener("change", (e) => { this.state.turn = Number(e.target.value) || 1; this.fillSettings(); this.changed(); });
     for (const input of $$(".turns-taken")) {
-      input.addEventListener("change", () => { this.player(input.dataset.player).turns_taken = Math.max(0, Number(input.value) || 0); this.changed(); });
+      input.addEventListener("change", () => { this.player(input.dataset.player).turns_taken = Math.max(0, Number(input.value) || 0); this.fillSettings(); this.changed(); });
     }
     const yaml = $("#yaml-text");
     yaml.addEventListener("input", () => { this.yamlDirty = true; this.showYamlLine(null); this.keepSoon(); });
@@ -511,6 +521,7 @@ class Desk {
       $("#f-armament").value = (entry.armament && (entry.armament.card || entry.armament)) || "";
       $("#f-recruited").checked = entry.recruited === "this_turn";
       $("#f-attacks").value = entry.attacks_made || 0;
+      $("#f-proactive").checked = (this.player(ref.split(":")[0]).proactive || []).includes(slot);
     }
     this.renderAmbushes(entry);
     this.fillArmaments();
@@ -623,13 +634,19 @@ class Desk {
   renderAmbushes(entry) {
     const list = $("#ambush-list");
     list.replaceChildren();
+    const ref = this.selected && this.selected.ref;   // the slot this list is of, whatever is selected later
     ((entry && entry.ambushes) || []).forEach((ambush, index) => {
       const remove = el("button", { type: "button", className: "link-button", ariaLabel: `Remove ${ambush.card || ambush}` }, "remove");
       remove.addEventListener("click", () => {
-        const current = { ...this.entry(this.selected.ref, "soul") };
-        current.ambushes = current.ambushes.filter((_, i) => i !== index);
+        // the Ambush this row shows, found in the slot as it is now (the list may have changed under it)
+        const current = { ...(this.entry(ref, "soul") || {}) };
+        const list = current.ambushes || [];
+        const same = (a) => JSON.stringify(a) === JSON.stringify(ambush);
+        const at = same(list[index]) ? index : list.findIndex(same);
+        if (at < 0) { this.renderAmbushes(current); return; }
+        current.ambushes = list.filter((_, i) => i !== at);
         if (!current.ambushes.length) delete current.ambushes;
-        this.setEntry(this.selected.ref, "soul", Object.keys(current).length ? current : null);
+        this.setEntry(ref, "soul", Object.keys(current).length ? current : null);
         this.renderAmbushes(current);
       });
       list.append(el("li", {}, `${ambush.card || ambush}${ambush.setter === "gone" ? " (Setter gone)" : ""} `, remove));
@@ -639,7 +656,8 @@ class Desk {
   // -- resolving and stepping --------------------------------------------------------------
   async resolve(options = {}) {
     $("#queue-msg").textContent = "Resolving…";
-    const data = await postJSON(this.urls.resolve, { scenario: this.scenario });
+    const scenario = this.askControl ? this.askControl.withAsk(this.scenario) : this.scenario;
+    const data = await postJSON(this.urls.resolve, { scenario });
     if (!data.ok) {
       const problems = data.problems || [];
       $("#queue-msg").textContent = `Can't resolve yet: ${problems.length ? problems.map(problemText).join("; ") : data.error}`;
@@ -658,13 +676,16 @@ class Desk {
     const deciding = steps.findIndex((li) => li.id === `step-${data.deciding}`);
     for (const [i, li] of steps.entries()) li.classList.toggle("deciding", i === deciding);
     this.goStep(this.boards.length - 1, false);
-    // the ruling opens at its answer (verdict first); the answer links to the deciding step
+    // the ruling opens at its answer (verdict first, at the top of the screen); the answer links to the
+    // deciding step, and stepping keeps the board in view (desk.css: .reading)
+    this.root.classList.add("reading");
     if (!options.keepStep) $("#ruling-panel").scrollIntoView({ block: "start" });
     this.keepSoon();
   }
 
   goStep(index, scroll = true) {
     if (!this.boards.length) return;
+    if (scroll) this.root.classList.remove("reading");   // the judge steps: the board follows
     this.step = Math.max(-1, Math.min(index, this.boards.length - 1));
     this.showBoard(this.step < 0 ? this.positionBoard : this.boards[this.step]);
     const steps = $$("#ruling-out .step");
@@ -709,7 +730,7 @@ class Desk {
     if (this.step === null) return;
     this.step = null;
     this.boards = [];
-    this.root.classList.remove("stepping");
+    this.root.classList.remove("stepping", "reading");
     $("#step-nav").hidden = true;
     $("#ruling-panel").hidden = true;
     this.showBoard(this.positionBoard);

@@ -10,7 +10,7 @@ mapping `{verdict, step, rules}` (`step`: the deciding step's n; `rules`: ids th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from judge.engine.data.errors import REASONS
@@ -18,6 +18,8 @@ from judge.engine.position.state import SlotRef
 
 DERIVED_KEYS = ("atk", "def", "hp", "max_hp", "line", "proactive")
 ZONES = ("hand", "deck", "elysium", "exile")
+# a problem of `expect:` as (key path, code of input_problems.PROBLEMS, facts)
+Problem = tuple[str, str, dict[str, Any]]
 
 
 def _none(value: Any) -> bool:
@@ -27,32 +29,60 @@ def _none(value: Any) -> bool:
 def check(expect: Mapping[str, Any] | None, ruling: Mapping[str, Any]) -> list[str]:
     if not expect:
         return []
-    failures: list[str] = []
-    if "rejected" in expect:
-        want = None if _none(expect["rejected"]) else expect["rejected"]
-        got = ruling["rejected"]["action"] if ruling.get("rejected") else None
-        if want != got:
-            why = f" ({ruling['rejected']['text']})" if ruling.get("rejected") else ""
-            failures.append(f"rejected: expected {_show(want)}, got {_show(got)}{why}")
-    if "winner" in expect:
-        want = None if _none(expect["winner"]) else str(expect["winner"]).upper()
-        if want != ruling.get("winner"):
-            failures.append(f"winner: expected {_show(want)}, got {_show(ruling.get('winner'))}")
-    if "cites" in expect:
-        cited = {r for step in ruling.get("steps", []) for r in step.get("rules", [])}
-        if ruling.get("rejected"):
-            cited |= set(ruling["rejected"].get("rules", []))
-        for rule in expect["cites"] or []:
-            if str(rule) not in cited:
-                failures.append(f"cites: {rule} is cited by no step")
-    for key, spec in (expect.get("board") or {}).items():
-        failures += _board(str(key), spec or {}, ruling)
-    for i, want in enumerate(expect.get("reasons") or []):
-        if not any(_matches(want, got) for got in given_reasons(ruling)):
-            failures.append(f"reasons[{i}]: no step gives the reason {_show_reason(want)}")
-    for i, want in enumerate(expect.get("answers") or []):
-        failures += _answer(i, want, ruling.get("answers") or [])
-    return failures
+    return [failure for _key, checker in _CHECKED for failure in checker(expect, ruling)]
+
+
+def _rejected(expect: Mapping[str, Any], ruling: Mapping[str, Any]) -> list[str]:
+    if "rejected" not in expect:
+        return []
+    want = None if _none(expect["rejected"]) else expect["rejected"]
+    got = ruling["rejected"]["action"] if ruling.get("rejected") else None
+    if want == got:
+        return []
+    why = f" ({ruling['rejected']['text']})" if ruling.get("rejected") else ""
+    return [f"rejected: expected {_show(want)}, got {_show(got)}{why}"]
+
+
+def _winner(expect: Mapping[str, Any], ruling: Mapping[str, Any]) -> list[str]:
+    if "winner" not in expect:
+        return []
+    want = None if _none(expect["winner"]) else str(expect["winner"]).upper()
+    if want == ruling.get("winner"):
+        return []
+    return [f"winner: expected {_show(want)}, got {_show(ruling.get('winner'))}"]
+
+
+def _cites(expect: Mapping[str, Any], ruling: Mapping[str, Any]) -> list[str]:
+    if "cites" not in expect:
+        return []
+    cited = {r for step in ruling.get("steps", []) for r in step.get("rules", [])}
+    if ruling.get("rejected"):
+        cited |= set(ruling["rejected"].get("rules", []))
+    return [f"cites: {rule} is cited by no step" for rule in expect["cites"] or [] if str(rule) not in cited]
+
+
+def _boards(expect: Mapping[str, Any], ruling: Mapping[str, Any]) -> list[str]:
+    return [failure for key, spec in (expect.get("board") or {}).items()
+            for failure in _board(str(key), spec or {}, ruling)]
+
+
+def _reasons(expect: Mapping[str, Any], ruling: Mapping[str, Any]) -> list[str]:
+    given = given_reasons(ruling)
+    return [f"reasons[{i}]: no step gives the reason {_show_reason(want)}"
+            for i, want in enumerate(expect.get("reasons") or [])
+            if not any(_matches(want, got) for got in given)]
+
+
+def _answers(expect: Mapping[str, Any], ruling: Mapping[str, Any]) -> list[str]:
+    return [failure for i, want in enumerate(expect.get("answers") or [])
+            for failure in _answer(i, want, ruling.get("answers") or [])]
+
+
+# One row per check of `expect:` (contract §6 and our additions), in the order failures are listed.
+_CHECKED: tuple[tuple[str, Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]]], ...] = (
+    ("rejected", _rejected), ("winner", _winner), ("cites", _cites), ("board", _boards),
+    ("reasons", _reasons), ("answers", _answers),
+)
 
 
 def given_reasons(ruling: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -104,29 +134,28 @@ def _answer(i: int, want: Any, answers: list[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def answer_problems(value: Any, count: int) -> list[tuple[str, str]]:
+def answer_problems(value: Any, count: int) -> list[Problem]:
     """What is wrong with `expect.answers`, given how many questions the scenario asks."""
     if not isinstance(value, list):
-        return [("expect.answers", "expected a list, one expected verdict per question of ask:")]
-    out = []
+        return [("expect.answers", "expect_answers_shape", {})]
+    out: list[Problem] = []
     if len(value) > count:
-        out.append(("expect.answers", f"{len(value)} expected answers for {count} question"
-                                      f"{'s' if count != 1 else ''}"))
+        out.append(("expect.answers", "expect_answers_count", {"answers": len(value),
+                                                               "questions": count}))
     for i, item in enumerate(value):
         path = f"expect.answers.{i}"
         if isinstance(item, Mapping):
             for key in item:
                 if key not in ("verdict", "step", "rules"):
-                    out.append((f"{path}.{key}", "unknown check (expected verdict, step or rules)"))
+                    out.append((f"{path}.{key}", "expect_answer_check", {"key": str(key)}))
             step = item.get("step")
             if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
-                out.append((f"{path}.step", "expected a step number"))
+                out.append((f"{path}.step", "expect_answer_step", {}))
             rules = item.get("rules")
             if rules is not None and not (isinstance(rules, list) and all(_scalar(r) for r in rules)):
-                out.append((f"{path}.rules", "expected a list of rule ids"))
+                out.append((f"{path}.rules", "expect_rule_ids", {}))
         elif not (_scalar(item) or isinstance(item, (bool, list))):
-            out.append((path, "expected a verdict (yes, no, A, B, none, a value, a list) or "
-                              "{verdict, step, rules}"))
+            out.append((path, "expect_verdict", {}))
     return out
 
 
@@ -227,71 +256,111 @@ SLOT_CHECKS = ("empty", "card", "damage", "captured", "shattered", "keywords_inc
 ZONE_CHECKS = ("count", "includes")
 
 
-def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
+def problems(expect: Mapping[str, Any]) -> list[Problem]:
     """What is wrong with an `expect:` mapping, as (key path, message): checked when the scenario
     loads, so `check` only ever meets the shapes it reads."""
-    out: list[tuple[str, str]] = []
+    out: list[Problem] = []
     for key in expect:
-        if key not in ("rejected", "winner", "cites", "board", "reasons", "answers"):
-            out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites, board, reasons "
-                                         "or answers)"))
-    rejected = expect.get("rejected")
-    if rejected is not None and not _none(rejected) and (isinstance(rejected,
-                                                                    bool) or not isinstance(rejected, int)):
-        out.append(("expect.rejected", "expected an action number or none"))
-    winner = expect.get("winner")
-    if winner is not None and not _none(winner) and str(winner).upper() not in ("A", "B"):
-        out.append(("expect.winner", "expected A, B or none"))
-    cites = expect.get("cites")
-    if cites is not None and not (isinstance(cites, list) and all(_scalar(r) for r in cites)):
-        out.append(("expect.cites", "expected a list of rule ids"))
-    reasons = expect.get("reasons")
-    if reasons is not None and not isinstance(reasons, list):
-        out.append(("expect.reasons",
-                    "expected a list of reasons, e.g. [{reason: target_unyielding, slot: B:C3}]"))
-    for i, want in enumerate(reasons if isinstance(reasons, list) else []):
-        if not isinstance(want, Mapping) or "reason" not in want:
-            out.append((f"expect.reasons[{i}]", "expected a mapping with reason: and the facts to match"))
-        elif str(want["reason"]) not in REASONS:
-            out.append((f"expect.reasons[{i}].reason", f"unknown reason {want['reason']!r}; expected one of "
-                                                         + ", ".join(sorted(REASONS))))
-        elif not all(_scalar(v) for k, v in want.items() if k != "reason"):
-            out.append((f"expect.reasons[{i}]", "expected facts as plain values (a card, a slot, a number)"))
-    board = expect.get("board")
-    if board is not None and not isinstance(board, Mapping):
-        out.append(("expect.board", "expected a mapping of slots and zones (e.g. B:C3, A.hand)"))
-    for key, spec in (board.items() if isinstance(board, Mapping) else ()):
-        out += _spec_problems(f"expect.board.{key}", str(key), spec)
+        if key not in EXPECT_KEYS:
+            out.append((f"expect.{key}", "expect_unknown_check", {"key": str(key)}))
+    for key, shape in _SHAPES:
+        value = expect.get(key)
+        if value is not None:
+            out += shape(value)
     return out
+
+
+def _rejected_shape(rejected: Any) -> list[Problem]:
+    if _none(rejected) or (isinstance(rejected, int) and not isinstance(rejected, bool)):
+        return []
+    return [("expect.rejected", "expect_rejected_shape", {})]
+
+
+def _winner_shape(winner: Any) -> list[Problem]:
+    if _none(winner) or str(winner).upper() in ("A", "B"):
+        return []
+    return [("expect.winner", "expect_winner_shape", {})]
+
+
+def _cites_shape(cites: Any) -> list[Problem]:
+    if isinstance(cites, list) and all(_scalar(r) for r in cites):
+        return []
+    return [("expect.cites", "expect_rule_ids", {})]
+
+
+def _reasons_shape(reasons: Any) -> list[Problem]:
+    if not isinstance(reasons, list):
+        return [("expect.reasons", "expect_reasons_shape", {})]
+    return [problem for i, want in enumerate(reasons) for problem in _reason_shape(i, want)]
+
+
+def _reason_shape(i: int, want: Any) -> list[Problem]:
+    if not isinstance(want, Mapping) or "reason" not in want:
+        return [(f"expect.reasons[{i}]", "expect_reason_shape", {})]
+    if str(want["reason"]) not in REASONS:
+        return [(f"expect.reasons[{i}].reason", "expect_unknown_reason",
+                 {"reason": want["reason"], "reasons": sorted(REASONS)})]
+    if not all(_scalar(v) for k, v in want.items() if k != "reason"):
+        return [(f"expect.reasons[{i}]", "expect_reason_facts", {})]
+    return []
+
+
+def _board_shape(board: Any) -> list[Problem]:
+    if not isinstance(board, Mapping):
+        return [("expect.board", "expect_board_shape", {})]
+    return [problem for key, spec in board.items()
+            for problem in _spec_problems(f"expect.board.{key}", str(key), spec)]
+
+
+EXPECT_KEYS = ("rejected", "winner", "cites", "board", "reasons", "answers")
+# the shape each key of `expect:` must have, checked in this order (`answers` is checked against the
+# questions asked: `answer_problems`)
+_SHAPES: tuple[tuple[str, Callable[[Any], list[Problem]]], ...] = (
+    ("rejected", _rejected_shape), ("winner", _winner_shape), ("cites", _cites_shape),
+    ("reasons", _reasons_shape), ("board", _board_shape),
+)
 
 
 def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
-def _spec_problems(path: str, key: str, spec: Any) -> list[tuple[str, str]]:
+def _names(want: Any) -> bool:
+    return isinstance(want, list) and all(_scalar(v) for v in want)
+
+
+def _count(want: Any) -> bool:
+    return isinstance(want, int) and not isinstance(want, bool)
+
+
+# what each spot check of `expect.board` holds: (test of the value, the message when it fails);
+# a derived value may be none (the Soul has none), a slot's damage may not
+_SPOT_VALUES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "includes": (_names, "a list of names"),
+    "keywords_include": (_names, "a list of names"),
+    **{flag: ((lambda want: isinstance(want, bool)), "true or false")
+       for flag in ("empty", "captured", "shattered", "proactive")},
+    "card": (_scalar, "a card name"),
+    "damage": (_count, "a whole number"),
+}
+_NUMBER_OR_NONE = ((lambda want: want is None or _count(want)), "a whole number")
+
+
+def _spec_problems(path: str, key: str, spec: Any) -> list[Problem]:
     if spec is None:
         return []
     if not isinstance(spec, Mapping):
-        return [(path, "expected a mapping of checks")]
+        return [(path, "expect_spot_shape", {"key": key})]
     zone = "." in key and ":" not in key
     if not zone and SlotRef.parse(key) is None:
-        return [(path, "not a slot or zone (expected e.g. B:C3 or A.hand)")]
+        return [(path, "expect_spot_key", {"key": key})]
     out = []
     for what, want in spec.items():
         where = f"{path}.{what}"
         if what not in (ZONE_CHECKS if zone else SLOT_CHECKS):
-            out.append((where, "unknown check"))
-        elif what in ("includes", "keywords_include"):
-            if not (isinstance(want, list) and all(_scalar(v) for v in want)):
-                out.append((where, "expected a list of names"))
-        elif what in ("empty", "captured", "shattered", "proactive"):
-            if not isinstance(want, bool):
-                out.append((where, "expected true or false"))
-        elif what == "card":
-            if not _scalar(want):
-                out.append((where, "expected a card name"))
-        elif not (isinstance(want, int) and not isinstance(want,
-                                                           bool)) and not (want is None and what != "damage"):
-            out.append((where, "expected a whole number"))
+            out.append((where, "expect_spot_check", {"key": key, "check": str(what)}))
+            continue
+        holds, shape = _SPOT_VALUES.get(what, _NUMBER_OR_NONE)
+        if not holds(want):
+            out.append((where, "expect_spot_value", {"key": key, "check": str(what), "shape": shape}))
     return out

@@ -42,6 +42,8 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
     g = Game(state, trace, tuple(scenario.actions), verbs, scenario.on_illegal)
+    if snapshots:
+        trace.board = g.board     # each step's board, as the game derived it (one derivation per version)
     trace.explainer = consequences.Explainer(g)   # consequences as steps (issue 11)
     if observe is not None:
         trace.observer = lambda: observe(g)
@@ -111,7 +113,6 @@ def _derived(g: Game) -> dict[str, Any]:
     try:
         return g.board().derived(detail=True)
     except Exception:  # noqa: BLE001 - already reported as an engine error step
-        g.touch()
         return {}
 
 
@@ -120,6 +121,7 @@ def describe_position(g: Game) -> None:
     beyond the printed values (Armaments, auras, Moral, lasting and slot effects, granted keywords)."""
     board = g.board()
     parts: list[str] = []
+    named: list[tuple[Any, str]] = []
     rules: list[str] = ["glossary/line", "glossary/active"]
     for ref, view in board.souls.items():
         if view.captured:
@@ -143,9 +145,10 @@ def describe_position(g: Game) -> None:
             rules += ["13.6.1", "13.6.3"]
         if bits:
             parts.append(f"{view.card.name} ({ref}, line {view.line}): {'; '.join(bits)}")
+            named.append((ref, view.card.name))
     text = "Nothing is queued; the position as given, with what the rules derive for its active cards. " + (
         ". ".join(parts) + "." if parts else "Every card has its printed values.")
-    g.trace.add("position", text, tuple(dict.fromkeys(rules)))
+    g.trace.add("position", text, tuple(dict.fromkeys(rules)), cards=named)
 
 
 def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:
@@ -204,8 +207,12 @@ def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     rules = list(dict.fromkeys(r for v in violations for r in v.rules))
     why = "; ".join(v.text for v in violations)
     text = f"{action.describe()} is not legal: {why}."
+    places = [action.ref(key, g.state) for key in action.places] + action.target_refs(g.state)
     step = g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules,
-                       reasons=[v.reason for v in violations if v.reason is not None])
+                       reasons=[v.reason for v in violations if v.reason is not None],
+                       cards=[g.at(ref) for ref in dict.fromkeys(places) if ref is not None],
+                       what="action_refused", action=action.index, player=g.actor(action),
+                       because=tuple(v.text for v in violations))
     g.ledger.refused(action.index, step.n, why)
     if g.rejected is None:
         g.rejected = {"action": action.index, "text": text, "rules": rules,

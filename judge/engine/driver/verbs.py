@@ -11,8 +11,11 @@ actions, and the functions that make it a rule (pokerkit's verify / do side by s
                 words are the steps its `do` adds
 
     verify(state, action, window=None, board=None) -> list[Violation]
+    can(state, action, window=None, board=None) -> bool      # not verify(...): one action, no list
+    why_not(state, action, window=None, board=None) -> list[Reason]   # verify's refusals as records
     apply(g, action)                      # the verb's `do`
     legal_actions(state, window=None) -> list[Action]   # `action in legal_actions(...)` works
+    refused_actions(state, window=None) -> [(Action, [Violation])]  # both players' candidates refused now
     action_of(data, index=0) -> Action    # a contract §4 dict as an Action
 
 Adding a verb: one `Verb(...)` row below with its verify_<verb>, its do and its candidates (beside the
@@ -27,12 +30,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.data import budget
-from judge.engine.data.errors import Violation
+from judge.engine.data.errors import Reason, Violation
 from judge.engine.play import battle, cascade, placing, turns
 from judge.engine.play.game import Game
 from judge.engine.position.action import Action
 from judge.engine.position.board import Board, derive
-from judge.engine.position.state import State
+from judge.engine.position.state import PLAYERS, State
 from judge.engine.rules import legality, moves
 from judge.engine.rules import moment as checks
 from judge.engine.rules.moment import Check, Window
@@ -146,6 +149,19 @@ def verify(state: State, action: Action, window: Window | None = None,
     return checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup)
 
 
+def why_not(state: State, action: Action, window: Window | None = None,
+            board: Board | None = None) -> list[Reason]:
+    """Why `action` is not legal now, as reason records (errors.REASONS), one per violation of
+    `verify`; empty when it is legal."""
+    return [violation.record for violation in verify(state, action, window, board)]
+
+
+def can(state: State, action: Action, window: Window | None = None, board: Board | None = None) -> bool:
+    """Whether `action` is legal now: `verify` finds nothing against it. It checks that one action
+    (`can(state, a) == (a in legal_actions(state))` without building the list)."""
+    return not verify(state, action, window, board)
+
+
 def apply(g: Game, action: Action) -> None:
     """Take `action` (verify has found it legal) from the open game state."""
     VERBS[action.verb].do(g, action)
@@ -168,23 +184,38 @@ def action_of(data: Mapping[str, Any], index: int = 0) -> Action:
     return Action.of(data, index, NAMES)
 
 
+def checked_actions(state: State, window: Window | None = None,
+                    players: tuple[str, ...] | None = None) -> Iterator[tuple[Action, list[Violation]]]:
+    """Every candidate action of `players` (default: the player who may act), with concrete targets and
+    `by`, in the table's order, each with every reason it is not legal now (none: it is legal)."""
+    board = derive(state)
+    for player in players or (checks.actor(state, window),):
+        moment = moves.Moment(state, window, player, board, state.soul_refs(player))
+        seen: set[str] = set()
+        for verb in (v for v in TABLE if v.offered):
+            for data in verb.candidates(moment):
+                budget.check_time()  # candidates grow with hand × souls × target lists: bounded by the clock
+                data = {**data, "by": player}
+                key = repr(sorted(data.items(), key=lambda kv: kv[0]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                action = action_of(data)
+                yield action, checks.run(verb.verify, verb.fast, state, action, window, board,
+                                         in_setup=verb.in_setup)
+
+
 def legal_actions(state: State, window: Window | None = None) -> list[Action]:
     """Every legal action of the player who may act, with concrete targets and `by`, in the table's
     order."""
-    player = checks.actor(state, window)
-    board = derive(state)
-    moment = moves.Moment(state, window, player, board, state.soul_refs(player))
-    out = []
-    seen: set[str] = set()
-    for verb in (v for v in TABLE if v.offered):
-        for data in verb.candidates(moment):
-            budget.check_time()  # candidates grow with hand × souls × target lists: bounded by the clock
-            data = {**data, "by": player}
-            key = repr(sorted(data.items(), key=lambda kv: kv[0]))
-            if key in seen:
-                continue
-            seen.add(key)
-            action = action_of(data)
-            if not checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup):
-                out.append(action)
-    return out
+    return [action for action, why in checked_actions(state, window) if not why]
+
+
+REFUSABLE = ("pass", "end_phase")   # verbs never refused in a way worth posing
+
+
+def refused_actions(state: State, window: Window | None = None) -> list[tuple[Action, list[Violation]]]:
+    """The candidate actions of both players that are not legal now, each with why (a dispute is often
+    about an action that may not be taken: the desk offers them to queue, to be ruled on)."""
+    return [(action, why) for action, why in checked_actions(state, window, PLAYERS)
+            if why and action.verb not in REFUSABLE]

@@ -5,8 +5,6 @@ effects begin at the fight (interpretation/battle-by-effect)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from judge.engine.data import parts
 from judge.engine.data.cards import CardDef, EffectDef
 from judge.engine.data.errors import Reason
@@ -22,7 +20,7 @@ from judge.engine.data.keywords import (
     restrictions,
 )
 from judge.engine.play import cascade, effects, nonevents, references, zones
-from judge.engine.play.game import Entry, Game
+from judge.engine.play.game import Battle, Entry, Game
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, Soul
@@ -31,16 +29,6 @@ from judge.engine.rules import legality
 
 R_CHECK = ("9.5.3", "glossary/attack-target")
 R_FIGHT = ("glossary/battle", "glossary/atk", "glossary/def")
-
-
-@dataclass
-class Battle:
-    attacker: SlotRef
-    attacker_uid: int
-    target: SlotRef
-    target_uid: int
-    counts_as_attack: bool
-    by_effect: bool = False
 
 
 def declare(g: Game, action: Action) -> None:
@@ -63,7 +51,8 @@ def declare(g: Game, action: Action) -> None:
                 ("glossary/attack", "glossary/attack-target", *rules,
                  *(("glossary/dual-wielding",) if soul.attacks_made > 1 else ()),
                  *(("13.4.2",) if soul.attacks_made > 1 and instances > 1 else ())),
-                [{"slot": str(ref), "attacks_made": [soul.attacks_made - 1, soul.attacks_made]}])
+                [{"slot": str(ref), "attacks_made": [soul.attacks_made - 1, soul.attacks_made]}],
+                cards=[g.at(ref), g.at(target)])
     nonevents.taunt_exceptions(g, board, target)
     nonevents.taunt_idle(g, board, target)
     g.battle = b
@@ -81,7 +70,7 @@ def declare(g: Game, action: Action) -> None:
             _cancel(g, b, soul.name, problem)
             return
         g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.",
-                    R_CHECK)
+                    R_CHECK, cards=[g.at(b.target)])
         fight(g, b)
     finally:
         g.battle = None
@@ -124,7 +113,7 @@ def _cancel(g: Game, b: Battle, name: str, problem: tuple[str, tuple[str, ...]])
     g.trace.add("battle", f"The attack of {name} is cancelled before the fight: {text}. A "
                           "cancelled attack does not count (the glossary says so under Dual "
                           "Wielding).",
-                (*R_CHECK, *why, "glossary/dual-wielding"))
+                (*R_CHECK, *why, "glossary/dual-wielding"), cards=[g.at(b.target)])
 
 
 def _attacker_soul(g: Game, b: Battle) -> Soul | None:
@@ -201,7 +190,8 @@ def fight(g: Game, b: Battle) -> None:
         if att.has(BERSERK.name) or _has_capture_instants(g, att.card):
             g.trace.add("nonevent", f"{att.card.name} was captured in the same step as its target, so it is "
                                     "no longer active: its Berserk does not trigger (only active cards' "
-                                    "effects trigger).", ("glossary/berserk", "9.5.8", "11.8.1"))
+                                    "effects trigger).", ("glossary/berserk", "9.5.8", "11.8.1"),
+                                    what="trigger_missed", of=att.card.name)
         return
     berserk(g, b, att)
 
@@ -250,7 +240,10 @@ def _defiance_hits(g: Game, b: Battle, board: stats.Board, att: SoulView,
             g.trace.add("nonevent", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
                                     f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
                                     f"{att.card.rank}, Unyielding).",
-                        ("13.6.6", "13.6.3", "glossary/defiance", *source_rules))
+                        ("13.6.6", "13.6.3", "glossary/defiance", *source_rules),
+                        cards=[(b.attacker, att.card.name),
+                               g.at(SlotRef.parse(ks.source) if ks.source and ":" in ks.source else None)],
+                        what="kept_off", of=tgt.card.name)
             continue
         hits.append((b.attacker, ks.keyword.value,
                      f"{tgt.card.name}'s Defiance (from {src}, rank {ks.source_rank}), an Instant Effect",
@@ -265,7 +258,8 @@ def _defiance_hits(g: Game, b: Battle, board: stats.Board, att: SoulView,
                                f"the Defiance from rank {higher[0].source_rank} is of a higher rank, so "
                                "it reaches it.",
                     ("13.6.7", "13.6.7e", "13.6.3",
-                     *(("11.2.3", "13.2.2") if higher[0].kind != "printed" else ())))
+                     *(("11.2.3", "13.2.2") if higher[0].kind != "printed" else ())),
+                     cards=[(b.attacker, att.card.name)])
     return hits
 
 
@@ -321,14 +315,15 @@ def _no_berserk_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmVi
             and tgt.has(BERSERK.name) and not g.state.winner:
         g.trace.add("nonevent", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
                                 f"battle for {tgt.card.name}, so its Berserk does not trigger.",
-                    ("glossary/berserk", "glossary/defiance"))
+                    ("glossary/berserk", "glossary/defiance"), what="trigger_missed", of=tgt.card.name)
     if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
             and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has(BERSERK.name):
         # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
         # the Soul attacked nothing (interpretation/battle-by-effect)
         g.trace.add("nonevent", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
                                 "attacked: its Berserk does not trigger.",
-                    ("glossary/berserk", "interpretation/battle-by-effect"))
+                    ("glossary/berserk", "interpretation/battle-by-effect"),
+                    what="trigger_missed", of=att.card.name)
 
 
 def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -> None:
@@ -338,12 +333,14 @@ def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -
     for ref in (b.target, b.attacker) if b.target.is_realm else (b.target,):
         if not ref.is_realm and board.has_keyword(ref, UNYIELDING.name):
             g.trace.add("battle", f"{g.name_at(ref)} is Unyielding, but battle damage is not an effect: "
-                                  "Unyielding does not protect against it.", ("13.6.7", "13.6.7b"))
+                                  "Unyielding does not protect against it.", ("13.6.7", "13.6.7b"),
+                                  cards=[g.at(ref)])
     if not b.target.is_realm:
         for eff in tgt.card.effects:
             if eff.kind == "static" and eff.to == "other_own_souls" and not tgt.negated:
                 g.trace.add("battle", f"{tgt.card.name}'s aura gives to its controller's other Souls, not to "
-                                      f"{tgt.card.name} itself.", ("13.1.2",))
+                                      f"{tgt.card.name} itself.", ("13.1.2",),
+                            cards=[(b.target, tgt.card.name)], what="kept_off", of=tgt.card.name)
                 break
     else:
         views: list[tuple[SlotRef, SoulView | RealmView]] = [*board.souls.items(), *board.realms.items()]
@@ -354,13 +351,13 @@ def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -
         if givers:
             g.trace.add("battle", f"{', '.join(g.name_at(r) for r in givers)} gives to its controller's "
                                   f"Souls; that reaches Souls only, not {tgt.card.name}, a Realm.",
-                        ("13.1.3",))
+                        ("13.1.3",), cards=[g.at(r) for r in givers])
     for ref, view in board.souls.items():
         if view.negated and not view.captured and ref.player in (b.attacker.player, b.target.player) and \
                 any(e.kind == "static" for e in view.card.effects):
             g.trace.add("battle", f"The effects of {g.name_at(ref)} are negated by an effect in force, so "
                                   "what it would give is stopped for as long as that lasts.",
-                        ("13.5.2", "13.1.2"))
+                        ("13.5.2", "13.1.2"), cards=[g.at(ref)])
 
 
 def _has_capture_instants(g: Game, card: CardDef) -> bool:
@@ -381,7 +378,8 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
                            negator=" and ".join(negators) or "an effect in force")
         g.trace.add("nonevent", f"{att.card.name}'s {BERSERK.title} does not trigger ({text}): "
                                 f"{reason.text}.",
-                    (*BERSERK.rules[:1], *reason.rules), reasons=[reason])
+                    (*BERSERK.rules[:1], *reason.rules), reasons=[reason],
+                    what="trigger_missed", of=att.card.name)
     for ks in view.instances(BERSERK.name):
         eff = EffectDef(name=BERSERK.title, kind=BERSERK.kind, trigger="captures_attack_target",
                         do=tuple(ks.keyword.value))
@@ -395,7 +393,7 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
         g.trace.add("instant", f"Berserk triggers: {text} with the attack damage in the capture "
                                f"step.{granted}",
                     ("glossary/berserk", "9.5.8", *(("13.2.1", *ks.rules) if grant else ())),
-                    reasons=[grant] if grant else ())
+                    reasons=[grant] if grant else (), cards=[(ref, att.card.name)])
         effects.resolve_instant(g, entry, text)
     cascade.triggered(g, "captures_attack_target", ref,
                       {"attacker": b.attacker_uid, "attacked": b.target_uid}, text)
@@ -453,7 +451,8 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
             why = restricted[0]
             # the glossary says it (Restriction: "stops battles started by effects that count as attacks")
             g.trace.add("battle", f"{att.name} ({attacker}) is {why.by_effect}, so it does not battle in a "
-                                  "battle that counts as an attack.", why.by_effect_rules)
+                                  "battle that counts as an attack.", why.by_effect_rules,
+                                  cards=[(attacker, att.name)])
             return
     b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
     defiant = not target.is_realm and board.has_keyword(target, DEFIANCE.name)
@@ -464,10 +463,10 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
     g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles "
                           f"{g.name_at(target)}. It begins at the fight and uses up no attack; {kind}.",
                 ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
-                 *(("glossary/defiance",) if defiant else ())))
+                 *(("glossary/defiance",) if defiant else ())), cards=[(attacker, att.name), g.at(target)])
     if attacker == target and board.souls[attacker].has(BERSERK.name):
         g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own "
-                              "Berserk.", ("glossary/berserk",))
+                              "Berserk.", ("glossary/berserk",), cards=[(attacker, att.name)])
 
     if counts_as_attack:
         context = {"attacker": att.uid, "attacked": holder.uid}

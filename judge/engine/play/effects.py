@@ -40,11 +40,17 @@ def fizzle_reason(g: Game, entry: Entry) -> Reason | None:
             for r in g.state.soul_refs(entry.controller))
         note = "; the one on the field now came back and is a new card" if back else ""
         return Reason.of("fizzle_card_inactive", effect=entry.label, card=entry.card, how=_how(how),
+                         slot=str(entry.source_ref), went=_went(g, how, g.state.find_uid(entry.source_uid)
+                                                                or entry.source_ref, entry.controller),
                          note=note, also=("15.5.1",) if back else ())
     if entry.kind == "event" and not g.is_active_uid(entry.caster_uid):
         how = g.left.get(entry.caster_uid,
                          "no longer active") if entry.caster_uid is not None else "no longer active"
-        return Reason.of("fizzle_caster_inactive", effect=entry.label, how=_how(how))
+        # 10.2.5: the Caster, named where it stood when it cast the Event, and where it went
+        now = g.state.find_uid(entry.caster_uid) if entry.caster_uid is not None else None
+        return Reason.of("fizzle_caster_inactive", effect=entry.label, how=_how(how),
+                         caster=entry.context.get("caster_name", "its Caster"), slot=str(entry.source_ref),
+                         went=_went(g, how, now or entry.source_ref, entry.controller))
     if entry.kind == "ambush" and entry.ambusher_uid is not None and g.left.get(entry.ambusher_uid) == "hand":
         return Reason.of("fizzle_ambusher_returned", effect=entry.label)
     return None
@@ -52,6 +58,15 @@ def fizzle_reason(g: Game, entry: Entry) -> Reason | None:
 
 def _how(how: str) -> str:
     return {"hand": "returned to the hand", "exile": "exiled", "captured": "captured"}.get(how, how)
+
+
+def _went(g: Game, how: str, ref: SlotRef | None, owner: str) -> str:
+    """Where a card that is no longer active went, in words: face down on its slot, or to a zone."""
+    where = ref.player if ref is not None else owner
+    return {"hand": f"was returned to {where}'s hand",
+            "exile": "was exiled",
+            "captured": f"was captured and lies face down on {ref}",
+            "shattered": f"shattered and lies face down on {ref}, which it blocks"}.get(how, f"is {how}")
 
 
 def cost_problem(g: Game, entry: Entry) -> str | None:
@@ -73,7 +88,10 @@ def _payer(entry: Entry, by: str) -> int | None:
     return {"self": entry.source_uid, "caster": entry.caster_uid, "ambusher": entry.ambusher_uid}.get(by)
 
 
-def pay_costs(g: Game, entry: Entry) -> None:
+def pay_costs(g: Game, entry: Entry) -> int | None:
+    """Pay the cost in full (11.5.1); the step that says the effect resolves although paying HP captured
+    its payer (11.5.5), or None."""
+    kept = None
     g.trace.add("cost", f"{entry.label}'s cost is paid now, just before it resolves, in full; a paid cost "
                         "stays paid even if the effect then has nothing to do.",
                 ("11.5.1", "11.5.2", "11.5.4", "11.2.1"))
@@ -85,9 +103,26 @@ def pay_costs(g: Game, entry: Entry) -> None:
             ref = g.where(_payer(entry, c.get("by", "self")))
             if ref is None:  # cost_problem made sure the payer is active
                 raise KeyError(f"the Soul paying the cost of {entry.label} is not on the field")
+            payer = g.state.soul(ref)
+            armament = payer.armament.name if payer.armament is not None else None
             zones.deal_damage(g, ref, c["pay_hp"], f"paying the cost of {entry.label}", ("11.5.5", "14.3.1",
-                                                                                          "glossary/pay-hp"))
+                                                                                          "glossary/pay-hp"),
+                              what="cost_paid")
             zones.check_captures(g)
+            if payer.captured:
+                # 11.5.5: the effect still resolves as far as it can, even if paying captured its payer;
+                # its Armament went to the Elysium with the capture (10.3.4a)
+                went = f"; its Armament {armament} went to {payer.owner}'s Elysium" if armament else ""
+                why = Reason.of("payer_captured", card=payer.name, slot=str(ref), hp=c["pay_hp"],
+                                effect=entry.label, armament=armament or "", went=went,
+                                also=("10.3.4", "10.3.4a") if armament else ())
+                kept = g.trace.add("resolve", f"{_cap(why.text)}.", why.rules, reasons=[why],
+                                   cards=[(ref, payer.name)], what="resolve_checked").n
+    return kept
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 # --- resolving ----------------------------------------------------------------------------------------
@@ -95,26 +130,27 @@ def pay_costs(g: Game, entry: Entry) -> None:
 def resolve_entry(g: Game, entry: Entry) -> None:
     """11.6.1: check whether the effect can still resolve; pay its cost (11.5.1); do what it says."""
     g.trace.add("resolve", f"{entry.label} ({entry.controller}), on top of the Cascade, begins to resolve.",
-                ("glossary/cascade",))
+                ("glossary/cascade",), what="resolve_begins")
     reason = fizzle_reason(g, entry)
     if reason is None and entry.kind == "event":
         caster = g.where(entry.caster_uid)
         if caster is None:  # fizzle_reason made sure the Caster is active
             raise KeyError(f"the Caster of {entry.card} is not on the field")
         g.trace.add("resolve", f"Its Caster, {g.name_at(caster)}, is still active, so {entry.card} resolves "
-                               "(having left the Front Line or moved would not matter).", ("10.2.5",))
+                               "(having left the Front Line or moved would not matter).", ("10.2.5",),
+                               cards=[g.at(caster)], what="resolve_checked")
     if reason is None and entry.effect.condition:
         now = ""
         where = g.where(entry.source_uid) if entry.source_uid is not None else None
         if where is not None and not where.is_realm:
             now = f" (at this point {words.condition_now(g.board(), where, entry.effect.condition)})"
         g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked "
-                               f"again now{now}.", ("11.3.1",))
+                               f"again now{now}.", ("11.3.1",), what="resolve_checked")
     if reason is None and entry.kind == "ambush" and not g.is_active_uid(entry.ambusher_uid):
         how = _how(g.left.get(entry.ambusher_uid, "moved") if entry.ambusher_uid is not None else "moved")
         g.trace.add("resolve", f"{entry.card}'s Ambusher is no longer active ({how}), but an Ambush resolves "
                                "anyway: it fizzles only if its Ambusher went back to the hand.",
-                    ("10.4.7", "11.6.1c"))
+                    ("10.4.7", "11.6.1c"), what="resolve_checked")
     if reason is None:
         problem = cost_problem(g, entry)
         if problem is not None:
@@ -124,9 +160,9 @@ def resolve_entry(g: Game, entry: Entry) -> None:
                               reasons=[reason])
         g.ledger.fizzled(entry.id, fizzled.n, reason.text, fizzled.rules)
     else:
-        g.ledger.resolved(entry.id, len(g.trace.steps))   # the last check made: what let it resolve
-        if entry.effect.cost:
-            pay_costs(g, entry)
+        checked = len(g.trace.steps)   # the last check made: what let it resolve
+        kept = pay_costs(g, entry) if entry.effect.cost else None
+        g.ledger.resolved(entry.id, kept or checked)
         run_do(g, entry, entry.effect.do)
     finish(g, entry)
 
@@ -146,7 +182,6 @@ def finish(g: Game, entry: Entry) -> None:
         g.state.players[entry.controller].elysium.append(entry.card)
         g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.4.8",),
                     [{"card": entry.card, "from": "sprung", "to": f"{entry.controller}.elysium"}])
-    g.touch()
     zones.check_captures(g)
 
 
@@ -253,11 +288,12 @@ def _if(part: parts.If, g: Game, entry: Entry) -> None:
     if not failed:
         g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} meets "
                               "it.",
-                    ("11.3.2",))
+                    ("11.3.2",), cards=[g.at(found[0][0])] if found else ())
         run_do(g, entry, part.then or [])
     else:
         g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} "
-                              f"{'; '.join(failed)}, so it is not met.", ("11.3.2",))
+                              f"{'; '.join(failed)}, so it is not met.", ("11.3.2",),
+                              cards=[g.at(found[0][0])] if found else ())
         run_do(g, entry, part.otherwise or [])
 
 
@@ -275,7 +311,7 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
                 g.trace.add("effect", f"{g.name_at(t.ref)} is Unyielding, but {entry.label} is laid on its "
                                       "Soul Spot without naming the Soul, so Unyielding does not protect "
                                       "against it.",
-                            ("13.6.7", "13.6.7d", "11.4.4"))
+                            ("13.6.7", "13.6.7d", "11.4.4"), cards=[g.at(t.ref)])
             return [t.ref]
         return []
     return [ref for ref, _ in references.resolve_ref(g, entry, name)]
@@ -290,7 +326,6 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
                       source_uid=entry.source_uid if entry.kind not in ("event", "ambush") else None,
                       source_rank=entry.source_rank, started_turn=state.turn, seq=state.new_uid())
     state.lasting.append(lasting)
-    g.touch()
     how = _describe_value(kind, value)
     span = stats.SPANS.get(until, until.replace("_", " "))  # the Codex's words (13.3.1, 13.3.2)
     if kind == "lay":
@@ -314,6 +349,7 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
         (value if kind == "gain" else None)
     view = g.board().view(ref) if stats_given else None
+    shows: list[tuple[str, str, int]] = []
     if view is not None and stats_given:
         names = {"atk": ("ATK", view.atk), "def": ("DEF", view.def_), "hp": ("max HP", view.max_hp)}
         shown = []
@@ -321,9 +357,11 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
             label, val = names[key]
             part, why = stats.explain(val, label)
             shown.append(part)
+            shows.append((view.card.name, label, val.total))
             rules = (*rules, *why)
         text += f" {g.name_at(ref)} now has {', '.join(shown)}."
-    g.trace.add("effect", text, tuple(dict.fromkeys(rules)), [{"slot": str(ref), kind: how, "until": until}])
+    g.trace.add("effect", text, tuple(dict.fromkeys(rules)), [{"slot": str(ref), kind: how, "until": until}],
+                shows=shows)
 
 
 def _describe_value(kind: str, value: Any) -> str:
@@ -357,7 +395,7 @@ def negate(g: Game, entry: Entry, name: str) -> None:
                 g.trace.add("effect", f"{entry.label} (rank {entry.source_rank}) can't negate "
                                       f"{victim.label}: {soul.name} ({ref}, rank {g.card(soul.name).rank}) "
                                       "is Unyielding against it.",
-                            ("13.6.5", "13.5.3", "13.6.3"))
+                            ("13.6.5", "13.5.3", "13.6.3"), cards=[(ref, soul.name)])
                 return
         victim.negated = True
         victim.negated_by = f" by {entry.label}"
@@ -407,7 +445,8 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
     if entry.source_uid is not None and not g.is_active_uid(entry.source_uid):
         why = f"{entry.card} is no longer active, so it does nothing"
         gone = g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {why}.",
-                           ("glossary/instant-effect", "11.1.5"))
+                           ("glossary/instant-effect", "11.1.5"),
+                           cards=[g.at(entry.source_ref)] if entry.source_ref else ())
         g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, gone.n,
                         entry.target_uids, entry.source_uid)
         g.ledger.fizzled(entry.id, gone.n, why, gone.rules)
@@ -422,7 +461,8 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
     said = g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it "
                                   "can't be answered.",
                        ("glossary/instant-effect", "12.5.1", "11.1.5",
-                        *(("11.7.3",) if entry.effect.limit else ())))
+                        *(("11.7.3",) if entry.effect.limit else ())),
+                        cards=[g.at(entry.source_ref)] if entry.source_ref else ())
     g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, said.n,
                     entry.target_uids, entry.source_uid)
     g.ledger.resolved(entry.id, said.n)
@@ -439,16 +479,19 @@ def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:
     return reason.text if reason is not None else None
 
 
-def limit_reason(g: Game, uid: int | None, effect: EffectDef) -> Reason | None:
-    """The limit of `effect` used up on the card `uid`, as a record (11.7.1, 11.7.4), or None."""
+def limit_reason(g: Game, uid: int | None, effect: EffectDef, card: str | None = None) -> Reason | None:
+    """The limit of `effect` used up on the card `uid` (named `card`), as a record (11.7.1, 11.7.4)."""
     if effect.limit is None or uid is None:
         return None
     this_turn, this_game = g.state.uses(uid, effect.label)
     lim = effect.limit
+    named = {"card": card} if card else {}
     if lim.per_turn is not None and this_turn >= lim.per_turn:
-        return Reason.of("limit_used_up", effect=effect.label, used=this_turn, per="turn", limit=lim.text)
+        return Reason.of("limit_used_up", effect=effect.label, used=this_turn, per="turn", limit=lim.text,
+                         **named)
     if lim.per_game is not None and this_game >= lim.per_game:
-        return Reason.of("limit_used_up", effect=effect.label, used=this_game, per="duel", limit=lim.text)
+        return Reason.of("limit_used_up", effect=effect.label, used=this_game, per="duel", limit=lim.text,
+                         **named)
     return None
 
 

@@ -66,6 +66,19 @@ class Entry:
 
 
 @dataclass
+class Battle:
+    """The battle being fought (battle.py): who attacks whom, by card and by slot (the attacker's slot
+    follows it if it moves before the fight, battle.check)."""
+
+    attacker: SlotRef
+    attacker_uid: int
+    target: SlotRef
+    target_uid: int
+    counts_as_attack: bool
+    by_effect: bool = False
+
+
+@dataclass
 class Pending:
     """A Timing Effect that has triggered and waits to go on the Cascade or be offered (11.8)."""
 
@@ -77,6 +90,7 @@ class Pending:
     mandatory: bool
     context: dict[str, Any]
     trigger_text: str
+    granted_by: str | None = None   # a granted effect's granter (13.2.2: its rank is source_rank)
 
 
 class Pause(Exception):
@@ -113,7 +127,7 @@ class Game:
     window_open: bool = False
     priority: str | None = None
     resolving: bool = False       # the Cascade is resolving (12.2: Timing Effects wait)
-    battle: Any = None            # the Battle being fought, if any
+    battle: Battle | None = None  # the Battle being fought, if any
     next_entry: int = 1
     limit: int | None = None      # stop (Pause) when the queue reaches this many actions
     # (owner, name): sprung Ambushes resolving
@@ -122,15 +136,38 @@ class Game:
     unnamed_discards: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     ledger: Ledger = field(default_factory=Ledger)   # facts for the answers (contract §7)
     _board: stats.Board | None = None
+    _board_at: int = -1           # the state's board_version the board was derived at
 
-    # --- derived values, cached until the state changes
+    def __post_init__(self) -> None:
+        self.trace.namer = self.holder_name
+
+    def at(self, ref: SlotRef | None) -> tuple[str, str]:
+        """A card a step names, for its facts: its slot and the name of the card on it now ("" if none)."""
+        holder = self.state.holder_at(ref) if ref is not None else None
+        return (str(ref), holder.name if holder is not None else "")
+
+    def holder_name(self, slot: str) -> str | None:
+        """The name of the card on a slot now (a step's facts name the cards its changes touch)."""
+        ref = SlotRef.parse(slot)
+        holder = self.state.holder_at(ref) if ref is not None else None
+        return holder.name if holder is not None else None
+
+    # --- derived values, derived once per version of what they read (every change to it bumps
+    # state.board_version: tracked.py)
     def board(self) -> stats.Board:
-        if self._board is None:
-            self._board = stats.derive(self.state)
+        version = self.state.board_version
+        if self._board is None or self._board_at != version:
+            # what changed since the last board: derive only what it touched where that is exact (a
+            # derivation that raises leaves no board, so the next one derives the whole board)
+            changes = self.state.changes()
+            before, self._board = self._board, None
+            self._board = stats.derive(self.state, before, changes)
+            self._board_at = version
         return self._board
 
-    def touch(self) -> None:
-        self._board = None
+    def board_is_current(self, board: stats.Board | None) -> bool:
+        """Whether `board` is the one derived for the state as it is now."""
+        return board is not None and board is self._board and self._board_at == self.state.board_version
 
     # --- queue
     def peek(self) -> Action | None:

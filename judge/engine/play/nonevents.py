@@ -44,7 +44,7 @@ def taunt_exceptions(g: Game, board: Board, target: SlotRef) -> None:
                                         f"protect {g.name_at(target)}: the Attack Target has Taunt itself "
                                         f"and its own rank, {view.card.rank}, is at least the Taunt Soul's, "
                                         "so it can be attacked.",
-                            R_TAUNT)
+                            R_TAUNT, cards=[g.at(ref), g.at(target)])
                 return
 
 
@@ -61,7 +61,8 @@ def attacker_defiance(g: Game, board: Board, attacker: SlotRef, target: SlotRef,
     role = "attacks" if counts_as_attack else "battles"
     g.trace.add("nonevent", f"{view.card.name}'s Defiance does not trigger: Defiance triggers when its Soul "
                             f"is attacked, and {view.card.name} ({attacker}) is the one that "
-                            f"{role}.{counter}", R_DEFIANCE)
+                            f"{role}.{counter}", R_DEFIANCE,
+                            cards=[(attacker, view.card.name)], what="trigger_missed", of=view.card.name)
 
 
 def berserk_not_taken(g: Game, att: Any, attacker: SlotRef, target: SlotRef, captured: list[SlotRef],
@@ -82,7 +83,8 @@ def berserk_not_taken(g: Game, att: Any, attacker: SlotRef, target: SlotRef, cap
                f"{hp_before}: only a capture by the attack damage itself counts")
     else:
         return
-    g.trace.add("nonevent", f"{name}'s Berserk does not trigger: {why}.", (*R_BERSERK, "9.5.8"))
+    g.trace.add("nonevent", f"{name}'s Berserk does not trigger: {why}.", (*R_BERSERK, "9.5.8"),
+    cards=[g.at(target)], what="trigger_missed", of=name)
 
 
 def taunt_idle(g: Game, board: Board, target: SlotRef) -> None:

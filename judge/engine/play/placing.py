@@ -26,6 +26,7 @@ def recruit(g: Game, action: Action) -> None:
     """10.1.1: a Soul from hand onto an empty slot under an active Soul."""
     player, ref, card = _from_hand(g, action, "to")
     zones.place_soul(g, player, ref.slot, card.name)
+    g.state.players[player].recruits.append(card.name)   # 10.1.1: one per turn counts recruits made
     statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
     g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
                           f"{', and its Static Effects apply from now' if statics else ''}; a card put on "
@@ -42,7 +43,6 @@ def equip(g: Game, action: Action) -> None:
     player, ref, card = _from_hand(g, action, "to")
     soul = g.state.soul(ref)
     soul.armament = Armament(g.state.new_uid(), card.name)
-    g.touch()
     view = g.board().souls[ref]
     parts: list[str] = []
     rules: list[str] = []
@@ -53,14 +53,15 @@ def equip(g: Game, action: Action) -> None:
     g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the "
                           f"Wielder's (equipping is not an effect and can't be answered). {soul.name} now "
                           f"has {', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
-                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
+                [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}],
+                shows=[(soul.name, key, value.total) for key, value in
+                       (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp))])
 
 
 def invoke(g: Game, action: Action) -> None:
     """10.5.1: a Realm from hand onto an empty realm slot."""
     player, ref, card = _from_hand(g, action, "to")
     g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
-    g.touch()
     g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.",
                 ("10.5.1", "10.5.2"),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])

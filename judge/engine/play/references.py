@@ -42,7 +42,8 @@ def resolve_ref(g: Game, entry: Entry, name: str, *,
             return []
         if t.uid is not None and soul.uid != t.uid:
             g.trace.add("effect", f"{entry.label} remembers its target by its slot: {soul.name} now stands "
-                                  f"on {t.ref}, so the effect acts on it.", ("11.4.8", "11.6.4"))
+                                  f"on {t.ref}, so the effect acts on it.", ("11.4.8", "11.6.4"),
+                                  cards=[(t.ref, soul.name)])
         return [(t.ref, t.names_soul)]
     if name == "self":
         ref = uid_ref(g, entry.source_uid)
@@ -51,7 +52,7 @@ def resolve_ref(g: Game, entry: Entry, name: str, *,
         ref = uid_ref(g, entry.source_uid)
         return [(ref, False)] if ref else []
     if name == "caster":
-        ref = uid_ref(g, entry.caster_uid)
+        ref = uid_ref(g, entry.caster_uid if entry.caster_uid is not None else _answered_caster(g, entry))
         return [(ref, False)] if ref else []
     if name == "ambusher":
         ref = uid_ref(g, entry.ambusher_uid)
@@ -75,7 +76,7 @@ def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
     rank = g.card(soul.name).rank
     reason = Reason.of("unyielding_now" if targeted else "unyielding_instant", card=soul.name, slot=str(ref),
                        rank=rank, effect=entry.label, source_rank=entry.source_rank)
-    g.trace.add("nonevent", f"{reason.text}.", reason.rules, reasons=[reason])
+    g.trace.add("nonevent", f"{reason.text}.", reason.rules, reasons=[reason], what="kept_off", of=entry.card)
 
 
 def teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
@@ -98,7 +99,8 @@ def refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: boo
         if passed:
             g.trace.add("effect", f"{entry.label} acts only on active cards: "
                                   f"{', '.join(g.name_at(r) for r in passed)} (captured) "
-                                  f"{'is' if len(passed) == 1 else 'are'} not reached.", ("11.6.2",))
+                                  f"{'is' if len(passed) == 1 else 'are'} not reached.", ("11.6.2",),
+                                  cards=[g.at(r) for r in passed])
     if not found:
         # 11.4.8 for a target that is gone; 11.6.3 for any part with nothing left to act on
         is_target = name.startswith("target")
@@ -131,7 +133,7 @@ def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> Non
         why = (f"the source of {entry.label} has rank {entry.source_rank}, higher than {soul.name}'s rank "
                f"{rank}, so Unyielding does not protect it")
         g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.",
-                    ("13.6.3", "13.6.7", "13.6.7e"))
+                    ("13.6.3", "13.6.7", "13.6.7e"), cards=[(ref, soul.name)])
         return
     elif not targeted:
         why = ("the effect neither targets it nor is Static or Instant, so Unyielding does not protect "
@@ -139,4 +141,20 @@ def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> Non
         item = "13.6.7c"
     else:
         return
-    g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7", item))
+    g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7", item),
+    cards=[(ref, soul.name)])
+
+
+def _answered_caster(g: Game, entry: Entry) -> int | None:
+    """interpretation/answered-caster: "the Caster" in an effect that has none of its own (an Ambush, a
+    Timing Effect) is the Caster of the Event it answers, the entry whose moment triggered it."""
+    wanted = entry.context.get("triggering_entry")
+    answered = next((e for e in g.cascade if e.id == wanted), None)
+    if answered is None or answered.caster_uid is None:
+        return None
+    ref = uid_ref(g, answered.caster_uid)
+    if ref is not None:
+        g.trace.add("effect", f"{entry.label}: “the Caster” is {g.name_at(ref)}, the Caster of "
+                              f"{answered.card}, the Event it answers.",
+                    ("10.4.6", "interpretation/answered-caster"), cards=[g.at(ref)])
+    return answered.caster_uid

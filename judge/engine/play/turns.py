@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from judge.engine.data.edition import numbers
 from judge.engine.data.errors import Reason
+from judge.engine.data.keywords import words as keyword_words
 from judge.engine.play import zones
 from judge.engine.play.game import Game
 from judge.engine.position.board import SPANS
@@ -45,6 +46,7 @@ def end_round(g: Game) -> None:
     state = g.state
     tp, rnd = state.turn_player, state.round
     for p in PLAYERS:
+        state.players[p].recruits = []
         for slot in state.players[p].slots.values():
             if slot.soul is not None:
                 slot.soul.recruited_this_turn = False
@@ -55,7 +57,6 @@ def end_round(g: Game) -> None:
     for nxt, nxt_round in ((other, rnd if tp == "A" else rnd + 1), (tp, rnd + 1)):
         if nxt_round <= rounds(nxt):
             state.turn_player, state.round = nxt, nxt_round
-            g.touch()
             g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {rounds(tp)}; Player "
                                 f"{nxt}'s recruiting round {nxt_round} of {rounds(nxt)} begins.", rules,
                         [{"round": [f"{tp} {rnd}", f"{nxt} {nxt_round}"]}])
@@ -71,12 +72,8 @@ def end_round(g: Game) -> None:
 def _ends(g: Game, lasting: Lasting) -> bool:
     """13.3.1: "this turn" ends now; "until the end of your opponent's next turn" ends at the end of
     the first turn of the opponent that began after the effect was created."""
-    state = g.state
-    if lasting.until == "end_of_turn":
-        return True
-    if lasting.until == "end_of_opponents_next_turn":
-        return state.turn_player != lasting.controller and state.turn > lasting.started_turn
-    return False
+    last = g.state.last_turn(lasting)
+    return last is not None and g.state.turn >= last
 
 
 def _slot_stays(g: Game, ended: Lasting, step: int) -> None:
@@ -85,8 +82,12 @@ def _slot_stays(g: Game, ended: Lasting, step: int) -> None:
     if ended.kind != "lay" or ended.on is None:
         return
     for other in (e for e in g.state.lasting if e.kind == "lay" and e.on == ended.on):
+        last = g.state.last_turn(other)
+        till = f" until the end of turn {last} ({g.state.player_of_turn(last)}'s)" if last is not None else ""
+        what = keyword_words(other.value) if isinstance(other.value, str) else "affected"
         reason = Reason.of("slot_effect_stays", slot=str(ended.on), ended=ended.source, other=other.source,
-                           until=SPANS.get(other.until, other.until.replace("_", " ")))
+                           until=SPANS.get(other.until, other.until.replace("_", " ")), what=what, till=till,
+                           last_turn=last)
         g.trace.add("consequence", f"Because of step {step}: {reason.text}.", reason.rules, caused_by=step,
                     reasons=[reason])
 
@@ -98,7 +99,6 @@ def end_turn(g: Game) -> None:
     ending = [e for e in state.lasting if _ends(g, e)]
     if ending:
         state.lasting = [e for e in state.lasting if e not in ending]
-        g.touch()
         for e in ending:
             on_card = g.where(e.to) if e.on is None else None
             where = (f"the slot {e.on}" if e.on is not None
@@ -129,6 +129,7 @@ def begin_turn(g: Game) -> None:
     state.turn_player = nxt
     state.phase = PHASES[0]
     for p in PLAYERS:
+        state.players[p].recruits = []
         for slot in state.players[p].slots.values():
             if slot.soul is not None:
                 slot.soul.recruited_this_turn = False
@@ -137,7 +138,6 @@ def begin_turn(g: Game) -> None:
         state.used[key] = [0, game]   # 11.7.1: "1/Turn" counts again in every turn, whoever's
     ps = state.players[nxt]
     ps.turns_taken += 1
-    g.touch()
     g.trace.add("turn", f"Turn {state.turn} begins: {nxt} is the turn player (their turn {ps.turns_taken}); "
                         "the Preparation "
                 f"Phase begins.",
@@ -177,7 +177,6 @@ def wake(g: Game, player: str) -> None:
         return
     chosen = options[0]
     ps.proactive.add(chosen)
-    g.touch()
     g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)}, "
                         f"which becomes proactive (no choice was given, so the first rank-{rank} slot is "
                         "taken); every slot of a lower rank is awake.",

@@ -43,7 +43,7 @@ def rounded(amount: int, kind: str) -> tuple[int, str, tuple[str, ...]]:
 
 
 def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
-                arithmetic: str = "", battle: bool = False) -> int:
+                arithmetic: str = "", battle: bool = False, what: str = "") -> int:
     """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
 
     14.1.4 / 11.6.5: damage from an effect only reaches a Soul that still has HP. Damage never
@@ -61,17 +61,21 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
         g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind}{rounding} from {source} does "
-                              "not reach it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP, *r_round))
+                              "not reach it (14.1.4).",
+                    # 13.4.1 (each instance deals its own) is the rule of damage dealt, not of damage
+                    # that finds no HP: cited only where the instance deals it
+                    (*(r for r in rules if r != "13.4.1"), *R_EFFECT_DAMAGE_HP, *r_round),
+                              cards=[g.at(ref)])
         return 0
     dealt = min(amount, -(-hp // 5) * 5)
     before = card.damage
     card.damage = before + dealt
-    g.touch()
     short = dealt < amount or hp < dealt
     extra = f" (only {min(dealt, hp)} of {amount}: it had {hp} HP left)" if short else ""
     g.trace.add("damage", f"{name} takes {amount} {kind}{rounding} from {source}{how}{extra}; HP {hp} → "
                           f"{max(0, hp - dealt)}.",
-                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}])
+                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}],
+                what=what)
     return dealt
 
 
@@ -91,11 +95,10 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
     healed = min(amount, soul.damage)
     if healed == 0:
         g.trace.add("heal", f"{name} has no damage, so healing {amount}{rounding} from {source} does nothing "
-                            "(14.2.1).", (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round))
+                            "(14.2.1).", (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round), cards=[g.at(ref)])
         return 0
     before = soul.damage
     soul.damage -= healed
-    g.touch()
     extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
     g.trace.add("heal", f"{source} heals {healed} damage{rounding} from {name}{extra}: damage {before} → "
                         f"{soul.damage}.",
@@ -123,7 +126,6 @@ def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
         changes.append({"card": arm.name, "from": str(ref), "to": f"{soul.owner}.elysium"})
         text += f" Its Armament {arm.name} goes to the Elysium (10.3.4)."
         rules = (*rules, *R_ARMAMENT_ELYSIUM)
-    g.touch()
     g.trace.add("capture", text, (*rules, "glossary/capture"), changes)
     captured_trigger_note(g, soul.name, ref)
 
@@ -163,7 +165,6 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
             realm = g.state.realm(ref)
             realm.shattered = True
             g.left[realm.uid] = "shattered"
-            g.touch()
             g.trace.add("capture", f"{realm.name} ({ref}) is at 0 HP and shatters: turned face down, it "
                                    "blocks its slot for the rest of the duel.",
                         ("10.5.4", "glossary/shatter"),
@@ -249,7 +250,6 @@ def _leave_field(g: Game, ref: SlotRef, soul: Soul, pile: str,
         text = f" Its Armament {soul.armament.name} goes to {where} (10.3.4)."
         rules = ("10.3.4", sub_item)
     extra, extra_rules = _lost_note(_forget(g, soul.uid, pile))
-    g.touch()
     return changes, text + extra, (*rules, *extra_rules)
 
 
@@ -264,8 +264,7 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     if is_leader_altar(g, ref):
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
                             "where it is, and the rest of the effect still happens.",
-                    (*rules, *R_LEADER_STAYS, "11.6.6",
-                                                                                 "11.6.3"))
+                    (*rules, *R_LEADER_STAYS, "11.6.6", "11.6.3"), cards=[(ref, soul.name)], what="kept_off")
         return False
     changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "the hand too", "10.3.4b"))
     text = f"{soul.name} ({ref}) returns to {soul.owner}'s hand ({source})." + more
@@ -282,7 +281,8 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
         return False
     if is_leader_altar(g, ref):
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
-                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
+                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"), cards=[(ref, soul.name)],
+                    what="kept_off")
         return False
     text = f"{soul.name} ({ref}) is exiled ({source}); its slot is free again."
     if soul.captured:
@@ -330,15 +330,16 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
     if problem is not None:
         if soul is not None and is_leader_altar(g, ref):
             g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} "
-                                "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"))
+                                "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"),
+                                cards=[(ref, soul.name)], what="kept_off")
         else:
             g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part "
-                                  "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"))
+                                  "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"),
+                                  cards=[g.at(ref)])
         return False
     moving = g.state.soul(ref)
     g.state.slot(ref).soul = None
     g.state.slot(dest).soul = moving
-    g.touch()
     changes = [{"card": moving.name, "from": str(ref), "to": str(dest)}]
     text = (f"{moving.name} is teleported from {ref} to {dest} ({source}); it stays on the field and keeps "
             "everything.")
@@ -356,7 +357,6 @@ def place_soul(g: Game, player: str, slot: str, name: str) -> Soul:
     """A card put on the field is a new card with a fresh identity (15.5.1)."""
     soul = Soul(uid=g.state.new_uid(), name=name, owner=player, recruited_this_turn=True)
     g.state.players[player].slots[slot].soul = soul
-    g.touch()
     return soul
 
 
@@ -457,4 +457,6 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
             g.trace.add("nonevent", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then "
                                     f"{name} is "
                                    f"no longer active: {why}.",
-                        ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"))
+                        ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"),
+                        cards=[(ref, name)],
+                        what="kept_off" if eff.kind == "instant" else "trigger_missed", of=name)

@@ -20,6 +20,7 @@ from judge.engine.data.cards import CardDef, Keyword, Library
 from judge.engine.data.field import Field, load_field
 from judge.engine.data.parts import PARTS
 from judge.engine.position.outcome import Outcome
+from judge.engine.position.tracked import Tracked
 
 PLAYERS = ("A", "B")
 PHASES = ("preparation", "combat", "emplacement")
@@ -65,13 +66,15 @@ class SlotRef:
 
 
 @dataclass
-class Armament:
+class Armament(Tracked):
     uid: int
     name: str
 
 
 @dataclass
-class Ambush:
+class Ambush(Tracked):
+    QUIET = frozenset({"uid", "name", "owner", "setter"})   # derived values never read Ambushes
+
     uid: int
     name: str
     owner: str
@@ -79,7 +82,9 @@ class Ambush:
 
 
 @dataclass
-class Soul:
+class Soul(Tracked):
+    QUIET = frozenset({"recruited_this_turn", "attacks_made"})   # what derived values never read
+
     uid: int
     name: str
     owner: str
@@ -91,13 +96,15 @@ class Soul:
 
 
 @dataclass
-class Slot:
+class Slot(Tracked):
+    QUIET = frozenset({"ambushes"})
+
     soul: Soul | None = None
     ambushes: list[Ambush] = field(default_factory=list)
 
 
 @dataclass
-class Realm:
+class Realm(Tracked):
     uid: int
     name: str
     owner: str
@@ -106,7 +113,10 @@ class Realm:
 
 
 @dataclass
-class PlayerState:
+class PlayerState(Tracked):
+    QUIET = frozenset({"hand", "hand_hidden", "deck", "deck_hidden", "elysium", "exile",
+                       "decked_out_turns"})
+
     slots: dict[str, Slot]
     realms: dict[str, Realm | None]
     hand: list[str] = field(default_factory=list)
@@ -118,6 +128,9 @@ class PlayerState:
     turns_taken: int = 5
     proactive: set[str] = field(default_factory=set)
     decked_out_turns: int | None = None
+    # 10.1.1: the Souls this player recruited this turn (this recruiting round in setup), in order,
+    # also those that have left the field since: "one per turn" counts recruits, not Souls still there
+    recruits: list[str] = field(default_factory=list)
 
     @classmethod
     def empty(cls, fld: Field | None = None) -> PlayerState:
@@ -138,7 +151,7 @@ LASTING_KINDS = tuple(key for key, part in PARTS.items() if part.LASTING)
 
 
 @dataclass
-class Lasting:
+class Lasting(Tracked):
     """An effect in force (13.3): on a card (by uid) or laid on a slot (13.3.3); its kind is one of
     LASTING_KINDS, the effect parts that leave something in force."""
 
@@ -156,7 +169,10 @@ class Lasting:
 
 
 @dataclass
-class State:
+class State(Tracked):
+    # what derived values never read (tracked.py): changing it bumps `version`, not `board_version`
+    QUIET = frozenset({"turn_player", "phase", "turn", "used", "event_slot", "outcome", "next_uid", "round"})
+
     turn_player: str
     phase: str
     turn: int
@@ -168,6 +184,24 @@ class State:
     next_uid: int = 1
     round: int = 0                # phase setup: the turn player's recruiting round (1..4 for A, 1..3 for B)
     library: Library = field(default_factory=Library, repr=False, compare=False)
+
+    def player_of_turn(self, turn: int) -> str:
+        """Whose turn number `turn` is (or was, or will be): turns alternate between the players."""
+        return self.turn_player if (self.turn - turn) % 2 == 0 else opponent(self.turn_player)
+
+    def last_turn(self, effect: Lasting) -> int | None:
+        """13.3.1: the turn at whose end a lasting effect ends; None for "permanently". "This Turn" ends
+        with the turn it began in; "until the end of your Opponent's next Turn" with the first turn of
+        the controller's opponent that begins after the effect (the next turn when it began in the
+        controller's own turn)."""
+        if effect.until == "end_of_turn":
+            return effect.started_turn
+        if effect.until == "end_of_opponents_next_turn":
+            turn = effect.started_turn + 1
+            while self.player_of_turn(turn) == effect.controller:
+                turn += 1
+            return turn
+        return None
 
     @property
     def winner(self) -> str | None:
@@ -181,15 +215,9 @@ class State:
         return uid
 
     def copy(self) -> State:
-        """A deep copy sharing the (immutable) library."""
-        lib = self.library
-        self.library = None  # type: ignore[assignment]
-        try:
-            dup = copy.deepcopy(self)
-        finally:
-            self.library = lib
-        dup.library = lib
-        return dup
+        """A deep copy sharing the (immutable) library and field (tracked.SHARED); the original is left
+        untouched."""
+        return copy.deepcopy(self)
 
     @property
     def field(self) -> Field:
@@ -362,7 +390,15 @@ def _player_out(state: State, ps: PlayerState) -> dict[str, Any]:
     out["exile"] = list(ps.exile)
     if ps.decked_out_turns is not None:
         out["decked_out_turns"] = ps.decked_out_turns
+    if sorted(ps.recruits) != sorted(marked_recruits(ps)):
+        out["recruited_this_turn"] = list(ps.recruits)   # one has left the field since (ours)
     return out
+
+
+def marked_recruits(ps: PlayerState) -> list[str]:
+    """The names of the player's Souls on the field marked as recruited this turn (captured ones too)."""
+    return [slot.soul.name for slot in ps.slots.values()
+            if slot.soul is not None and slot.soul.recruited_this_turn]
 
 
 def _lasting_out(state: State) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from judge.engine.position.board import Board
 from judge.engine.position.state import SETUP, SlotRef, opponent
 from judge.engine.position.targets import Source
 from judge.engine.position.views import R_NEGATION, KeywordSource
-from judge.engine.rules.moment import R_SETUP, Check, line_rules
+from judge.engine.rules.moment import R_SETUP, Check, line_rules, moment_now
 
 # --- the verbs ---------------------------------------------------------------------------------
 
@@ -54,15 +54,31 @@ def verify_recruit(c: Check) -> None:
     if frozen is not None:
         c.no(f"{c.label(frozen)} is Frozen: no Soul can be recruited anywhere further out on its branch",
              "glossary/frozen", *r)
-    already = [s for s in state.soul_refs(c.player, active=False) if state.soul(s).recruited_this_turn]
+    made = state.players[c.player].recruits
     limit = numbers().recruits_per_turn
-    if len(already) >= limit and setup:
-        c.no(f"{c.player} has already recruited in this recruiting round of setup ({c.label(already[0])}); "
-             "one Soul per round", *R_SETUP)
-    elif len(already) >= limit:
-        per_turn = "one Soul" if limit == 1 else f"{limit} Souls"
-        c.no(f"{c.player} has already recruited this turn ({c.label(already[0])}); {per_turn} per turn",
-             "10.1.1", "5.3")
+    if len(made) >= limit:
+        c.because(_recruits_made(c, made, limit, setup))
+
+
+def _recruits_made(c: Check, made: list[str], limit: int, setup: bool) -> Reason:
+    """10.1.1: "one per turn" counts the recruits made this turn (this round in setup), also those of
+    Souls that have left the field since; each is named where it stands, or as gone."""
+    on_field = [s for s in c.state.soul_refs(c.player, active=False) if c.state.soul(s).recruited_this_turn]
+    named, gone = [], []
+    for name in made:
+        here = next((s for s in on_field if c.state.soul(s).name == name), None)
+        if here is not None:
+            on_field.remove(here)
+            named.append(c.label(here))
+        else:
+            gone.append(name)
+            named.append(f"{name}, which has left the field since")
+    counts = "; a recruit made counts even when its Soul is no longer on the field" if gone else ""
+    if setup:
+        return Reason.of("recruit_used_up_round", player=c.player, recruited=", ".join(named), gone=gone,
+                         counts=counts)
+    return Reason.of("recruit_used_up", player=c.player, recruited=", ".join(named), gone=gone, counts=counts,
+                     per="one Soul" if limit == 1 else f"{limit} Souls")
 
 
 def verify_cast(c: Check) -> None:
@@ -76,7 +92,7 @@ def verify_cast(c: Check) -> None:
     if state.event_slot:
         c.because(Reason.of("event_slot_taken", event=state.event_slot, next=card.name))
     eff = card.main_effect
-    source = Source(c.player, card.name, card.rank)
+    source = Source.of(c.player, card)
     if "caster" in c.action.args:
         caster = c.slot_ref("caster", r)
         if caster is None:
@@ -210,11 +226,11 @@ def verify_spring(c: Check) -> None:
         moment = c.window.moment or {}
         subjects = moment.get("subjects") or []
         if not c.window.response or moment.get("trigger") != eff.trigger or ref not in subjects:
-            c.no(f"{amb.name} names a moment ({eff.trigger.replace('_', ' ')}): it can only be sprung in "
-                 "answer to that moment, while the effect it answers is on top of the Cascade", "10.4.6",
-                 "12.6.1")
+            c.because(Reason.of("ambush_moment_missing", ambush=amb.name,
+                                moment=eff.trigger.replace("_", " "), now=moment_now(c.state, c.window, ref),
+                                ambusher=str(ref)))
     c.condition(ref, card, eff)
-    c.targets(eff, Source(c.player, card.name, card.rank))
+    c.targets(eff, Source.of(c.player, card))
 
 
 def verify_activate(c: Check) -> None:
@@ -246,7 +262,7 @@ def verify_activate(c: Check) -> None:
         c.proactive(ref, "user of an Activated Effect", ("glossary/activated-effect", "glossary/proactive"))
     c.limit(holder.uid, card, eff)
     c.condition(ref, card, eff)
-    c.targets(eff, Source(c.player, card.name, card.rank, ref))
+    c.targets(eff, Source.of(c.player, card, ref))
 
 
 def verify_use(c: Check) -> None:
@@ -268,10 +284,10 @@ def verify_use(c: Check) -> None:
         c.no(f"{c.label(ref)} is no longer active, so its effect is no longer offered", "11.8.4")
         return
     card = c.state.known_card(holder.name)
-    eff = card.effect(offer.effect)
+    eff = offer.effect_def or card.effect(offer.effect)
     if eff is not None:
         c.limit(holder.uid, card, eff)
-        c.targets(eff, Source(c.player, card.name, card.rank, ref))
+        c.targets(eff, offer.source(card))   # 13.2.2: a granted effect targets with its granter's rank
 
 
 def verify_attack(c: Check) -> None:
@@ -316,8 +332,10 @@ def _check_attack_target(c: Check, attacker: SlotRef, target: SlotRef) -> None:
         return
     if target.is_realm:
         realm = state.realm_at(target)
-        if realm is None or realm.shattered:
+        if realm is None:
             c.no(f"no active Realm stands on {target}", *r, "10.5.3")
+        elif realm.shattered:
+            c.because(Reason.of("attack_target_shattered", card=realm.name, slot=str(target)))
         return
     soul = state.soul_at(target)
     if soul is None or soul.captured:

@@ -27,6 +27,16 @@ class Offer:
     player: str
     card: SlotRef
     effect: str
+    # a granted effect (13.2.1) is not among its card's printed ones; it targets with its granter's rank
+    effect_def: EffectDef | None = field(default=None, compare=False)
+    source_rank: int | None = field(default=None, compare=False)
+    granted_by: str | None = field(default=None, compare=False)
+
+    def source(self, card: CardDef) -> Source:
+        """Who the offered effect counts as coming from (13.2.2: a granted one, from its granter)."""
+        rank = card.rank if self.source_rank is None else self.source_rank
+        name = f"{card.name}'s {self.effect} granted by {self.granted_by}" if self.granted_by else card.name
+        return Source(self.player, name, rank, self.card, self.granted_by, card.type)
 
 
 @dataclass(frozen=True)
@@ -210,6 +220,27 @@ def line_rules(line: int | None) -> tuple[str, ...]:
     return ("glossary/line", *named)
 
 
+def moment_now(state: State, window: Window, ambusher: SlotRef) -> str:
+    """10.4.6: the moment an Ambush that names one could answer now, in words: the effect on top of the
+    Cascade and what it targets, or the attack just declared, or that there is none."""
+    moment = window.moment if window.response else None
+    if not moment:
+        return ("no response window is open now" if not window.response
+                else "nothing it could answer is on top of the Cascade now")
+    def name(ref: SlotRef) -> str:
+        soul = state.soul_at(ref)
+        return f"{soul.name} ({ref})" if soul is not None else str(ref)
+    subjects = [name(r) for r in moment.get("subjects") or []]
+    whose = "its Ambusher " + name(ambusher)
+    what = moment.get("what") or "the effect"
+    if moment.get("trigger") == "attacked":
+        said = f"{what} has just been declared"
+    else:
+        said = f"{what} is on top of the Cascade, targeting " + (
+            " and ".join(subjects) if subjects else f"none of {ambusher.player}'s Souls")
+    return said if ambusher in (moment.get("subjects") or []) else f"{said}, not {whose}"
+
+
 # glossary/setup, glossary/recruit: before turn 1 only the recruiting rounds (interpretation/setup-rounds)
 R_SETUP = ("glossary/setup", "glossary/recruit", "interpretation/setup-rounds")
 
@@ -224,8 +255,10 @@ def run(verify_verb: Callable[[Check], None], fast: bool, state: State, action: 
         check.no(over.text, *over.rules)
         return check.out
     if check.player != state.turn_player and not fast:
-        check.no(f"it is {state.turn_player}'s turn; {check.player} may only act in a response window",
-                 "glossary/turn-player", "glossary/response-window")
+        # only Fast effects may be used in the opponent's turn, and only in a response window (12.1)
+        code = "event_not_fast" if action.verb == "cast" else "verb_not_fast"
+        check.because(Reason.of(code, player=check.player, turn_player=state.turn_player,
+                                verb=action.verb.replace("_", " "), card=str(action.value)))
         return check.out
     if state.phase == SETUP and not in_setup:  # the verb table's `in_setup`
         check.no(f"in setup, before the first turn ({state.turn_player}'s recruiting round {state.round}), "

@@ -1,0 +1,118 @@
+"""One action read from card text (pieces.Act) to the `do:` parts of contract §3 (parts.PARTS),
+its objects resolved against the effect's targets. `reader` is the Assembler (assemble.py): it resolves
+objects and records problems.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.engine.driver.card_text.pieces import Act
+
+
+def _one(reader: Any, act: Act, eff: Any, key: str = "objs") -> list[str]:
+    objs = act.args.get(key) or []
+    return reader.ref(objs[0], eff) if objs else []
+
+
+def _subject(reader: Any, act: Act, eff: Any) -> list[str]:
+    subject = act.args.get("subject")
+    return reader.ref(subject, eff) if subject is not None else []
+
+
+def _duration(act: Act) -> dict[str, Any]:
+    return {"until": act.args["dur"]} if "dur" in act.args else {}
+
+
+def _grant_value(act: Act) -> Any:
+    if act.args.get("frozen"):
+        return "frozen"
+    if act.args.get("cannot_attack"):
+        return "cannot_attack"
+    return act.args.get("kw")
+
+
+def build_action(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    """The parts `act` says, in order ("each of two …" gives one part per target)."""
+    verb = act.verb
+    if verb in ("damage", "heal"):
+        return [{verb: act.args["num"], "to": ref} for ref in _one(reader, act, eff)]
+    if verb in ("capture", "return", "exile"):
+        return [{verb: ref} for ref in _one(reader, act, eff)]
+    if verb == "negate":
+        return [{"negate": ref} for ref in _one(reader, act, eff)]
+    if verb == "gain":
+        stats = dict(act.args.get("stats") or {})
+        if act.args.get("lose"):
+            stats = {k: -v for k, v in stats.items()}
+        return [{"gain": dict(stats), "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
+    if verb == "grant":
+        return [{"grant": _grant_value(act), "to": ref, **_duration(act)}
+                for ref in _subject(reader, act, eff)]
+    if verb == "draw":
+        return [{"draw": act.args["num"]}]
+    if verb == "discard":
+        return [{"discard": act.args["num"], "who": act.args["who"]}]
+    if verb == "enlist":
+        spec = dict(act.args.get("enlist") or {})
+        if "name" in spec:
+            spec["name"] = reader.card_name(str(spec["name"]), getattr(spec["name"], "start_pos", act.start))
+        return [{"enlist": spec}]
+    if verb == "if":
+        return [_if(reader, act, eff)]
+    return _MORE[verb](reader, act, eff)
+
+
+def _teleport(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    objs = act.args.get("objs") or []
+    who = reader.ref(objs[0], eff)
+    to = reader.ref(objs[1], eff) if len(objs) > 1 else ["any"]
+    return [{"teleport": w, "to": to[0]} for w in who]
+
+
+def _lay(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    """13.3.3: an effect laid on a Soul Spot ("any Soul on the targeted Spot …")."""
+    what: Any = _grant_value(act)
+    if what is None and act.args.get("stats"):
+        sign = -1 if act.args.get("lose") else 1
+        what = {"gain": {k: sign * v for k, v in act.args["stats"].items()}}
+    elif isinstance(what, dict) or (isinstance(what, str) and what not in ("frozen",)):
+        what = {"grant": what}
+    return [{"lay": what, "on": ref, **_duration(act)} for ref in _one(reader, act, eff)]
+
+
+def _battle(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    attackers = _subject(reader, act, eff)
+    targets = attackers if act.args.get("itself") else _one(reader, act, eff)
+    return [{"battle": {"attacker": a, "target": t, "counts_as_attack": False}}
+            for a, t in zip(attackers, targets, strict=False)]
+
+
+_MORE = {"teleport": _teleport, "lay": _lay, "battle": _battle}
+
+
+def _if(reader: Any, act: Act, eff: Any) -> dict[str, Any]:
+    subject = reader.ref(act.args["subject"], eff)
+    cond = dict(act.args.get("cond") or {})
+    out: dict[str, Any] = {"if": {**cond, "of": subject[0] if subject else "target"}}
+    out["then"] = [part for a in act.args.get("then") or [] for part in build_action(reader, a, eff)]
+    otherwise = act.args.get("else")
+    if isinstance(otherwise, tuple):       # "…; if it has more than half its HP, it stays"
+        _, other = otherwise
+        if not _complement(cond, other or {}):
+            reader.problem("contradiction", act.start, act.end,
+                           why="the second condition is not the opposite of the first, so a case is left "
+                               "open")
+        out["else"] = []
+    elif otherwise is not None:
+        out["else"] = [part for a in otherwise for part in build_action(reader, a, eff)]
+    return out
+
+
+def _complement(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """Whether `second` holds exactly when `first` does not (flags with one key each)."""
+    if len(first) != 1 or len(second) != 1 or first.keys() != second.keys():
+        return False
+    (key, a), = first.items()
+    b = second[key]
+    return isinstance(a, bool) and isinstance(b, bool) and a != b
