@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import MORAL
 from judge.engine.driver.asking import VALUES, Ask, describe, named, used_label
+from judge.engine.play.trace import records
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, State
 
@@ -592,20 +593,11 @@ def _own_gifts(view: Any) -> tuple[list[str], list[str]]:
     return words, rules
 
 
-def _records(reasons: Sequence[Reason]) -> list[Reason]:
-    """A step's reason records with the ones nested in them (the candidates a target excluded)."""
-    out: list[Reason] = []
-    for r in reasons:
-        out.append(r)
-        out += _records([x for x in r.facts.get("excluded", ()) if isinstance(x, Reason)])
-    return out
-
-
 def _about(step: Step, places: set[str]) -> bool:
     """The step is about the card that stood on one of `places`: a fact of its reason records names the
     slot; a step whose records name no slot (a consequence of values, an Unyielding block by an Instant
     Effect, a damage step, a refusal for a negated card) names it among its facts' cards."""
-    named = {r.facts.get(k) for r in _records(step.reasons) for k in SLOT_FACTS} - {None}
+    named = {r.facts.get(k) for r in records(step.reasons) for k in SLOT_FACTS} - {None}
     if named:
         return bool(named & places)
     return bool(step.facts.slots() & places)
