@@ -23,7 +23,8 @@ from judge.engine.data.errors import Violation
 from judge.engine.data.input_checks import show
 from judge.engine.driver import asking, reading, verbs
 from judge.engine.driver.asking import VALUES, Ask, Bad, describe, named, used_label, uses_effect
-from judge.engine.driver.reading import Answer, Reader, Said
+from judge.engine.driver.reading import Reader
+from judge.engine.driver.values import Answer, Said, sentence
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, State
 
@@ -106,7 +107,7 @@ def _can_attack(reader: Reader, ask: Ask) -> Said:
     violations = _attack_refusal(g, ref)
     why = "; ".join(v.text for v in violations) or "no Soul or Realm of the opponent can be its Attack Target"
     rules = tuple(dict.fromkeys(r for v in violations for r in v.rules)) or ("glossary/attack-target",)
-    return "no", f"No: {reading.sentence(why)}", n, rules
+    return "no", f"No: {sentence(why)}", n, rules
 
 
 def _attack_refusal(g: Game, ref: SlotRef) -> list[Violation]:
