@@ -25,9 +25,7 @@ from judge.library import LIBRARY, cites_rule
 
 log = logging.getLogger(__name__)
 
-# A ruling draws the board after each of its first MAX_STEP_BOARDS steps (and after the last): a
-# resolution that loops until the engine's step cap must not cost a picture per step.
-MAX_STEP_BOARDS = 150
+MAX_STEP_BOARDS = runner.MAX_STEP_BOARDS   # boards drawn: after the first 150 steps and the last
 NO_BOARD = Markup(f'<p class="muted no-board">No picture after step {MAX_STEP_BOARDS}; '
                   "the last step shows the final board.</p>")
 

@@ -37,6 +37,7 @@ from judge.engine.driver.values import (
     trigger_lost,
 )
 from judge.engine.position.action import Action
+from judge.engine.position.outcome import ENDINGS
 from judge.engine.position.state import SlotRef
 
 if TYPE_CHECKING:
@@ -336,14 +337,17 @@ class Reader(StepReader):
         if winner and won is not None:
             return winner, f"{winner} wins: {won.said}", won.n, won.rules
         if winner:
-            return winner, f"{winner} wins: the duel was already over in the position as given.", None, ()
+            return winner, f"{winner} wins: the duel was already over in the position as given.", None, \
+                ENDINGS["stated"].rules
         ordinary = next(((s, r) for s in self.steps for r in s.reasons if r.code == "leader_card_ordinary"),
                         None)
         if ordinary is not None:   # a Leader card captured off the altar: its record says why that is no win
             step, reason = ordinary
             return "none", f"None: the duel goes on: {sentence(reason.text)}", step.n, step.rules
+        # a duel ends only in the ways of the ENDINGS table: none of them happened, so it goes on
+        ways = tuple(dict.fromkeys(r for e in ENDINGS.values() if e.name != "stated" for r in e.rules))
         return "none", "None: the duel goes on; no Leader is captured and no one is Decked Out for good.", \
-            None, ()
+            None, ways
 
 
 def _happenings(old: Any, new: Any) -> list[str]:

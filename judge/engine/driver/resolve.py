@@ -42,6 +42,8 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
     g = Game(state, trace, tuple(scenario.actions), verbs, scenario.on_illegal)
+    if snapshots:
+        trace.board = g.board     # each step's board, as the game derived it (one derivation per version)
     trace.explainer = consequences.Explainer(g)   # consequences as steps (issue 11)
     if observe is not None:
         trace.observer = lambda: observe(g)
