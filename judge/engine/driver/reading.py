@@ -187,16 +187,22 @@ class Reader(StepReader):
                           "nothing)."), outcome.step, outcome.rules
         if outcome.how == "fizzled":
             return "no", f"No: {used.label} fizzles: {sentence(outcome.why)}", outcome.step, outcome.rules
-        step = self.step(outcome.step)
+        return self._resolved(used, outcome.step)
+
+    def _resolved(self, used: Used, at: int) -> Said:
+        """It resolves: the check that let it (`at`), or, where the records say more, the payment that
+        captured its payer (11.5.5), the Unyielding that shut out what would have stopped it (13.6.1), the
+        grant of the keyword it comes from (13.2.1)."""
+        step = self.step(at)
         # the check that let it resolve says why (its Caster still active, an Ambush resolving anyway)
         checked = step is not None and step.kind == "resolve" and step.facts.what == "resolve_checked"
         text = f"Yes: {used.label} resolves. " + (step.said if step is not None and checked else
                                                    "Nothing that makes an effect fizzle (11.6.1) holds.")
-        paid, captured = self._payment_captured(outcome.step)
+        paid, captured = self._payment_captured(at)
         if paid is not None:   # 11.5.5: it resolves as far as it can, even if paying captured the payer
             text += (f" {paid.said} Paying captured {paid.facts.cards[0].name}, but a paid cost stays paid "
                      "and the effect still resolves as far as it can.")
-        did = self._first_effect(captured or outcome.step)
+        did = self._first_effect(captured or at)
         if did is not None:
             text += f" {did.said}"
         if paid is not None:
@@ -210,7 +216,7 @@ class Reader(StepReader):
             grant, reason = granted
             text += f" {sentence(reason.text[:1].upper() + reason.text[1:])}"
             return "yes", text, grant.n, grant.rules
-        return "yes", text, outcome.step, self.rules(outcome.step)
+        return "yes", text, at, self.rules(at)
 
     def _granted(self, used: Used) -> tuple[Step, Reason] | None:
         """The grant behind a keyword's effect that was used (13.2.1), from the `granted_by` record of the
@@ -320,12 +326,9 @@ class Reader(StepReader):
                       if s.kind == "nonevent" or s.facts.what == "kept_off"), None)
         if found is not None:
             return found
-        if uid is not None:
-            for used in reversed(self.g.ledger.used):
-                outcome = self.g.ledger.outcomes.get(used.entry)
-                if outcome is not None and outcome.how != "resolved" and (
-                        uid in used.targets or uid == used.source):
-                    return self.step(outcome.step)
+        aimed = self.stopped_at(uid)
+        if aimed is not None:
+            return aimed
         lost = next((s for s in reversed(self.steps)
                      if s.kind == "nonevent" and trigger_lost(s) and could_reach(s, places)), None)
         return lost or next((s for s in reversed(naming) if s.kind not in QUIET), None)

@@ -91,6 +91,18 @@ class StepReader:
         step = self.step(n)
         return step.said if step is not None else ""
 
+    def stopped_at(self, uid: int | None) -> Step | None:
+        """The fizzle or negation (11.6.1, 13.5.1) of the last Cascade entry that targeted the card `uid` or
+        was its own (its cost then not paid), from the ledger's entries and their outcomes."""
+        if uid is None:
+            return None
+        for used in reversed(self.g.ledger.used):
+            outcome = self.g.ledger.outcomes.get(used.entry)
+            aimed = uid in used.targets or uid == used.source
+            if outcome is not None and outcome.how != "resolved" and aimed:
+                return self.step(outcome.step)
+        return None
+
     def _paid_before(self, capture: int) -> int | None:
         """The payment (damage taken paying a cost) that brought the Soul captured at step `capture` to 0 HP:
         the last step before the capture that is not a consequence or non-event, when it is one."""
@@ -130,26 +142,7 @@ class StepReader:
         what = (f"{card} ({ask.slot}) is {'' if value else 'not '}{label} after the queue"
                 if isinstance(value, bool) else f"the {label} of {card} ({ask.slot}) after the queue")
         if not changes:
-            parts, rules = self._made_of(ask)
-            said = self._why_unchanged(ask)
-            if said is not None:   # 0 damage dealt, a heal with nothing to heal: the step that says so
-                return value, f"{_shown(value)}: {what}. {said.said}", said.n, said.rules
-            kept = self._trigger_kept_off(ask, card)
-            if kept is not None:   # its own trigger that would have changed it did not fire: why not
-                return value, f"{_shown(value)}: {what}; {kept.said}", kept.n, kept.rules
-            shrugged = self._static_kept_off(ask)
-            if shrugged is not None:   # an opposing aura that would have changed it does not reach it
-                at, reason = shrugged
-                return value, f"{_shown(value)}: {what}; {reason.text}.", at.n, reason.rules
-            off = self._kept_off(ask, final[0])
-            if off is not None:    # an effect that would have changed it was kept off it: that step
-                return value, f"{_shown(value)}: {what}; no step changes it. {off.said}", off.n, off.rules
-            holds, held_rules = self._holds(ask, card)
-            shown = self._shown_at(ask)
-            text = f"{_shown(value)}: {what}; no step changes it{parts}{holds}."
-            if shown is not None:   # the position as given states it: the answer rests on that step
-                return value, text, shown.n, shown.rules
-            return value, text, None, tuple(dict.fromkeys((*rules, *held_rules)))
+            return self._unchanged(ask, value, what, final, card)
         n, before = changes[-1]
         deciding = self._explained_by(n, str(ask.slot)) or n
         if ask.of == "captured" and value is True:   # captured paying a cost: the payment decides (11.5.5)
@@ -165,6 +158,30 @@ class StepReader:
             text += f" It stays so at step {stays[0].n}: {stays[1].text}."
             return value, text, stays[0].n, stays[1].rules
         return value, text, deciding, self.rules(deciding)
+
+    def _unchanged(self, ask: Ask, value: Any, what: str, final: Any, card: Any) -> Said:
+        """A value no step changed: the step that dealt 0, the card's own trigger that did not fire, an
+        opposing aura an Unyielding Soul shuts out, what kept an effect off it, else what holds it."""
+        parts, rules = self._made_of(ask)
+        said = self._why_unchanged(ask)
+        if said is not None:   # 0 damage dealt, a heal with nothing to heal: the step that says so
+            return value, f"{_shown(value)}: {what}. {said.said}", said.n, said.rules
+        kept = self._trigger_kept_off(ask, card)
+        if kept is not None:   # its own trigger that would have changed it did not fire: why not
+            return value, f"{_shown(value)}: {what}; {kept.said}", kept.n, kept.rules
+        shrugged = self._static_kept_off(ask)
+        if shrugged is not None:   # an opposing aura that would have changed it does not reach it
+            at, reason = shrugged
+            return value, f"{_shown(value)}: {what}; {reason.text}.", at.n, reason.rules
+        off = self._kept_off(ask, final[0])
+        if off is not None:    # an effect that would have changed it was kept off it: that step
+            return value, f"{_shown(value)}: {what}; no step changes it. {off.said}", off.n, off.rules
+        holds, held_rules = self._holds(ask, card)
+        shown = self._shown_at(ask)
+        text = f"{_shown(value)}: {what}; no step changes it{parts}{holds}."
+        if shown is not None:   # the position as given states it: the answer rests on that step
+            return value, text, shown.n, shown.rules
+        return value, text, None, tuple(dict.fromkeys((*rules, *held_rules)))
 
     def _static_kept_off(self, ask: Ask) -> tuple[Step, Reason] | None:
         """For a value: the step that says why it stayed, and its reason record: an opposing Static Effect
@@ -222,11 +239,9 @@ class StepReader:
                       or (s.kind == "reject" and s.facts.slots() & places)), None)
         if found is not None or not isinstance(uid, int):
             return found
-        for used in reversed(self.g.ledger.used):
-            outcome = self.g.ledger.outcomes.get(used.entry)
-            aimed = uid in used.targets or uid == used.source
-            if outcome is not None and outcome.how != "resolved" and aimed:
-                return self.step(outcome.step)   # an effect aimed at it, or its own (its cost not paid)
+        aimed = self.stopped_at(uid)   # an effect aimed at it, or its own (its cost not paid)
+        if aimed is not None:
+            return aimed
         # a trigger of it or of an opposing card that did not fire or was lost: what would have reached it
         return next((s for s in reversed(self.steps)
                      if s.kind == "nonevent" and trigger_lost(s) and could_reach(s, places)), None)
