@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from judge.engine.play.trace import Step
 
 # what can happen to a card, most telling first (the order of a happens_to verdict)
-HAPPENINGS = ("captured", "returned", "exiled", "damaged", "healed", "moved", "changed")
+HAPPENINGS = ("captured", "shattered", "returned", "exiled", "damaged", "healed", "moved", "changed")
 LEFT_WORDS = {"hand": "returned", "exile": "exiled", "captured": "captured"}
 
 # --- following, during play --------------------------------------------------------------------
@@ -73,6 +73,7 @@ class Seen:
     captured: bool = False
     values: tuple[int, int, int] = (0, 0, 0)      # ATK, DEF, max HP
     keywords: tuple[str, ...] = ()
+    realm: bool = False              # a Realm is shattered at 0 HP where a Soul is captured
 
 
 def _card_look(g: Game, uid: int) -> Callable[[], Seen]:
@@ -86,7 +87,7 @@ def _card_look(g: Game, uid: int) -> Callable[[], Seen]:
             return Seen(str(ref), holder.damage, True)
         down = bool(getattr(view, "captured", False) or getattr(view, "shattered", False))
         return Seen(str(ref), view.damage, down, (view.atk.total, view.def_.total, view.max_hp.total),
-                    tuple(sorted({k.keyword.name for k in view.keywords})))
+                    tuple(sorted({k.keyword.name for k in view.keywords})), ref.is_realm)
     return look
 
 
@@ -361,7 +362,7 @@ def _happenings(old: Any, new: Any) -> list[str]:
     if not on_field and ":" in old.place:
         return [LEFT_WORDS.get(new.place, "moved")]
     if new.captured and not old.captured:
-        out.append("captured")
+        out.append("shattered" if new.realm else "captured")
     if new.damage > old.damage:
         out.append("damaged")
     if new.damage < old.damage:

@@ -148,6 +148,7 @@ class StepReader:
         if ask.of == "captured" and value is True:   # captured paying a cost: the payment decides (11.5.5)
             deciding = self._paid_before(deciding) or deciding
         was = ("the slot was empty" if before is None else "it had none" if before == []
+               else "it was not" if before is False else "it was" if before is True
                else f"it was {_shown(before)}")
         text = f"{_shown(value)}: {what}; {was} before step {deciding}."
         step = self.step(deciding)
