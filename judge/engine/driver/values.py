@@ -147,9 +147,7 @@ class StepReader:
         deciding = self._explained_by(n, str(ask.slot)) or n
         if ask.of == "captured" and value is True:   # captured paying a cost: the payment decides (11.5.5)
             deciding = self._paid_before(deciding) or deciding
-        was = ("the slot was empty" if before is None else "it had none" if before == []
-               else "it was not" if before is False else "it was" if before is True
-               else f"it was {_shown(before)}")
+        was = _was(before)
         text = f"{_shown(value)}: {what}; {was} before step {deciding}."
         step = self.step(deciding)
         if step is not None:
@@ -354,6 +352,17 @@ def _value_of(seen: Any, of: str | None) -> Any:
         return None
     value = dict(seen[1]).get(of)
     return list(value) if isinstance(value, tuple) else value
+
+
+def _was(before: Any) -> str:
+    """What a value was before the step that changed it last."""
+    if before is None:
+        return "the slot was empty"
+    if before == []:
+        return "it had none"
+    if isinstance(before, bool):
+        return "it was" if before else "it was not"
+    return f"it was {_shown(before)}"
 
 
 def _shown(value: Any) -> str:
