@@ -33,7 +33,8 @@ from judge.engine.driver.asking import (
     used_label,
     uses_effect,
 )
-from judge.engine.driver.reading import Answer, Reader, Said
+from judge.engine.driver.reading import Reader
+from judge.engine.driver.values import Answer, Said, sentence
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, State
 
@@ -121,7 +122,7 @@ def _can_attack(reader: Reader, ask: Ask) -> Said:
     violations = _attack_refusal(g, ref)
     why = "; ".join(v.text for v in violations) or "no Soul or Realm of the opponent can be its Attack Target"
     rules = tuple(dict.fromkeys(r for v in violations for r in v.rules)) or ("glossary/attack-target",)
-    return "no", f"No: {reading.sentence(why)}", n, rules
+    return "no", f"No: {sentence(why)}", n, rules
 
 
 def _attack_refusal(g: Game, ref: SlotRef) -> list[Violation]:
