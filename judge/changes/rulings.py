@@ -193,7 +193,8 @@ _reports_lock = threading.Lock()
 def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
                    seconds: float | None = None) -> EditionChanges:
     """The report of /changes/<old>...<new>, bounded: judgements are made at most `seconds` at a time (a
-    request's budget; one ruling's two judgements may run SAVED_SECONDS × 2 past it), each kept in the
+    request's budget; a ruling is started while the longest judgement so far would fit, so one ruling's
+    two judgements, at most SAVED_SECONDS × 2, may run past it), each kept in the
     store under the versions of what judged it, so a ruling is judged once (a save adds one, judged by
     the next request) by whichever worker or instance comes first; one process judges an edition pair
     at a time (a lease in the store). Raises Pending while rulings remain unjudged (the caller answers
@@ -210,17 +211,21 @@ def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
         found = _reports.get((id(saved), kind))
     if found is not None and found[1] == stamp:
         return found[2]
-    kept = saved.kept_all(kind)
     ids = saved.ids()
-    todo = [e for e in library if f"library:{e.pid}" not in kept]
-    if todo or len(kept) < len(library) + len(ids):
+    total = len(library) + len(ids)
+    keys = saved.kept_keys(kind)
+    if len(keys) < total:
+        todo = [e for e in library if f"library:{e.pid}" not in keys]
         _judge_some(kind, todo, saved, old, new, [c.id for c in (*rules, *glossary)], seconds)
-        kept = saved.kept_all(kind)
+        keys = saved.kept_keys(kind)
+        if len(keys) < total:
+            raise Pending(len(keys), total)
+    kept = saved.kept_all(kind)
     judged = [_unpacked("library", e.pid, kept[f"library:{e.pid}"]) for e in library
               if f"library:{e.pid}" in kept]
     judged += [_unpacked("saved", rid, kept[rid]) for rid in ids if rid in kept]
-    if len(judged) < len(library) + len(ids):
-        raise Pending(len(judged), len(library) + len(ids))
+    if len(judged) < total:  # a saved ruling deleted meanwhile, say
+        raise Pending(len(judged), total)
     report = EditionChanges(old, new, rules, glossary, data, tuple(judged))
     with _reports_lock:
         if len(_reports) > 8:
@@ -247,12 +252,11 @@ def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, n
                 for rid, scenario in batch:
                     yield "saved", rid, rid, scenario
 
-        first = True
+        longest = 0.0  # the longest judgement of this request so far: the next is expected to fit in it
         for ruling_kind, rid, key, scenario in pending():
-            out_of_time = deadline is not None and time.monotonic() + 2 * SAVED_SECONDS > deadline
-            if (out_of_time and not first) or (gone is not None and gone()):
+            began = time.monotonic()
+            if (deadline is not None and began + longest > deadline) or (gone is not None and gone()):
                 return
-            first = False
             if ruling_kind == "library":
                 with budget.unlimited():
                     change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
@@ -262,5 +266,6 @@ def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, n
             if gone is not None and gone():
                 return  # cut short because the client left: not kept
             saved.keep(kind, key, _packed(change))
+            longest = max(longest, time.monotonic() - began)
     finally:
         saved.release(kind, holder)

@@ -87,6 +87,8 @@ class RulingStorage(Protocol):
 
     def kept(self, kind: str, key: str) -> bytes | None: ...
 
+    def kept_keys(self, kind: str) -> set[str]: ...
+
     def kept_all(self, kind: str) -> dict[str, bytes]: ...
 
     def keep(self, kind: str, key: str, value: bytes, replaces: str = "") -> None: ...
@@ -434,6 +436,10 @@ class RulingStore:
         row = self._read(lambda db: db.execute("SELECT value FROM kept WHERE kind = ? AND key = ?",
                                                (kind, key)).fetchone())
         return None if row is None else bytes(row[0])
+
+    def kept_keys(self, kind: str) -> set[str]:
+        return {r[0] for r in self._read(lambda db: db.execute("SELECT key FROM kept WHERE kind = ?",
+                                                               (kind,)).fetchall())}
 
     def kept_all(self, kind: str) -> dict[str, bytes]:
         rows = self._read(lambda db: db.execute("SELECT key, value FROM kept WHERE kind = ?",
