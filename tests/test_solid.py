@@ -157,14 +157,14 @@ def test_a_client_that_went_away_stops_the_work_and_nothing_half_done_is_kept(tw
 def test_the_cost_limit_reserves_before_the_work_so_concurrent_requests_cannot_overspend(tmp_path, index_dir):
     from judge.web import limits
 
-    app = served_app(tmp_path / "r.sqlite3", index_dir, JUDGE_COST_LIMIT="3/minute")  # 2 s budget each
+    app = served_app(tmp_path / "r.sqlite3", index_dir, JUDGE_COST_LIMIT="30/minute")  # a 2 s budget each
     limiter = app.extensions["judge_limiter"]
     with app.test_request_context("/api/v1/resolve", method="POST"):
-        first = limits._reserve(limiter)          # one request running: 2 of 3 seconds reserved
-        with pytest.raises(limits.Limited):       # a second at the same time has no room
+        running = [limits._reserve(limiter) for _ in range(15)]  # 15 requests at once: 30 s reserved
+        with pytest.raises(limits.Limited):                       # a 16th has no room
             limits._reserve(limiter)
-        limits._settle(limiter, first, 0.05)      # the first took 0.05 s: the rest is refunded
-        assert limits._reserve(limiter)           # so another fits now
+        limits._settle(limiter, running[0], 0.05)                 # one took 0.05 s: the rest is refunded
+        assert limits._reserve(limiter)                           # so another fits now
 
 
 # -- 2. reading whatever the query -----------------------------------------------------------------------
