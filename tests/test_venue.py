@@ -391,10 +391,17 @@ def test_changes_is_limited_as_costly(tmp_path, index_dir):
     assert client.get("/changes/0.4.0...0.4.0").status_code == 429  # the fifth in a minute
 
 
-def test_yaml_reading_is_bounded_and_its_refusal_accurate(tmp_path, index_dir):
+@pytest.mark.parametrize("reader", ["libyaml", "python"])
+def test_yaml_reading_is_bounded_and_its_refusal_accurate(tmp_path, index_dir, reader, monkeypatch):
     """Defect 5: a 246 KB flow list took 2.6 s and was refused "once its YAML aliases are expanded",
     though it has none; 3,000 levels of `[` took PyYAML's scanner 5.8 s. Now reading stops at 50,000
-    values or 100 levels, saying which, with the line."""
+    values or 100 levels, saying which, with the line; with libyaml's reader (the default where PyYAML
+    has it) and with the pure-Python one."""
+    from judge.engine.data import yamlio
+
+    if reader == "libyaml" and yamlio.CLoader is None:
+        pytest.skip("PyYAML without libyaml")
+    monkeypatch.setattr(yamlio, "Loader", yamlio.CLoader if reader == "libyaml" else yamlio.PyLoader)
     client = served_app(tmp_path, index_dir).test_client()
     flow = ("notes: [" + ",".join(["1"] * 60_000) + "]\n").encode()
     response = client.post("/api/v1/resolve", data=flow, content_type="application/yaml")

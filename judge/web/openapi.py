@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from judge.desk.runner import MAX_ACTIONS, MAX_CARDS
-from judge.engine import CARD_TYPES, MAX_CARD_TEXT
+from judge.engine import CARD_TYPES, MAX_CARD_TEXT, ask_schema
+from judge.reading import MAX_DISPUTE
 from judge.search.query import MAX_QUERY
 
 VERSION = "1.0.0"
@@ -43,7 +44,11 @@ SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object", "required": ["path", "message"],
         "properties": {"path": {"type": "string", "description": "key path, e.g. state.players.A.field.C9"},
-                       "message": {"type": "string"}, "line": {"type": "integer"}}},
+                       "message": {"type": "string"}, "line": {"type": "integer"},
+                       "code": {"type": "string", "description": "what is wrong: a code of the format "
+                                "reference's table of input problems, e.g. unknown_card"},
+                       "facts": {"type": "object", "description": "the values the problem rests on "
+                                 "(e.g. name and near for unknown_card); the message is made from them"}}},
     "Scenario": {
         "type": "object", "required": ["state"],
         "description": "Contract §1: a board position plus a queue of actions. The shape is checked "
@@ -63,22 +68,9 @@ SCHEMAS: dict[str, Any] = {
     "Ask": {
         "description": "Contract §7: one question. `legal`/`resolves` name a queued action by its index "
                        "(`resolves` also by card name), `happens_to` a slot at the start, `value` a slot's "
-                       "value after the queue, `winner: true` who wins.",
-        "oneOf": [
-            {"type": "object", "required": ["legal"], "additionalProperties": False,
-             "properties": {"legal": {"type": "integer", "minimum": 0}}},
-            {"type": "object", "required": ["resolves"], "additionalProperties": False,
-             "properties": {"resolves": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}}},
-            {"type": "object", "required": ["happens_to"], "additionalProperties": False,
-             "properties": {"happens_to": {"type": "string", "example": "B:C3"}}},
-            {"type": "object", "required": ["value"], "additionalProperties": False,
-             "properties": {"value": {
-                 "type": "object", "required": ["slot", "of"], "additionalProperties": False,
-                 "properties": {"slot": {"type": "string"},
-                                "of": {"enum": ["atk", "def", "hp", "max_hp", "damage", "captured",
-                                                "keywords", "line", "proactive"]}}}}},
-            {"type": "object", "required": ["winner"], "additionalProperties": False,
-             "properties": {"winner": {"const": True}}}],
+                       "value after the queue, `can_attack` whether the Soul on a slot may attack now, "
+                       "after the queue (ours), `winner: true` who wins.",
+        **ask_schema(),   # one one-key object per row of the question table (engine.QUESTIONS)
         "example": {"resolves": 0}},
     "Answer": {
         "type": "object", "required": ["ask", "verdict", "text", "step", "rules"],
@@ -86,6 +78,9 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "ask": ref("Ask"),
             "question": {"type": "string", "description": "the question in words (ours)"},
+            "facts": {"type": "object",
+                      "description": "what the question is about (ours): `action` (its index, from 0) and "
+                                     "`action_words`, `card`, `slot`, `of`"},
             "default": {"const": True, "description": "present when the scenario asked nothing: the question "
                                                       "a judge most likely has about the last queued action"},
             "verdict": {"description": '"yes"/"no" (legal, resolves); the value (value); "A", "B" or "none" '
@@ -137,7 +132,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["n", "kind", "text", "rules"],
         "properties": {"n": {"type": "integer"}, "kind": {"type": "string"}, "text": {"type": "string"},
                        "rules": RULE_IDS, "changes": {"type": "array"},
-                       "state": {"description": "with ?snapshots=1: the §2 state after this step"}}},
+                       "state": {"description": "with ?snapshots=1: the §2 state after this step"},
+                       "derived": {"description": "with ?snapshots=1: the board derived after this step "
+                                                  "(§5 derived values, without contributions)"}}},
     "Ruling": {
         "type": "object",
                "required": ["scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner",
@@ -225,6 +222,14 @@ SCHEMAS: dict[str, Any] = {
                        "values": {"type": "object", "description": "an Armament's bonus (+10 ATK)"},
                        "reading": {"type": "string"},
                        "corrections": {"type": "array", "items": {"type": "object"}}}},
+    "DisputeReading": {
+        "type": "object", "required": ["scenario", "reading", "guesses"],
+        "description": "A dispute in words read into a scenario (contract §2, §4, §7), the reading printed "
+                       "back in the desk's words, and every default the reader chose.",
+        "properties": {"scenario": {"type": "object"}, "reading": {"type": "string"},
+                       "guesses": {"type": "array", "items": {
+                           "type": "object", "required": ["what", "why"],
+                           "properties": {"what": {"type": "string"}, "why": {"type": "string"}}}}}},
     "CardPage": {
         "type": "object", "required": ["card", "url"],
         "properties": {"card": {"type": "object", "required": ["name", "type", "slug"]},
@@ -355,6 +360,26 @@ PATHS["/api/v1/cards/read"] = {"post": {
                   **{s: error(s) for s in ("400", "413", "415", "429")},
                   "422": {"description": "The text can't be read: each problem names the phrase, where it "
                                          "starts and the nearest phrasing known.",
+                          "content": {"application/json": {"schema": ref("Error")}}}}}}
+
+PATHS["/api/v1/read"] = {"post": {
+    "operationId": "readDispute",
+    "summary": "Read a dispute in words into a scenario, printing the reading back",
+    "tags": ["Engine"], "parameters": [],
+    "requestBody": {"required": True, "description": "The dispute, and optionally who is speaking (whose "
+                                                     "“my” and “your” are).", "content": {
+        media: {"schema": {"type": "object", "required": ["text"], "additionalProperties": False,
+                           "properties": {"text": {"type": "string", "maxLength": MAX_DISPUTE},
+                                          "as": {"enum": ["A", "B"]}}},
+                "example": {"text": "Grey Knight casts Firebolt at Harold; B answers by springing Hidden "
+                                    "Snare at Grey Knight. Does Firebolt resolve?"}}
+        for media in ("application/json", "application/yaml")}},
+    "responses": {"200": ok("DisputeReading", "The scenario as read; post it to /api/v1/resolve or "
+                                              "/api/v1/rulings."),
+                  **{s: error(s) for s in ("400", "413", "415", "429")},
+                  "422": {"description": "The dispute can't be read for certain: each problem names the "
+                                         "words, where they start and what they could be, or the two "
+                                         "readings.",
                           "content": {"application/json": {"schema": ref("Error")}}}}}}
 
 
