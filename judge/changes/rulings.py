@@ -126,6 +126,7 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
 KIND = "changes"   # what the store keeps a judgement under: "changes <from>...<to> <versions>"
 BATCH = 20         # saved rulings read from the store at once (their scenarios only)
 LEASE_SECONDS = 30.0  # how long one process may hold an edition pair's judging before another may
+WAIT = 1.5  # seconds a request waits for another judging the same pair (then 503 with Retry-After)
 
 
 class Pending(Exception):
@@ -213,13 +214,8 @@ def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
         return found[2]
     ids = saved.ids()
     total = len(library) + len(ids)
-    keys = saved.kept_keys(kind)
-    if len(keys) < total:
-        todo = [e for e in library if f"library:{e.pid}" not in keys]
-        _judge_some(kind, todo, saved, old, new, [c.id for c in (*rules, *glossary)], seconds)
-        keys = saved.kept_keys(kind)
-        if len(keys) < total:
-            raise Pending(len(keys), total)
+    if len(saved.kept_keys(kind)) < total:
+        _complete(kind, library, total, saved, old, new, [c.id for c in (*rules, *glossary)], seconds)
     kept = saved.kept_all(kind)
     judged = [_unpacked("library", e.pid, kept[f"library:{e.pid}"]) for e in library
               if f"library:{e.pid}" in kept]
@@ -234,13 +230,30 @@ def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
     return report
 
 
+def _complete(kind: str, library: list[Any], total: int, saved: RulingStorage, old: str, new: str,
+              changed: list[str], seconds: float | None) -> None:
+    """Judge what is left for as long as `seconds` allow (or wait up to WAIT for the process judging
+    it); Pending when rulings remain unjudged."""
+    keys = saved.kept_keys(kind)
+    todo = [e for e in library if f"library:{e.pid}" not in keys]
+    held = _judge_some(kind, todo, saved, old, new, changed, seconds)
+    keys = saved.kept_keys(kind)
+    waited = time.monotonic() + min(WAIT, seconds if seconds is not None else WAIT)
+    while not held and len(keys) < total and time.monotonic() < waited:  # another judges: wait a little
+        time.sleep(0.2)
+        keys = saved.kept_keys(kind)
+    if len(keys) < total:
+        raise Pending(len(keys), total)
+
+
 def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, new: str, changed: list[str],
-                seconds: float | None) -> None:
+                seconds: float | None) -> bool:
     """Judge unjudged rulings (the library's first, then saved ones, oldest first, BATCH at a time) and
-    keep each, until `seconds` have passed (or the client went away); nothing when another holds it."""
+    keep each, until `seconds` have passed (or the client went away); False (nothing done) when another
+    process holds the pair's lease."""
     holder = saved.lease(kind, LEASE_SECONDS)
     if holder is None:
-        return
+        return False
     request = budget.CURRENT.get()
     gone = request.gone if request is not None else None
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -256,7 +269,7 @@ def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, n
         for ruling_kind, rid, key, scenario in pending():
             began = time.monotonic()
             if (deadline is not None and began + longest > deadline) or (gone is not None and gone()):
-                return
+                return True
             if ruling_kind == "library":
                 with budget.unlimited():
                     change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
@@ -264,8 +277,9 @@ def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, n
                 with budget.limit(budget.Budget(seconds=SAVED_SECONDS, steps=runner.WEB_STEP_CAP, gone=gone)):
                     change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
             if gone is not None and gone():
-                return  # cut short because the client left: not kept
+                return True  # cut short because the client left: not kept
             saved.keep(kind, key, _packed(change))
             longest = max(longest, time.monotonic() - began)
     finally:
         saved.release(kind, holder)
+    return True
