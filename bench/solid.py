@@ -413,6 +413,7 @@ def _storage(root: Path, port: int, mount: Path) -> None:
                 conn.execute("INSERT OR IGNORE INTO rulings VALUES (?,?,?,?,?,?)",
                              (f"c{n:011x}", json.dumps({**SIMPLE, "title": f"c{n}"}), "0.4.0", "{}",
                               store_pack({}), "2026-01-01T00:00:00+00:00"))
+        with sqlite3.connect(db) as conn:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         data = bytearray(db.read_bytes())
         for page in range(1, len(data) // 4096):

@@ -285,8 +285,6 @@ def test_a_corrupt_database_is_reported_everywhere_and_takes_no_more_saves(tmp_p
 
 
 def test_intact_rulings_are_read_on_a_read_only_disk(tmp_path, index_dir, monkeypatch):
-    from judge.rulings import StoreUnavailable
-
     db = tmp_path / "r.sqlite3"
     app = served_app(db, index_dir)
     rid = save(app, SIMPLE)
@@ -299,7 +297,7 @@ def test_intact_rulings_are_read_on_a_read_only_disk(tmp_path, index_dir, monkey
     store = reader.extensions["rulings"]
 
     def read_only(*_a, **_k):  # what opening for writing says on a read-only mount (root ignores modes)
-        raise StoreUnavailable("the database is read-only", 60)
+        raise store._failure(sqlite3.OperationalError("unable to open database file"))
 
     monkeypatch.setattr(store, "_connect", read_only)
     monkeypatch.setattr("os.access", lambda *_a, **_k: False)
