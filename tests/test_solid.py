@@ -53,9 +53,13 @@ def save(app, scenario) -> str:
 def two_editions(tmp_path, monkeypatch):
     from editions_copy import copy_editions, import_fixture
 
+    from judge.web import caching
+
     copy_editions(tmp_path, monkeypatch)
     import_fixture()
-    return tmp_path
+    caching.codex_version.cache_clear()  # the current edition is 0.4.1 here, and 0.4.0 again after
+    yield tmp_path
+    caching.codex_version.cache_clear()
 
 
 def prepared(client, url: str):
@@ -163,7 +167,8 @@ def test_the_cost_limit_reserves_before_the_work_so_concurrent_requests_cannot_o
         running = [limits._reserve(limiter) for _ in range(15)]  # 15 requests at once: 30 s reserved
         with pytest.raises(limits.Limited):                       # a 16th has no room
             limits._reserve(limiter)
-        limits._settle(limiter, running[0], 0.05)                 # one took 0.05 s: the rest is refunded
+        for done in running[:2]:
+            limits._settle(limiter, done, 0.05)                   # two took 0.05 s: the rest is refunded
         assert limits._reserve(limiter)                           # so another fits now
 
 

@@ -118,6 +118,8 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
         ruling = runner.resolve(data, source="changes", snapshots=False, edition=edition)
     except runner.DeskInputError as exc:
         return {"problems": exc.problems}, []
+    except budget.OutOfTime as exc:  # its budget ran out before the first step (loading it): no ruling
+        return {"problems": [{"path": "", "message": f"not judged: {exc}"}]}, []
     expect = data.get("expect")
     expected = expect.get("cites") or [] if isinstance(expect, dict) else []
     return runner.outcome(ruling), list(cited_rules(ruling, expected))
