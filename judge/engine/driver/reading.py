@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from judge.engine.play.trace import Step
 
 # what can happen to a card, most telling first (the order of a happens_to verdict)
-HAPPENINGS = ("captured", "returned", "exiled", "damaged", "healed", "moved", "changed")
+HAPPENINGS = ("captured", "shattered", "returned", "exiled", "damaged", "healed", "moved", "changed")
 LEFT_WORDS = {"hand": "returned", "exile": "exiled", "captured": "captured"}
 QUIET = ("window", "turn", "cascade", "resolve", "zone")   # steps that name a card without acting on it
 # the reasons of a trigger that does not fire or is lost (data/errors.py REASONS)
@@ -75,6 +75,7 @@ class Seen:
     captured: bool = False
     values: tuple[int, int, int] = (0, 0, 0)      # ATK, DEF, max HP
     keywords: tuple[str, ...] = ()
+    realm: bool = False              # a Realm is shattered at 0 HP where a Soul is captured
 
 
 def _card_look(g: Game, uid: int) -> Callable[[], Seen]:
@@ -88,7 +89,7 @@ def _card_look(g: Game, uid: int) -> Callable[[], Seen]:
             return Seen(str(ref), holder.damage, True)
         down = bool(getattr(view, "captured", False) or getattr(view, "shattered", False))
         return Seen(str(ref), view.damage, down, (view.atk.total, view.def_.total, view.max_hp.total),
-                    tuple(sorted({k.keyword.name for k in view.keywords})))
+                    tuple(sorted({k.keyword.name for k in view.keywords})), ref.is_realm)
     return look
 
 
@@ -447,6 +448,7 @@ class Reader:
         if ask.of == "captured" and value is True:   # captured paying a cost: the payment decides (11.5.5)
             deciding = self._paid_before(deciding) or deciding
         was = ("the slot was empty" if before is None else "it had none" if before == []
+               else "it was not" if before is False else "it was" if before is True
                else f"it was {_shown(before)}")
         text = f"{_shown(value)}: {what}; {was} before step {deciding}."
         step = self.step(deciding)
@@ -659,7 +661,7 @@ def _happenings(old: Any, new: Any) -> list[str]:
     if not on_field and ":" in old.place:
         return [LEFT_WORDS.get(new.place, "moved")]
     if new.captured and not old.captured:
-        out.append("captured")
+        out.append("shattered" if new.realm else "captured")
     if new.damage > old.damage:
         out.append("damaged")
     if new.damage < old.damage:
