@@ -326,7 +326,7 @@ def _ask(ask: dict[str, Any]) -> dict[str, Any]:
         return {"happens_to": _ref(ask["happens_to"])}
     if "can_attack" in ask:
         return {"can_attack": _ref(ask["can_attack"])}
-    if "value" in ask:
+    if "value" in ask and "slot" in ask["value"]:
         return {"value": {"slot": _ref(ask["value"]["slot"]), "of": ask["value"]["of"]}}
     return ask
 

@@ -474,6 +474,14 @@ class Composer:
     def _ask_can_attack(self, part: Part) -> None:
         self._on_piece(part, lambda p: {"can_attack": p})
 
+    def _ask_where(self, part: Part) -> None:
+        self.asks.append({"where": part.data["card"]})
+
+    def _ask_pile(self, part: Part) -> None:
+        player = self.who(part.data["player"], part.words)
+        if player:
+            self.asks.append({"value": {"player": player, "of": part.data["of"]}})
+
     def _ask_winner(self, part: Part) -> None:
         self.asks.append({"winner": True})
 
