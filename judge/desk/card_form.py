@@ -6,7 +6,9 @@ a card of that type can have (contract §3), and who pays an HP cost. One table,
 The library's own cards bear it out: Souls have activated, timing and static effects on every trigger;
 Events are activated (cast) and act on their targets, their Caster and whole sides; Ambushes are
 activated or triggered by their Ambusher being attacked or targeted, and act on their Ambusher, the
-attacker and the triggering effect; Realms and Armaments are activated or static.
+attacker and the triggering effect; Realms and Armaments are activated or static. (The engine reads
+`caster` on an Ambush as the Ambush's own Caster, which it has none of: "return the Caster" does
+nothing there, so the form does not offer it and a card text saying it is flagged.)
 """
 
 from __future__ import annotations

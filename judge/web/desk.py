@@ -241,6 +241,9 @@ def resolve_json() -> Response:
     if view["problems"]:
         raise BadInput("The scenario has problems.", view["problems"])
     ruling = view["ruling"]
+    if not data.get("ask"):   # the desk shows the likeliest question chosen: left as it is, it was asked
+        ruling = dict(ruling, answers=[{k: v for k, v in a.items() if k != "default"}
+                                       for a in ruling.get("answers") or []])
     cards = data.get("cards")
     steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
