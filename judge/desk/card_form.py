@@ -37,11 +37,8 @@ CARD_FORM: dict[str, dict[str, Any]] = {
               "refs": ["target", *SIDES], "payer": "self"},
 }
 
-# A keyword granted by an effect, with the value the form gives it from the effect's amount (N) and stat:
-# the shapes of §3's keyword table, the valued ones as the library's cards print them.
-GRANTS = {
-    "defiance": "Defiance N",
-    "moral": "Moral +N (the stat chosen)",
-    "berserk": "Berserk: this Soul gains N ATK permanently",
-    "reinforcement": "Reinforcement: heal N damage from one of your Souls",
-}
+
+def grant_valued(keywords: dict[str, list[str]]) -> list[str]:
+    """The keywords a grant gives with a value (the form's amount): those of the engine's vocabulary that
+    take one and can't be written bare (Defiance N, Moral +N, Berserk, Reinforcement; Taunt is bare)."""
+    return [k for k in keywords["with_value"] if k not in keywords["bare"]]

@@ -287,9 +287,10 @@ def parse_json() -> Response:
 @lru_cache(maxsize=1)
 def vocabulary_json() -> tuple[dict[str, Any], str, str]:
     """The engine's vocabulary (what the custom-card form offers), as data, as JSON and its ETag."""
-    vocab = dict(vocabulary(), reference_words=card_index.REFERENCE_WORDS,
+    engine_words = vocabulary()
+    vocab = dict(engine_words, reference_words=card_index.REFERENCE_WORDS,
                  duration_words=card_index.DURATION_WORDS, card_form=card_form.CARD_FORM,
-                 grant_words=card_form.GRANTS)
+                 grant_valued=card_form.grant_valued(engine_words["keywords"]))
     text = json.dumps(vocab, sort_keys=True)
     return vocab, text, hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -154,9 +154,9 @@ const CustomCards = {
     for (const node of $$("[data-kinds]", form)) if (!node.hidden) node.hidden = !node.dataset.kinds.split(" ").includes(f.e_kind.value);
     // a granted keyword with a value takes the amount (and Moral its stat)
     const granting = f.e_do.value === "grant";
-    const valued = granting && f.e_do_kw.value in this.vocab.grant_words;
+    const valued = granting && this.vocab.grant_valued.includes(f.e_do_kw.value);
     if (valued) $("label[data-takes~=amount]", form).hidden = false;
-    $("[data-grant=moral]", form).hidden = !(granting && f.e_do_kw.value === "moral");
+    for (const node of $$("[data-grant]", form)) node.hidden = !(granting && node.dataset.grant === f.e_do_kw.value);
     $("[data-condition]", form).hidden = f.e_condition.value !== "line_max";
     $("[data-cost]", form).hidden = !f.e_cost.value;
     const amount = f.e_do_n;
