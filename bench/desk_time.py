@@ -123,7 +123,8 @@ def resolve_two(user: User) -> None:
     user.ruled()
 
 
-def an_attack(user: User, base: str) -> None:
+def iron_sentinel_on_l2(user: User, base: str) -> None:
+    """The "An attack" quick start with B's Dusk Lancer (L2) swapped for Iron Sentinel (Taunt)."""
     fresh(user, base)
     user.click(".start-button[data-start=attack]")
     user.offered("A's Noah (C3) attacks B's Harold (C3)")
@@ -133,19 +134,29 @@ def an_attack(user: User, base: str) -> None:
     user.page.locator(user.slot("B:L2"), has_text="Iron Sentinel").wait_for()
     user.click("#slot-close")
     user.offered("attacks B's")
+
+
+def an_attack(user: User, base: str) -> None:
+    iron_sentinel_on_l2(user, base)
     user.click("#next-actions .next-action", has_text="A's Noah (C3) attacks B's")
     user.page.locator("#queue li").first.wait_for()
     user.click("#resolve")
     user.ruled()
 
 
+def ambush_under(user: User, ref: str, name: str, choose) -> None:
+    """"Set an Ambush here…" on the slot `ref`, the card chosen by `choose()`, then the panel closed."""
+    user.click(user.slot(ref))
+    user.click("#ambush-pick")
+    choose()
+    user.page.locator("#ambush-list li", has_text=name).wait_for()
+    user.click("#slot-close")
+
+
 def an_effect_and_a_response(user: User, base: str) -> None:
     fresh(user, base)
-    user.click(user.slot("B:C3"))
-    user.click("#ambush-pick")
-    user.click('#card-results button[data-card="Hidden Snare"]')
-    user.page.locator("#ambush-list li", has_text="Hidden Snare").wait_for()
-    user.click("#slot-close")
+    snare = '#card-results button[data-card="Hidden Snare"]'
+    ambush_under(user, "B:C3", "Hidden Snare", lambda: user.click(snare))
     offered_click(user, "A casts Firebolt with Noah (C3) at B's Harold (C3)")
     offered_click(user, "B springs Hidden Snare")
     resolve_two(user)
@@ -183,12 +194,17 @@ def ambush_returns_the_caster(user: User, base: str) -> None:
     resolve_two(user)
 
 
+def found_on(user: User, ref: str, typed: str, card: str) -> None:
+    """A card put on the empty slot `ref` from the picker, found by typing part of it."""
+    user.click(user.slot(ref))
+    user.type("#card-q", typed)
+    user.click(f'#card-results button[data-card="{card}"]')
+    user.page.locator("#board", has_text=card.split()[0]).first.wait_for()
+
+
 def range_from_the_second_line(user: User, base: str) -> None:
     fresh(user, base)
-    user.click(user.slot("A:L1"))
-    user.type("#card-q", "rang")
-    user.click('#card-results button[data-card="Hawkeye Archer"]')
-    user.page.locator("#board", has_text="Hawkeye").first.wait_for()
+    found_on(user, "A:L1", "rang", "Hawkeye Archer")
     user.click("#slot-close")
     user.click(user.slot("A:L1·0"))
     user.click("#card-results button.card-option")
@@ -243,14 +259,7 @@ def typed_card(user: User, text: str) -> None:
 def attack_into_taunt(user: User, base: str) -> None:
     """glossary Taunt: a Soul in a Taunt Soul's radius can't be attacked while it stands in the Front
     Line. Grey Knight (L2) attacks Harold (C3) under Iron Sentinel (Taunt): queued from what is refused."""
-    fresh(user, base)
-    user.click(".start-button[data-start=attack]")
-    user.click(user.slot("B:L2"))
-    user.click("#slot-remove")
-    user.click('#card-results button[data-card="Iron Sentinel"]')
-    user.page.locator(user.slot("B:L2"), has_text="Iron Sentinel").wait_for()
-    user.click("#slot-close")
-    user.offered("attacks B's")
+    iron_sentinel_on_l2(user, base)
     refused_click(user, "A's Grey Knight (L2) attacks B's Harold (C3)")
     resolve_one(user)
 
@@ -294,12 +303,11 @@ def ambush_when_targeted(user: User, base: str) -> None:
     targeted by an Effect: negate that Effect" (Principle of Stolen Energy's words); A's Firebolt at Harold
     springs it. (Issue 28's "return the Caster" reads, but the engine gives an Ambush no Caster.)"""
     fresh(user, base)
-    user.click(user.slot("B:C3"))
-    user.click("#ambush-pick")
-    user.click("#custom-open")
-    typed_card(user, "When the Ambusher is targeted by an Effect: negate that Effect.")
-    user.page.locator("#ambush-list li", has_text="My Ambush").wait_for()
-    user.click("#slot-close")
+
+    def typed() -> None:
+        user.click("#custom-open")
+        typed_card(user, "When the Ambusher is targeted by an Effect: negate that Effect.")
+    ambush_under(user, "B:C3", "My Ambush", typed)
     offered_click(user, "A casts Firebolt with Grey Knight (L2) at B's Harold (C3)")
     offered_click(user, "B springs My Ambush")
     resolve_two(user)
@@ -320,10 +328,7 @@ def defiance_granted_to_a_recruit(user: User, base: str) -> None:
     """glossary Defiance, Static Effect: Harold's "Your other Souls gain Defiance 5" reaches a Soul the
     moment it is recruited beside him (A's Harold on L1, A recruits Scavenger under him)."""
     fresh(user, base)
-    user.click(user.slot("A:L1"))
-    user.type("#card-q", "harold")
-    user.click('#card-results button[data-card="Harold"]')
-    user.page.locator("#board", has_text="Harold").first.wait_for()
+    found_on(user, "A:L1", "harold", "Harold")
     user.click('button[aria-label="Add a card to A\'s Hand"]')
     user.type("#card-q", "scav")
     user.click('#card-results button[data-card="Scavenger"]')

@@ -146,11 +146,16 @@ def test_every_card_the_form_can_write_loads_and_each_type_gets_only_what_it_can
     assert len(cards) > 100
 
 
-def test_the_ambush_form_offers_its_triggers_and_its_heading_follows_the_type(page, live_server):
-    desk(page, live_server)
+def custom_ambush(page):
+    """The custom-card form for an Ambush set under B's Harold."""
     page.locator('#board g[data-ref="B:C3"]').click()
     page.get_by_role("button", name="Set an Ambush here…").click()
     page.get_by_role("button", name="Make a custom card…").click()
+
+
+def test_the_ambush_form_offers_its_triggers_and_its_heading_follows_the_type(page, live_server):
+    desk(page, live_server)
+    custom_ambush(page)
     form = page.locator("#custom-form")
     assert page.get_by_role("heading", name="A custom Ambush").is_visible()
     form.get_by_label("Kind").select_option("timing")
@@ -248,9 +253,7 @@ def ruled(page, live_server):
 
 def test_an_ambush_with_a_moment_trigger_typed_as_its_text_reads_at_once_and_is_ruled(page, live_server):
     desk(page, live_server)
-    page.locator('#board g[data-ref="B:C3"]').click()
-    page.get_by_role("button", name="Set an Ambush here…").click()
-    page.get_by_role("button", name="Make a custom card…").click()
+    custom_ambush(page)
     text = page.get_by_label("Card text, as printed")
     reading = page.locator("#card-text-reading")
     # issue 28's wording reads, and the desk says at once that an Ambush has no Caster to return
