@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import yaml
+
 from judge.desk import words
 
 TWO_ATTACKS = {
@@ -35,9 +37,13 @@ def test_the_question_about_the_second_action_names_the_second_action(client):
     assert f"action 1, “{said[0]}”" in text and said[1] not in text
 
 
-def test_an_asked_question_is_not_called_unasked_and_an_unasked_one_is(client):
+def test_at_the_desk_the_preselected_question_counts_as_asked_and_elsewhere_it_is_said(client):
     assert "Nothing was asked" not in answer_question(client, dict(TWO_ATTACKS, ask=[{"legal": 1}]))
-    assert "Nothing was asked" in answer_question(client, TWO_ATTACKS)
+    # the desk shows the likeliest question chosen: resolved as it is, it was asked
+    assert "Nothing was asked" not in answer_question(client, TWO_ATTACKS)
+    # YAML without `ask:` resolved without the desk's list: the page says which question it answered
+    page = client.post("/desk", data={"yaml": yaml.safe_dump(TWO_ATTACKS)}).get_data(as_text=True)
+    assert "Nothing was asked; the likeliest question:" in unescape(page)
 
 
 def test_other_questions_keep_the_engines_words():

@@ -6,7 +6,9 @@ a card of that type can have (contract §3), and who pays an HP cost. One table,
 The library's own cards bear it out: Souls have activated, timing and static effects on every trigger;
 Events are activated (cast) and act on their targets, their Caster and whole sides; Ambushes are
 activated or triggered by their Ambusher being attacked or targeted, and act on their Ambusher, the
-attacker and the triggering effect; Realms and Armaments are activated or static.
+attacker and the triggering effect; Realms and Armaments are activated or static. (The engine reads
+`caster` on an Ambush as the Ambush's own Caster, which it has none of: "return the Caster" does
+nothing there, so the form does not offer it and a card text saying it is flagged.)
 """
 
 from __future__ import annotations
@@ -35,11 +37,8 @@ CARD_FORM: dict[str, dict[str, Any]] = {
               "refs": ["target", *SIDES], "payer": "self"},
 }
 
-# A keyword granted by an effect, with the value the form gives it from the effect's amount (N) and stat:
-# the shapes of §3's keyword table, the valued ones as the library's cards print them.
-GRANTS = {
-    "defiance": "Defiance N",
-    "moral": "Moral +N (the stat chosen)",
-    "berserk": "Berserk: this Soul gains N ATK permanently",
-    "reinforcement": "Reinforcement: heal N damage from one of your Souls",
-}
+
+def grant_valued(keywords: dict[str, list[str]]) -> list[str]:
+    """The keywords a grant gives with a value (the form's amount): those of the engine's vocabulary that
+    take one and can't be written bare (Defiance N, Moral +N, Berserk, Reinforcement; Taunt is bare)."""
+    return [k for k in keywords["with_value"] if k not in keywords["bare"]]

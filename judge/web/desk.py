@@ -241,6 +241,9 @@ def resolve_json() -> Response:
     if view["problems"]:
         raise BadInput("The scenario has problems.", view["problems"])
     ruling = view["ruling"]
+    if not data.get("ask"):   # the desk shows the likeliest question chosen: left as it is, it was asked
+        ruling = dict(ruling, answers=[{k: v for k, v in a.items() if k != "default"}
+                                       for a in ruling.get("answers") or []])
     cards = data.get("cards")
     steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
@@ -284,9 +287,10 @@ def parse_json() -> Response:
 @lru_cache(maxsize=1)
 def vocabulary_json() -> tuple[dict[str, Any], str, str]:
     """The engine's vocabulary (what the custom-card form offers), as data, as JSON and its ETag."""
-    vocab = dict(vocabulary(), reference_words=card_index.REFERENCE_WORDS,
+    engine_words = vocabulary()
+    vocab = dict(engine_words, reference_words=card_index.REFERENCE_WORDS,
                  duration_words=card_index.DURATION_WORDS, card_form=card_form.CARD_FORM,
-                 grant_words=card_form.GRANTS)
+                 grant_valued=card_form.grant_valued(engine_words["keywords"]))
     text = json.dumps(vocab, sort_keys=True)
     return vocab, text, hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -13,6 +13,8 @@ const CustomCards = {
     const form = $("#custom-form");
     form.reset();
     this.varying = base;
+    this.textRead = null;
+    $("#card-text-reading").replaceChildren();
     const f = form.elements;
     if (type) f.type.value = type;
     if (!base && this.selected && this.selected.ref.split(":")[1] === this.rootSlot && type === "soul") {
@@ -58,17 +60,80 @@ const CustomCards = {
     f.leader.checked = Boolean(card.leader);
     for (const s of ["atk", "def", "hp"]) f[s].value = card[s] ?? 0;
     f.text.value = card.text || "";
-    const keywords = card.keywords || [];
-    for (const box of $$("input[name=kw]", $("#custom-form"))) box.checked = keywords.includes(box.value);
-    const valued = (key) => keywords.find((k) => k && typeof k === "object" && key in k);
-    f.defiance.value = (valued("defiance") || {}).defiance || "";
-    const moral = (valued("moral") || {}).moral || {};
-    for (const s of this.vocab.stats) f[`moral_${s}`].value = moral[s] || "";
+    this.fillKeywords(card.keywords || []);
     // the card's own effects, part by part, in words; the builder below adds one more
     f.has_effect.checked = false;
     this.draftEffects(card);
     $("#has-effect-words").textContent = (card.effects || []).length ? "Add an effect" : "This card has an effect";
     f.name.value = this.variantName(card);
+  },
+
+  // The keyword boxes and values (Defiance, Moral) from a card's keywords.
+  fillKeywords(keywords) {
+    const f = $("#custom-form").elements;
+    for (const box of $$("input[name=kw]", $("#custom-form"))) box.checked = keywords.includes(box.value);
+    const valued = (key) => keywords.find((k) => k && typeof k === "object" && key in k);
+    f.defiance.value = (valued("defiance") || {}).defiance || "";
+    const moral = (valued("moral") || {}).moral || {};
+    for (const s of this.vocab.stats) f[`moral_${s}`].value = moral[s] || "";
+  },
+
+  // The card's text, typed as printed, read at once (POST /api/v1/cards/read, the engine's card-text
+  // reader): its keywords fill the boxes, its effects become the parts below (each editable), and what
+  // can't be read is said under the text with where it starts and the nearest phrasing known.
+  async readCardText() {
+    const form = $("#custom-form");
+    const f = form.elements;
+    const box = $("#card-text-reading");
+    const text = f.text.value.trim();
+    const ticket = (this.readSeq = (this.readSeq || 0) + 1);
+    if (!text) { this.textRead = null; box.replaceChildren(); return; }
+    let data;
+    try {
+      const response = await fetch(form.dataset.readUrl, {
+        method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ text, type: f.type.value }),
+      });
+      data = await response.json();
+    } catch (err) { data = { error: "the reader did not answer; try again" }; }
+    if (ticket !== this.readSeq) return;   // a newer text is being read
+    if (!data.effects) {
+      this.textRead = null;
+      const problems = data.problems || [{ message: data.error }];
+      box.replaceChildren(el("p", { className: "problems", role: "alert" }, "Can't read it yet: ",
+        ...problems.map((p, i) => el("span", {}, i ? "; " : "", p.message || p.text))));
+      return;
+    }
+    this.textRead = { caster: data.caster, ambusher: data.ambusher };
+    this.fillKeywords(data.keywords || []);
+    this.draftEffects({ effects: data.effects, keywords: data.keywords || [] });
+    this.effectsBase = "";                    // read from text: the card's effects are these
+    f.has_effect.checked = false;             // the text gives the effects; the builder can add one more
+    $("#has-effect-words").textContent = data.effects.length ? "Add an effect" : "This card has an effect";
+    for (const [stat, value] of Object.entries(data.values || {})) if (f[stat]) f[stat].value = value;
+    box.replaceChildren(el("p", { className: "card-text-read" }, el("strong", {}, "Reads as: "), data.reading));
+    const foreign = this.foreignRefs(f.type.value, data.effects);
+    if (foreign.length) {
+      const named = foreign.map((r) => `“${this.vocab.reference_words[r] || r}”`).join(" and ");
+      box.append(el("p", { className: "problems", role: "alert" },
+        `${named} names nothing on ${withArticle(TYPE_WORDS[f.type.value] || "card")} (it has none of its own): `
+        + "that part does nothing in a ruling. Change it below or in the text."));
+    }
+    this.showCustomFields();
+  },
+
+  // The references in effects that a card of `type` can't have (an Ambush's "the Caster").
+  foreignRefs(type, effects) {
+    const refs = new Set([...this.vocab.references.single, ...this.vocab.references.groups]);
+    const allowed = this.vocab.card_form[type].refs;
+    const found = new Set();
+    const walk = (value) => {
+      if (typeof value === "string") { if (refs.has(value) && !allowed.includes(value)) found.add(value); }
+      else if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === "object") Object.entries(value).forEach(([k, v]) => k !== "by" && walk(v));
+    };
+    walk(effects);
+    return [...found];
   },
 
   // Only the fields of the chosen type, and of the effect part chosen.
@@ -89,9 +154,9 @@ const CustomCards = {
     for (const node of $$("[data-kinds]", form)) if (!node.hidden) node.hidden = !node.dataset.kinds.split(" ").includes(f.e_kind.value);
     // a granted keyword with a value takes the amount (and Moral its stat)
     const granting = f.e_do.value === "grant";
-    const valued = granting && f.e_do_kw.value in this.vocab.grant_words;
-    if (valued) $("[data-takes~=amount]", form).hidden = false;
-    $("[data-grant=moral]", form).hidden = !(granting && f.e_do_kw.value === "moral");
+    const valued = granting && this.vocab.grant_valued.includes(f.e_do_kw.value);
+    if (valued) $("label[data-takes~=amount]", form).hidden = false;
+    for (const node of $$("[data-grant]", form)) node.hidden = !(granting && node.dataset.grant === f.e_do_kw.value);
     $("[data-condition]", form).hidden = f.e_condition.value !== "line_max";
     $("[data-cost]", form).hidden = !f.e_cost.value;
     const amount = f.e_do_n;
@@ -145,9 +210,12 @@ const CustomCards = {
         this.customTitle();
       }
       if (e.target.name === "type" || e.target.name === "has_effect" || e.target.name.startsWith("e_")) this.showCustomFields();
+      if (e.target.name === "type" && form.elements.text.value.trim()) this.readCardText();   // as the new type
       if (this.varying && e.target.name !== "name" && !this.nameTyped) form.elements.name.value = this.variantName(this.varying);
     });
+    const readSoon = debounce(() => this.readCardText(), 350);
     form.addEventListener("input", (e) => {
+      if (e.target.name === "text") readSoon();
       if (e.target.name === "name") this.nameTyped = true;
       else if (this.varying && !this.nameTyped) form.elements.name.value = this.variantName(this.varying);
     });
@@ -188,6 +256,10 @@ const CustomCards = {
     card.effects = clone(kept.effects);
     if (f.has_effect.checked) card.effects.push(this.customEffect(f));
     if (card.type === "soul") card.keywords.push(...clone(kept.keywords));
+    for (const key of ["caster", "ambusher"]) {   // "Ambusher: any Dark Soul." read from the text
+      const wanted = this.textRead && this.textRead[key];
+      if (wanted && Object.keys(wanted).length && card.type === (key === "caster" ? "event" : "ambush")) card[key] = clone(wanted);
+    }
     if (this.varying) {
       for (const key of ["caster", "ambusher"]) if (this.varying[key]) card[key] = clone(this.varying[key]);
       card.origin = `variant of ${this.varying.name}`;
@@ -330,6 +402,8 @@ const CustomCards = {
     return part;
   },
 };
+
+function withArticle(word) { return `${/^[AEIOU]/i.test(word) ? "an" : "a"} ${word}`; }
 
 // {defiance: 10} → "Defiance 10"; {moral: {atk: 5}} → "Moral +5 ATK" (as the board writes them).
 function keywordLabel(k) {

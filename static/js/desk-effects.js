@@ -54,7 +54,10 @@ const EffectsEditor = {
     if (keyword) return `Keyword ${this.vocab.keyword_words[keyword] || keyword.replace(/_/g, " ")}`;
     const bits = [`Effect ${i + 1}: ${effect.kind || "activated"}`];
     if (effect.fast) bits.push("Fast");
-    if (effect.trigger) bits.push(`when ${this.vocab.trigger_words[effect.trigger] || effect.trigger}`);
+    if (effect.trigger) {   // in the type's own words: "when the Ambusher is targeted by an opposing effect"
+      const own = (this.vocab.card_form[$("#custom-form").elements.type.value] || {}).trigger_words || {};
+      bits.push(own[effect.trigger] || this.vocab.trigger_words[effect.trigger] || effect.trigger);
+    }
     if (effect.limit) bits.push(effect.limit);
     return bits.join(", ");
   },

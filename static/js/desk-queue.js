@@ -314,7 +314,11 @@ const QueueAndPiles = {
       for (const item of data.refused) {
         const button = el("button", { type: "button", className: "next-action refused" },
           el("span", {}, item.words), el("span", { className: "refused-why" }, ` — not legal now: ${item.why}`));
-        button.addEventListener("click", () => this.queueOffered({ action: item.action, words: item.words }));
+        button.addEventListener("click", () => {   // queued to be ruled on: the question is whether it is legal
+          const at = this.insertAt ?? this.actions.length;
+          this.scenario.ask = [{ legal: at }];
+          this.queueOffered({ action: item.action, words: item.words });
+        });
         list.append(el("li", {}, button));
       }
     });

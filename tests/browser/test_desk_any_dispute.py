@@ -108,7 +108,8 @@ BUILD_EVERY_CARD = """() => {
         const grants = part === "grant" ? offered(f.e_do_kw) : [null];
         for (const keyword of grants) {
           if (keyword) { f.e_do_kw.value = keyword; fire(f.e_do_kw); }
-          for (const to of (form.querySelector("[data-takes~=ref]").hidden ? [null] : offered(f.e_do_to))) {
+          const acting = !form.querySelector("label[data-takes~=ref]").hidden;
+          for (const to of (acting ? offered(f.e_do_to) : [null])) {
             if (to) { f.e_do_to.value = to; fire(f.e_do_to); }
             if (to === "target") { f.e_target.value = f.e_target.options[1].value; fire(f.e_target); }
             const card = d.formCard();
@@ -145,11 +146,16 @@ def test_every_card_the_form_can_write_loads_and_each_type_gets_only_what_it_can
     assert len(cards) > 100
 
 
-def test_the_ambush_form_offers_its_triggers_and_its_heading_follows_the_type(page, live_server):
-    desk(page, live_server)
+def custom_ambush(page):
+    """The custom-card form for an Ambush set under B's Harold."""
     page.locator('#board g[data-ref="B:C3"]').click()
     page.get_by_role("button", name="Set an Ambush here…").click()
     page.get_by_role("button", name="Make a custom card…").click()
+
+
+def test_the_ambush_form_offers_its_triggers_and_its_heading_follows_the_type(page, live_server):
+    desk(page, live_server)
+    custom_ambush(page)
     form = page.locator("#custom-form")
     assert page.get_by_role("heading", name="A custom Ambush").is_visible()
     form.get_by_label("Kind").select_option("timing")
@@ -235,3 +241,81 @@ def test_keeping_only_the_last_ambush_updates_the_open_list_and_its_remove(page,
     page.get_by_role("button", name="Remove Shadow Trap").click()
     page.wait_for_function("() => !window.codexDesk.state.players.B.field.C3.ambushes")
     assert ambushes.count() == 0
+
+
+# -- issue 28 at the desk: cards typed as their text ---------------------------------------------------
+def ruled(page, live_server):
+    """The desk's scenario resolved by the engine, as its ruling JSON."""
+    answer = page.request.post(f"{live_server}/desk/resolve.json", data={"scenario": scenario(page)})
+    assert answer.ok, answer.text()
+    return answer.json()["ruling"]
+
+
+def test_an_ambush_with_a_moment_trigger_typed_as_its_text_reads_at_once_and_is_ruled(page, live_server):
+    desk(page, live_server)
+    custom_ambush(page)
+    text = page.get_by_label("Card text, as printed")
+    reading = page.locator("#card-text-reading")
+    # issue 28's wording reads, and the desk says at once that an Ambush has no Caster to return
+    text.fill("When the Ambusher is targeted by an Effect: return the Caster to its owner's hand.")
+    reading.get_by_text("Reads as:").wait_for()
+    assert "When the Ambusher is targeted" in reading.text_content()
+    assert "“the Caster” names nothing on an Ambush" in reading.text_content()
+    # Principle of Stolen Energy's words: read, shown as parts to change, and ruled
+    text.fill("When the Ambusher is targeted by an Effect: negate that Effect.")
+    page.locator("#card-text-reading", has_text="negate").wait_for()
+    parts = page.locator("#effects-kept")
+    assert "when the Ambusher is targeted by an opposing effect" in parts.text_content()
+    assert not reading.locator(".problems").count()
+    page.get_by_role("button", name="Add the card").click()
+    page.locator("#ambush-list li", has_text="My Ambush").wait_for()
+    page.get_by_role("button", name="Done").click()
+    settled(page)
+    page.locator("#next-actions .next-action",
+                 has_text="A casts Firebolt with Grey Knight (L2) at B's Harold (C3)").first.click()
+    page.locator("#next-actions:not([aria-busy]) .next-action", has_text="B springs My Ambush").first.click()
+    page.locator("#queue li").nth(1).wait_for()
+    resolve(page)
+    ruling = ruled(page, live_server)
+    assert not ruling["final"]["players"]["B"]["field"]["C3"].get("damage")      # Firebolt was negated
+    assert any(s["kind"] == "negate" or "negate" in s["text"].lower() for s in ruling["steps"])
+    assert page.problems == []
+
+
+def test_a_card_text_that_cant_be_read_says_so_inline_and_an_aura_granting_reinforcement_is_posed(
+        page, live_server):
+    desk(page, live_server)
+    page.evaluate("""() => { const d = window.codexDesk;
+                             d.state.players.A.field.C3 = {card: "Noah", damage: 20};
+                             d.state.players.A.hand = ["Scavenger"]; d.changed(); }""")
+    settled(page)
+    page.locator('#board g[data-ref="A:L1"]').click()
+    page.get_by_role("button", name="Make a custom card…").click()
+    form = page.locator("#custom-form")
+    text = form.get_by_label("Card text, as printed")
+    text.fill("Your other Souls gain Reinforcement: Heal 10 damage flibber.")
+    problem = page.locator("#card-text-reading .problems")
+    problem.wait_for()
+    assert "Can't read it yet" in problem.text_content() and "flibber" in problem.text_content()
+    # the aura in parts (what the text would say): a Static grant of Reinforcement to your other Souls
+    text.fill("Your other Souls gain Reinforcement: Heal 10 damage from one of your Souls.")
+    page.wait_for_function("() => document.querySelector('#card-text-reading').textContent.trim() !== ''")
+    if not page.locator("#card-text-reading", has_text="Reads as").count():   # the reader declines it
+        form.locator("input[name=has_effect]").check()
+        form.get_by_label("Kind").select_option("static")
+        form.get_by_label("What it does").select_option("grant")
+        form.locator("select[name=e_do_kw]").select_option("reinforcement")
+        form.get_by_label("Amount", exact=True).fill("10")
+        form.get_by_label("Acts on").select_option("other_own_souls")
+    page.get_by_role("button", name="Add the card").click()
+    page.locator('#board g[data-ref="A:L1"]', has_text="My Soul").wait_for()
+    page.get_by_role("button", name="Done").click()
+    settled(page)
+    page.locator("#next-actions .next-action", has_text="A recruits Scavenger to L1·0").first.click()
+    use = page.locator("#next-actions:not([aria-busy]) .next-action", has_text="Reinforcement")
+    use.filter(has_text="Noah").first.click()
+    page.locator("#queue li").nth(1).wait_for()
+    resolve(page)
+    ruling = ruled(page, live_server)
+    assert ruling["final"]["players"]["A"]["field"]["C3"].get("damage", 0) == 10   # healed 10 of 20
+    assert any("glossary/reinforcement" in s["rules"] for s in ruling["steps"])
