@@ -1,14 +1,14 @@
 """What the desk's custom-card form offers for each card type: the effect kinds, triggers and references
 a card of that type can have (contract §3), and who pays an HP cost. One table, read by the form
 (static/js/desk-custom.js) through /desk/vocabulary.json; nothing is offered that the type can't have
-(an Ambush has no Caster; an Event has no trigger), so what the form writes always loads.
+(an Event has no trigger; a Realm no Caster), so what the form writes always loads.
 
 The library's own cards bear it out: Souls have activated, timing and static effects on every trigger;
 Events are activated (cast) and act on their targets, their Caster and whole sides; Ambushes are
 activated or triggered by their Ambusher being attacked or targeted, and act on their Ambusher, the
-attacker and the triggering effect; Realms and Armaments are activated or static. (The engine reads
-`caster` on an Ambush as the Ambush's own Caster, which it has none of: "return the Caster" does
-nothing there, so the form does not offer it and a card text saying it is flagged.)
+attacker and the triggering effect; Realms and Armaments are activated or static. An Ambush has no
+Caster of its own: "the Caster" in its text is the Caster of the Event it answers (interpretation/
+answered-caster), so the form offers it for an Ambush too.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ CARD_FORM: dict[str, dict[str, Any]] = {
     "ambush": {"kinds": ["activated", "timing"], "fast": "always", "triggers": ["attacked", "targeted"],
                "trigger_words": {"attacked": "when the Ambusher is attacked",
                                  "targeted": "when the Ambusher is targeted by an opposing effect"},
-               "refs": ["target", "ambusher", "attacker", "attacked", "triggering_effect", *SIDES],
+               "refs": ["target", "ambusher", "caster", "attacker", "attacked", "triggering_effect", *SIDES],
                "payer": "ambusher"},
     "armament": {"kinds": ["activated", "static"], "fast": "choice", "triggers": [],
                  "refs": ["target", "wielder", *SIDES], "payer": "self"},
