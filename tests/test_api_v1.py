@@ -47,7 +47,7 @@ def test_every_api_v1_route_is_in_the_document_and_nothing_else(app, document):
             path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
             routed |= {(path, method.lower()) for method in rule.methods - {"HEAD", "OPTIONS"}}
     documented = {(path, method) for path, item in document["paths"].items() for method in item}
-    assert routed == documented and len(routed) == 9
+    assert routed == documented and len(routed) == 10
 
 
 def test_json_and_yaml_bodies_give_the_same_ruling_and_the_old_paths_are_aliases(client):
@@ -193,3 +193,23 @@ def test_a_429_says_when_to_retry_as_documented(tmp_path, document):
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
     conforms(document, refused.get_json(), "Error")
     assert "Retry-After" in document["paths"]["/api/v1/position"]["post"]["responses"]["429"]["headers"]
+
+
+def test_a_card_text_reads_through_the_api_and_an_unreadable_one_is_a_422(client):
+    shadow = {"text": "Ambusher: Any Dark Soul. When the Ambusher is attacked: deal 15 damage to the "
+                      "attacker.",
+              "type": "ambush"}
+    answer = client.post("/api/v1/cards/read", json=shadow)
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert body["ambusher"] == {"attribute": "dark"}
+    assert body["effects"] == [{"kind": "timing", "fast": True, "trigger": "attacked",
+                                "do": [{"damage": 15, "to": "attacker"}]}]
+    assert body["reading"] == shadow["text"]
+    bad = client.post("/api/v1/cards/read", json={"text": "Deal 10 damage to every opposing Soul this turns.",
+                                                  "type": "event"})
+    assert bad.status_code == 422
+    problem = bad.get_json()["problems"][0]
+    assert problem["facts"]["phrase"] == "this turns" and problem["facts"]["nearest"] == "this Turn"
+    assert client.post("/api/v1/cards/read", json={"text": "x" * 2001}).status_code == 400
+    assert client.post("/api/v1/cards/read", json={"text": "Frozen.", "type": "planet"}).status_code == 400

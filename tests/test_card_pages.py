@@ -115,3 +115,18 @@ def test_search_finds_cards_and_rulings_and_links_their_pages(client):
     )
     offered = client.get("/search/suggest", query_string={"q": "noa"}).get_json()
     assert any(entry["url"] == "/cards/noah" for entry in offered)
+
+
+@pytest.mark.parametrize("card", [c for c in load_library() if c.text], ids=lambda c: c.name)
+def test_a_card_page_says_its_printed_text_reads_as_its_data(client, card):
+    check = client.get(f"/cards/{card_slug(card.name)}.json").get_json()["card"]["text_check"]
+    assert check["agrees"] is True and check["differs"] == [] and check["problems"] == []
+    assert "reads as this card" in client.get(f"/cards/{card_slug(card.name)}").get_data(as_text=True)
+
+
+def test_a_card_whose_text_and_data_disagree_is_said_to():
+    from judge.engine import check_card_text
+    check = check_card_text({"name": "X", "type": "soul", "text": "Defiance 10.",
+                             "keywords": [{"defiance": 5}]})
+    assert check.agrees is False and check.differs == ("keywords",)
+    assert check.words == "Defiance 5."

@@ -152,9 +152,11 @@ def test_search_counts_read_as_people_say_them(client):
     assert "Glossary · " not in glossary
 
 
-def test_a_step_lights_up_the_slots_it_changes_and_the_slots_it_names():
+def test_a_step_lights_up_the_slots_it_changes_and_the_slots_its_facts_name():
     step = {"changes": [{"slot": "A:L2", "damage": [25, 35]}],
-            "text": "Executioner (A:L2) takes 10 damage from Hidden Snare, set at B:L2."}
+            "text": "Executioner (A:L2) takes 10 damage from Hidden Snare, set at B:L2.",
+            "facts": {"cards": [{"slot": "A:L2", "name": "Executioner"},
+                                {"slot": "B:L2", "name": "Hidden Snare"}]}}
     slots = {c["slot"] for c in pages.touched(step)}
     assert slots == {"A:L2", "B:L2"}
     assert pages.touched({"changes": [], "text": "A passes."}) == []

@@ -124,7 +124,7 @@ def test_expect_is_validated_like_the_rest(client, expect, where):
 def test_an_event_without_effects_is_refused_when_loaded_not_cast(client):
     text = """
 cards:
-  - {name: Dud, type: event, rank: 0, text: "Nothing."}
+  - {name: Dud, type: event, rank: 0, text: "Nothing.", effects: []}
 state:
   players:
     A: {field: {altar: Queen Sol, C3: Grey Knight}, hand: [Dud]}
@@ -135,6 +135,10 @@ actions:
     for path in ("/api/legal", "/api/legal?after=1", "/api/resolve"):
         response = client.post(path, data=text, content_type="application/yaml")
         assert response.status_code == 400 and "cards[0].effects" in problem_paths(response)
+    # given as its text alone, the card is read from it, and text that says nothing is refused there
+    as_text = text.replace(', effects: []', '')
+    response = client.post("/api/resolve", data=as_text, content_type="application/yaml")
+    assert response.status_code == 400 and problem_paths(response) == ["cards[0].text"]
 
 
 @pytest.mark.parametrize("tagged", ["!!set {a}", "!!binary aGVsbG8=", "!!omap [{a: 1}]", "!python/tuple [1]"])

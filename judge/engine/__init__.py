@@ -47,6 +47,8 @@ from judge.engine.data.yamlio import (
     safe_load,
     value_problems,
 )
+from judge.engine.driver.answers import QUESTIONS, Question
+from judge.engine.driver.answers import schema as ask_schema
 from judge.engine.driver.api import (
     can,
     legal_actions,
@@ -57,7 +59,14 @@ from judge.engine.driver.api import (
     resolve,
     why_not,
 )
-from judge.engine.driver.card_text import MAX_CARD_TEXT, Reading, read_card_text, write_card_text
+from judge.engine.driver.card_text import (
+    MAX_CARD_TEXT,
+    Reading,
+    TextCheck,
+    check_card_text,
+    read_card_text,
+    write_card_text,
+)
 from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
@@ -67,6 +76,8 @@ __all__ = [
     # loading, reading and running a scenario
     "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
     "refused_actions", "questions", "can", "why_not",
+    # the question table (§7)
+    "QUESTIONS", "Question", "ask_schema",
     # the budget a caller may run the engine under
     "budget", "Budget", "OutOfTime",
     # errors
@@ -82,7 +93,7 @@ __all__ = [
     "Library", "CARDS_DIR", "load_library", "load_library_dir",
     "parse_card", "parse_cards", "Field", "load_field", "parse_field",
     # card text in words (issue 28): printed text <-> keywords and effects
-    "MAX_CARD_TEXT", "Reading", "read_card_text", "write_card_text",
+    "MAX_CARD_TEXT", "Reading", "TextCheck", "check_card_text", "read_card_text", "write_card_text",
     # editions
     "current_version", "held", "known",
     # YAML and JSON as the engine reads them, and did-you-mean

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 import yaml
@@ -26,6 +26,7 @@ from judge.engine import (
     EffectDef,
     Keyword,
     TargetSpec,
+    check_card_text,
     load_library,
     load_project_file,
 )
@@ -46,11 +47,11 @@ def _by_slug() -> dict[str, CardDef]:
 
 
 @lru_cache(maxsize=1)
-def _raw_yaml() -> dict[str, str]:
-    """Each library card's YAML as written in its file, by lower-cased name (for a <details>). Our own
-    files: read with the project's reader (no visitor's clock), once per process at start
-    (`warm_own_data`), never under a visitor's budget (a cold worker once answered 422 here)."""
-    found: dict[str, str] = {}
+def _raw_cards() -> dict[str, dict[str, Any]]:
+    """Each library card as written in its file, by lower-cased name. Our own files: read with the
+    project's reader (no visitor's clock), once per process at start (`warm_own_data`), never under a
+    visitor's budget (a cold worker once answered 422 here)."""
+    found: dict[str, dict[str, Any]] = {}
     for path in sorted(CARDS_DIR.glob("**/*.yaml")):
         try:
             data = load_project_file(path.read_text(encoding="utf-8"))
@@ -59,8 +60,23 @@ def _raw_yaml() -> dict[str, str]:
         items = data.get("cards", [data]) if isinstance(data, Mapping) else data
         for item in items if isinstance(items, list) else []:
             if isinstance(item, Mapping) and isinstance(item.get("name"), str):
-                found[item["name"].lower()] = yaml.safe_dump(dict(item), sort_keys=False, allow_unicode=True)
+                found[item["name"].lower()] = dict(item)
     return found
+
+
+@lru_cache(maxsize=1)
+def _raw_yaml() -> dict[str, str]:
+    """Each library card's YAML as written in its file, by lower-cased name (for a <details>)."""
+    return {name: yaml.safe_dump(item, sort_keys=False, allow_unicode=True)
+            for name, item in _raw_cards().items()}
+
+
+@cache
+def text_check(name: str) -> dict[str, Any] | None:
+    """Whether a library card's printed text reads as its data says (issue 28), and the words the
+    writer makes of its data."""
+    raw = _raw_cards().get(name.lower())
+    return check_card_text(raw).to_dict() if raw is not None else None
 
 
 # --- effects in plain words -----------------------------------------------------------------------
@@ -230,6 +246,7 @@ def card_record(card: CardDef) -> dict[str, Any]:
         "notes": card.notes,
         "sources": list(card.sources),
         "notice": RECONSTRUCTED if card.reconstructed else None,
+        "text_check": text_check(card.name) if card.text else None,
     })
     return record
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.desk.runner import MAX_ACTIONS, MAX_CARDS
-from judge.engine import CARD_TYPES, MAX_CARD_TEXT
+from judge.engine import CARD_TYPES, MAX_CARD_TEXT, ask_schema
 from judge.search.query import MAX_QUERY
 
 VERSION = "1.0.0"
@@ -66,22 +66,9 @@ SCHEMAS: dict[str, Any] = {
     "Ask": {
         "description": "Contract §7: one question. `legal`/`resolves` name a queued action by its index "
                        "(`resolves` also by card name), `happens_to` a slot at the start, `value` a slot's "
-                       "value after the queue, `winner: true` who wins.",
-        "oneOf": [
-            {"type": "object", "required": ["legal"], "additionalProperties": False,
-             "properties": {"legal": {"type": "integer", "minimum": 0}}},
-            {"type": "object", "required": ["resolves"], "additionalProperties": False,
-             "properties": {"resolves": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}}},
-            {"type": "object", "required": ["happens_to"], "additionalProperties": False,
-             "properties": {"happens_to": {"type": "string", "example": "B:C3"}}},
-            {"type": "object", "required": ["value"], "additionalProperties": False,
-             "properties": {"value": {
-                 "type": "object", "required": ["slot", "of"], "additionalProperties": False,
-                 "properties": {"slot": {"type": "string"},
-                                "of": {"enum": ["atk", "def", "hp", "max_hp", "damage", "captured",
-                                                "keywords", "line", "proactive"]}}}}},
-            {"type": "object", "required": ["winner"], "additionalProperties": False,
-             "properties": {"winner": {"const": True}}}],
+                       "value after the queue, `can_attack` whether the Soul on a slot may attack now, "
+                       "after the queue (ours), `winner: true` who wins.",
+        **ask_schema(),   # one one-key object per row of the question table (engine.QUESTIONS)
         "example": {"resolves": 0}},
     "Answer": {
         "type": "object", "required": ["ask", "verdict", "text", "step", "rules"],
@@ -89,6 +76,9 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "ask": ref("Ask"),
             "question": {"type": "string", "description": "the question in words (ours)"},
+            "facts": {"type": "object",
+                      "description": "what the question is about (ours): `action` (its index, from 0) and "
+                                     "`action_words`, `card`, `slot`, `of`"},
             "default": {"const": True, "description": "present when the scenario asked nothing: the question "
                                                       "a judge most likely has about the last queued action"},
             "verdict": {"description": '"yes"/"no" (legal, resolves); the value (value); "A", "B" or "none" '
@@ -140,7 +130,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["n", "kind", "text", "rules"],
         "properties": {"n": {"type": "integer"}, "kind": {"type": "string"}, "text": {"type": "string"},
                        "rules": RULE_IDS, "changes": {"type": "array"},
-                       "state": {"description": "with ?snapshots=1: the §2 state after this step"}}},
+                       "state": {"description": "with ?snapshots=1: the §2 state after this step"},
+                       "derived": {"description": "with ?snapshots=1: the board derived after this step "
+                                                  "(§5 derived values, without contributions)"}}},
     "Ruling": {
         "type": "object",
                "required": ["scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner",

@@ -212,7 +212,7 @@ def activate(g: Game, action: Action) -> None:
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
             f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
-                    ("13.6.1", "13.6.3"), cards=[(ref, card.name)])
+                    ("13.6.1", "13.6.3"), cards=[(ref, card.name)], what="kept_off")
     put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
                              f"{_targets_text(g, entry, picked)}.{cond}",
                    ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))

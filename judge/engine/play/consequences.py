@@ -59,8 +59,10 @@ class Facts:
     rank: int
 
 
-def facts(board: Board) -> dict[int, Facts]:
-    """Every active Soul and Realm of `board`, by uid."""
+def facts(board: Board, before: Board | None = None,
+          known: dict[int, Facts] | None = None) -> dict[int, Facts]:
+    """Every active Soul and Realm of `board`, by uid; a card whose view is the one of the board
+    `before` (a patched board shares the views it did not derive again) keeps its `known` facts."""
     out: dict[int, Facts] = {}
     views: list[SoulView | RealmView] = [*board.souls.values(), *board.realms.values()]
     for view in views:
@@ -69,6 +71,11 @@ def facts(board: Board) -> dict[int, Facts]:
         card = board.state.holder_at(view.ref)
         if card is None:
             continue
+        if before is not None and known is not None and before.view(view.ref) is view:
+            kept = known.get(card.uid)
+            if kept is not None and kept.ref == view.ref:
+                out[card.uid] = kept
+                continue
         parts = Counter((key, c) for key, _ in VALUES for c in getattr(view, key).contributions
                         if c.kind not in MECHANICAL)
         out[card.uid] = Facts(card.uid, view.ref, view.card.name,
@@ -154,9 +161,9 @@ class Explainer:
 
     def _look(self) -> dict[int, Facts]:
         board = self.g.board()
-        self.seen = board
+        before, self.seen = self.seen, board
         self.taunts = taunts(board)
-        return facts(board)
+        return facts(board, before, self.before)
 
     # --- trace hooks
     def cause(self, kind: str, changes: tuple[dict[str, Any], ...]) -> int | None:
@@ -190,6 +197,8 @@ class Explainer:
             self.count += 1
         for uid, new in now.items():
             old = before.get(uid)
+            if old is new:
+                continue   # the same view as before: nothing changed on it
             said = explain(old, new, self.g.board(), before, now)
             if said is None or (old is not None and already_said(step, old, new)):
                 continue

@@ -101,7 +101,8 @@ def pay_costs(g: Game, entry: Entry) -> None:
             if ref is None:  # cost_problem made sure the payer is active
                 raise KeyError(f"the Soul paying the cost of {entry.label} is not on the field")
             zones.deal_damage(g, ref, c["pay_hp"], f"paying the cost of {entry.label}", ("11.5.5", "14.3.1",
-                                                                                          "glossary/pay-hp"))
+                                                                                          "glossary/pay-hp"),
+                              what="cost_paid")
             zones.check_captures(g)
 
 

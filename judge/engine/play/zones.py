@@ -43,7 +43,7 @@ def rounded(amount: int, kind: str) -> tuple[int, str, tuple[str, ...]]:
 
 
 def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
-                arithmetic: str = "", battle: bool = False) -> int:
+                arithmetic: str = "", battle: bool = False, what: str = "") -> int:
     """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
 
     14.1.4 / 11.6.5: damage from an effect only reaches a Soul that still has HP. Damage never
@@ -71,7 +71,8 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     extra = f" (only {min(dealt, hp)} of {amount}: it had {hp} HP left)" if short else ""
     g.trace.add("damage", f"{name} takes {amount} {kind}{rounding} from {source}{how}{extra}; HP {hp} → "
                           f"{max(0, hp - dealt)}.",
-                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}])
+                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}],
+                what=what)
     return dealt
 
 
@@ -260,9 +261,7 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     if is_leader_altar(g, ref):
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
                             "where it is, and the rest of the effect still happens.",
-                    (*rules, *R_LEADER_STAYS, "11.6.6",
-                                                                                 "11.6.3"),
-                                                                                 cards=[(ref, soul.name)])
+                    (*rules, *R_LEADER_STAYS, "11.6.6", "11.6.3"), cards=[(ref, soul.name)], what="kept_off")
         return False
     changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "the hand too", "10.3.4b"))
     text = f"{soul.name} ({ref}) returns to {soul.owner}'s hand ({source})." + more
@@ -279,7 +278,8 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
         return False
     if is_leader_altar(g, ref):
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
-                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"), cards=[(ref, soul.name)])
+                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"), cards=[(ref, soul.name)],
+                    what="kept_off")
         return False
     text = f"{soul.name} ({ref}) is exiled ({source}); its slot is free again."
     if soul.captured:
@@ -328,7 +328,7 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
         if soul is not None and is_leader_altar(g, ref):
             g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} "
                                 "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"),
-                                cards=[(ref, soul.name)])
+                                cards=[(ref, soul.name)], what="kept_off")
         else:
             g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part "
                                   "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"),

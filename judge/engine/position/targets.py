@@ -207,7 +207,18 @@ def combinations(board: Board, effect: EffectDef, source: Source,
     of `itertools.product` over the selectors' candidates. A depth-first walk that enters a branch only
     when the selectors left can still be given distinct slots (a matching), so every branch it enters
     ends in a list: the work grows with `limit` × targets², never with the product of the pools. It also
-    looks at the request's clock (budget.check_time) as it goes."""
+    looks at the request's clock (budget.check_time) as it goes. Worked out once per board and version
+    of what it reads (state.board_version): checking a cast and then casting it ask twice (board.memo)."""
+    key = ("combinations", id(effect), source, limit, board.state.board_version)
+    kept = board.memo.get(key)
+    if kept is not None and kept[0] is effect:
+        return [list(combo) for combo in kept[1]]
+    out = _combinations(board, effect, source, limit)
+    board.memo[key] = (effect, out)
+    return [list(combo) for combo in out]
+
+
+def _combinations(board: Board, effect: EffectDef, source: Source, limit: int) -> list[list[SlotRef]]:
     pools = [candidates(board, spec, source) for spec in effect.targets]
     out: list[list[SlotRef]] = []
     chosen: list[SlotRef] = []

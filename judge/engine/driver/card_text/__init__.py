@@ -15,8 +15,11 @@ can't read is a problem naming the phrase, where it starts and the nearest phras
 
 from __future__ import annotations
 
+from judge.engine.driver.card_text.check import TextCheck, check_card_text
 from judge.engine.driver.card_text.read import MAX_TEXT as MAX_CARD_TEXT
 from judge.engine.driver.card_text.read import Reading, cards_with_text_read, read_card_text
 from judge.engine.driver.card_text.write import write_card_text
 
-__all__ = ["MAX_CARD_TEXT", "Reading", "cards_with_text_read", "read_card_text", "write_card_text"]
+__all__ = ["MAX_CARD_TEXT", "Reading", "TextCheck", "cards_with_text_read", "check_card_text",
+           "read_card_text",
+           "write_card_text"]

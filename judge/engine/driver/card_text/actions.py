@@ -54,7 +54,10 @@ def build_action(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     if verb == "discard":
         return [{"discard": act.args["num"], "who": act.args["who"]}]
     if verb == "enlist":
-        return [{"enlist": dict(act.args.get("enlist") or {})}]
+        spec = dict(act.args.get("enlist") or {})
+        if "name" in spec:
+            spec["name"] = reader.card_name(str(spec["name"]), getattr(spec["name"], "start_pos", act.start))
+        return [{"enlist": spec}]
     if verb == "if":
         return [_if(reader, act, eff)]
     return _MORE[verb](reader, act, eff)
@@ -71,7 +74,8 @@ def _lay(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """13.3.3: an effect laid on a Soul Spot ("any Soul on the targeted Spot …")."""
     what: Any = _grant_value(act)
     if what is None and act.args.get("stats"):
-        what = {"gain": dict(act.args["stats"])}
+        sign = -1 if act.args.get("lose") else 1
+        what = {"gain": {k: sign * v for k, v in act.args["stats"].items()}}
     elif isinstance(what, dict) or (isinstance(what, str) and what not in ("frozen",)):
         what = {"grant": what}
     return [{"lay": what, "on": ref, **_duration(act)} for ref in _one(reader, act, eff)]

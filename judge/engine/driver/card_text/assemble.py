@@ -11,8 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rapidfuzz.distance import OSA
+
 from judge.engine.driver.card_text.actions import build_action
 from judge.engine.driver.card_text.effects import finish_effect, numbered
+from judge.engine.driver.card_text.grammar import Correction
 from judge.engine.driver.card_text.phrases import TRIGGER_PHRASES
 from judge.engine.driver.card_text.pieces import Act, Obj, Piece
 from judge.engine.driver.card_text.problems import TextProblem
@@ -38,9 +41,11 @@ class _Effect:
 
 
 class Assembler:
-    def __init__(self, text: str, card_type: str) -> None:
+    def __init__(self, text: str, card_type: str, names: Sequence[str] = ()) -> None:
         self.text = text
         self.type = card_type
+        self.names = names                      # the card names a text may name (the library's)
+        self.corrections: list[Correction] = []
         self.problems: list[TextProblem] = []
         self.keywords: list[Any] = []
         self.effects: list[_Effect] = []
@@ -118,9 +123,14 @@ class Assembler:
         return bool(eff.header or eff.trigger or self.type in ("event", "ambush"))
 
     def on_body(self, piece: Piece) -> None:
+        acts = _value(piece.value, "actions") or []
         eff = self.cur if self.continues() else None
+        if eff is not None and eff.has_body and self.type in ("soul", "realm") and _static_like(acts):
+            self.problem("ambiguous", piece.start, piece.end,
+                         readings=["part of the effect before it",
+                                   "a Static Effect of its own ('While this Soul is active, …')"])
         eff = eff or self.new(piece)
-        eff.do.extend(self.resolve_all(_value(piece.value, "actions") or [], eff))
+        eff.do.extend(self.resolve_all(acts, eff))
         eff.end = piece.end
 
     def on_kw(self, piece: Piece) -> None:
@@ -181,6 +191,19 @@ class Assembler:
                 out["do"] = numbered(eff.do, len(eff.targets))
                 return {name: out}
         return kw
+
+    def card_name(self, written: str, start: int) -> str:
+        """A card's name as the library spells it, forgiving case and one typo (a correction noted);
+        a name it does not know is kept as written (a scenario may define that card)."""
+        known = {n.lower(): n for n in self.names}
+        typed = " ".join(written.split())
+        if typed.lower() in known:
+            return known[typed.lower()]
+        close = [n for low, n in known.items() if OSA.distance(low, typed.lower()) <= 1]
+        if len(close) == 1:
+            self.corrections.append(Correction(start, typed, close[0]))
+            return close[0]
+        return typed
 
     # --- objects
     def resolve_all(self, acts: list[Act], eff: _Effect, introduced: int = 0) -> list[dict[str, Any]]:
@@ -250,6 +273,16 @@ class Assembler:
 
 
 _ORDINAL = ("first", "second", "third")
+
+
+def _static_like(acts: list[Act]) -> bool:
+    """Whether a sentence could be a Static Effect: values or keywords given to a card it names (not a
+    target), with no duration."""
+    def fits(act: Act) -> bool:
+        subject = act.args.get("subject") or next(iter(act.args.get("objs") or []), None)
+        return (act.verb in ("gain", "grant", "negate") and "dur" not in act.args
+                and isinstance(subject, Obj) and subject.how == "ref")
+    return bool(acts) and all(fits(a) for a in acts)
 
 
 def _value(children: list[Any], tag: str) -> Any:

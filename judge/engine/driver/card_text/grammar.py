@@ -179,8 +179,10 @@ plain: "deal" num "damage" "to" object -> a_damage
     | subject be "frozen" duration? -> a_frozen
     | subject ("cannot" | "can't") "attack" duration? -> a_cannot_attack
     | article "soul" "on" spot_ref gain_verb stats duration? -> a_lay_gain
+    | article "soul" "on" spot_ref lose_verb stats duration? -> a_lay_lose
     | article "soul" "on" spot_ref gain_verb grant_kw duration? -> a_lay_grant
     | article "soul" "on" spot_ref be "frozen" duration? -> a_lay_frozen
+    | article "soul" "on" spot_ref ("cannot" | "can't") "attack" duration? -> a_lay_cannot_attack
     | "negate" object -> a_negate
     | "negate" "the" "effects" "of" object -> a_negate
     | "the" "effects" "of" object be "negated" -> a_negate

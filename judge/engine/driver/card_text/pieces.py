@@ -307,8 +307,8 @@ def _enlist_kind(children: list[Any], meta: Meta) -> _Tagged:
 
 
 def _enlist_name(children: list[Any], meta: Meta) -> _Tagged:
-    name = next(str(c) for c in children if isinstance(c, Token) and c.type == "NAME")
-    return _Tagged("enlist", {"name": name})
+    name = next(c for c in children if isinstance(c, Token) and c.type == "NAME")
+    return _Tagged("enlist", {"name": name})   # a Token: it knows where the name starts
 
 
 def _pronoun(which: str | int) -> Any:
@@ -386,7 +386,8 @@ _HANDLERS: dict[str, Any] = {
     "a_return": _act("return"), "a_exile": _act("exile"), "a_teleport": _act("teleport"),
     "a_gain": _act("gain"), "a_lose": _act("gain", lose=True), "a_grant": _act("grant"),
     "a_frozen": _act("grant", frozen=True), "a_cannot_attack": _act("grant", cannot_attack=True),
-    "a_lay_gain": _act("lay"), "a_lay_grant": _act("lay"), "a_lay_frozen": _act("lay", frozen=True),
+    "a_lay_gain": _act("lay"), "a_lay_lose": _act("lay", lose=True), "a_lay_grant": _act("lay"),
+    "a_lay_frozen": _act("lay", frozen=True), "a_lay_cannot_attack": _act("lay", cannot_attack=True),
     "a_negate": _act("negate"), "a_draw": _act("draw"), "a_discard_self": _act("discard", who="self"),
     "a_discard_opponent": _act("discard", who="opponent"), "a_enlist": _act("enlist"),
     "a_battle": _act("battle"), "a_battle_itself": _act("battle", itself=True),

@@ -5,6 +5,7 @@ so that every unreadable sentence is named, never silently dropped.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -13,6 +14,7 @@ from lark import Token
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
 from rapidfuzz import fuzz
 
+from judge.engine.data.cards import load_library
 from judge.engine.driver.card_text import grammar
 from judge.engine.driver.card_text.assemble import Assembler
 from judge.engine.driver.card_text.pieces import Piece, pieces_of
@@ -59,9 +61,11 @@ class Reading:
         return out
 
 
-def read_card_text(text: str, card_type: str = "soul") -> Reading:
+def read_card_text(text: str, card_type: str = "soul", names: Iterable[str] | None = None) -> Reading:
     """The keywords and effects `text` prints for a card of `card_type` (soul, event, armament, ambush,
-    realm). Never raises on bad text: what it can't read is in `.problems`."""
+    realm); a card it names ("enlist a card named …") is matched among `names` (default: the card
+    library) forgiving case and one typo. Never raises on bad text: what it can't read is in
+    `.problems`."""
     card_type = card_type.lower() if isinstance(card_type, str) else "soul"
     text = (text or "").replace("\u2019", "'")
     if card_type not in CARD_TYPES:
@@ -72,11 +76,16 @@ def read_card_text(text: str, card_type: str = "soul") -> Reading:
         return Reading(card_type, problems=(problem,))
     tokens, corrections = grammar.words_of(text)
     pieces, problems = _parse(text, tokens)
-    reader = Assembler(text, card_type)
+    reader = Assembler(text, card_type, tuple(names) if names is not None else _library_names())
     reader.run(pieces)
     effects = reader.finish(problems)
     return Reading(card_type, reader.keywords, effects, reader.caster, reader.ambusher, reader.values,
-                   tuple(problems + reader.problems), tuple(corrections))
+                   tuple(problems + reader.problems), tuple(corrections + reader.corrections))
+
+
+@lru_cache(maxsize=1)
+def _library_names() -> tuple[str, ...]:
+    return tuple(card.name for card in load_library())
 
 
 def _parse(text: str, tokens: list[Token]) -> tuple[list[Piece], list[TextProblem]]:
@@ -102,6 +111,8 @@ def _bad_index(exc: UnexpectedInput, tokens: list[Token]) -> int:
     if isinstance(exc, UnexpectedEOF):
         return len(tokens)
     token = getattr(exc, "token", None)
+    if token is None or token.type == "$END":
+        return len(tokens)
     for i, t in enumerate(tokens):
         if t is token or (token is not None and t.start_pos == token.start_pos):
             return i
@@ -150,14 +161,16 @@ def _nearest(phrase: str, expected: Any = (), lead: str = "") -> str | None:
     typed = phrase.split()
     if not typed:
         return None
+    before = lead.split()[-1:] if lead else []
     words = {w for w, name in grammar.lexer().literals.items() if name in expected} if expected else set()
     best: tuple[float, str] | None = None
     for sample in _samples():
         size = len(sample.split())
-        probe = " ".join(typed[:size]).lower()
-        score = fuzz.ratio(probe, sample.lower()) + (5 if sample.split()[0].lower() in words else 0)
-        if best is None or score > best[0]:
-            best = (score, sample)
+        for start in (typed, before + typed) if before else (typed,):
+            probe = " ".join(start[:size]).lower()
+            score = fuzz.ratio(probe, sample.lower()) + (5 if sample.split()[0].lower() in words else 0)
+            if best is None or score > best[0]:
+                best = (score, sample)
     return best[1] if best and best[0] >= 60 else None
 
 

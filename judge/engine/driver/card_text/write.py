@@ -44,8 +44,10 @@ def write_card_text(keywords: Sequence[Any] = (), effects: Sequence[Mapping[str,
         out.append(", ".join(f"{v:+d} {STATS[k]}" for k, v in values.items() if v) + ".")
     for kw in keywords:
         out.append(w.keyword_sentence(kw))
-    for eff in effects:
-        out.append(w.effect(eff))
+    for i, eff in enumerate(effects):
+        # a Static Effect after one that is used says "While … is active," so it reads as its own
+        after_used = any(e.get("kind", "activated") != "static" for e in effects[:i])
+        out.append(w.effect(eff, own_sentence=after_used))
     return " ".join(s for s in out if s)
 
 
@@ -216,10 +218,10 @@ class _Writer:
         return f"The equipped Soul has {words}." if self.type == "armament" else f"{words}."
 
     # --- effects
-    def effect(self, eff: Mapping[str, Any]) -> str:
+    def effect(self, eff: Mapping[str, Any], own_sentence: bool = False) -> str:
         kind = eff.get("kind", "activated")
         if kind == "static":
-            return self.static(eff)
+            return self.static(eff, own_sentence)
         ctx = _Context(self, eff, subject=None)
         lead: list[str] = []
         heads = self.header(eff, kind)
@@ -259,7 +261,7 @@ class _Writer:
             heads.extend(p.strip() for p in str(eff["limit"]).split(","))
         return heads
 
-    def static(self, eff: Mapping[str, Any]) -> str:
+    def static(self, eff: Mapping[str, Any], own_sentence: bool = False) -> str:
         ctx = _Context(self, {"do": []}, subject="self")
         if "negate" in eff:
             body = f"the effects of {ctx.ref(eff['negate'])} are negated"
@@ -269,6 +271,8 @@ class _Writer:
         cond = eff.get("condition")
         if cond:
             return f"While {self.own()} {_condition(cond)}, {body}."
+        if own_sentence:
+            return f"While {self.own()} is active, {body}."
         return _cap(body) + "."
 
 
