@@ -14,7 +14,8 @@ from judge import ROOT
 
 LIMIT = 20
 PENDING = {
-    ("judge/engine/driver/answers.py", "_one"), ("judge/engine/driver/answers.py", "_Reader._why_nothing"),
+    ("judge/engine/driver/reading.py", "Reader._why_nothing"),
+    ("judge/engine/driver/reading.py", "Reader.resolves"), ("judge/engine/driver/reading.py", "Reader.value"),
     ("judge/engine/driver/resolve.py", "_resolve"), ("judge/engine/play/battle.py", "_fight_notes"),
     ("judge/engine/play/battle.py", "_defiance_hits"),
     ("judge/engine/play/effects.py", "add_lasting"), ("judge/engine/play/consequences.py", "_contributions"),

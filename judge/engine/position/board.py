@@ -440,24 +440,28 @@ class Board:
     def _statics(self, work: dict[SlotRef, _Work], prelim: dict[SlotRef, int]) -> None:
         """Static effects and auras of active, non-negated cards (13.1, 13.2): the controller's own
         first, so that Unyielding they give counts against the opponent's (13.6.1)."""
-        gifts: list[tuple[_Source, dict[str, Any], str, SlotRef]] = []
-        for src in self._sources:
-            if src.uid in self.negated:
-                continue
-            for eff in src.card.effects:
-                to = eff.to if not (src.is_armament and eff.to == "self") else "wielder"
-                own = to in ("self", "wielder")
-                if eff.kind != "static" or eff.negate or (own and src.ref not in work) or \
-                        not self._condition_ok(src, eff.condition, prelim):
-                    continue
-                payload: dict[str, Any] = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
-                kind = "armament" if src.is_armament and own else ("printed" if own else "aura")
-                gifts.extend((src, payload, kind, ref) for ref in self._resolve_group(src, to) if ref in work)
+        gifts = [gift for src in self._sources if src.uid not in self.negated
+                 for gift in self._gifts(src, work, prelim)]
         unyielding: set[SlotRef] | None = None
         for src, payload, kind, ref in sorted(gifts, key=lambda g: g[0].controller != g[3].player):
             if src.controller != ref.player and unyielding is None:
                 unyielding = self._unyielding(work)  # once every own gift is in
             self._give(work[ref], ref, src, payload, kind, unyielding or set())
+
+    def _gifts(self, src: _Source, work: dict[SlotRef, _Work],
+               prelim: dict[SlotRef, int]) -> list[tuple[_Source, dict[str, Any], str, SlotRef]]:
+        """What one card's Static Effects give (13.1), to whom: (source, payload, kind, slot) each."""
+        gifts: list[tuple[_Source, dict[str, Any], str, SlotRef]] = []
+        for eff in src.card.effects:
+            to = eff.to if not (src.is_armament and eff.to == "self") else "wielder"
+            own = to in ("self", "wielder")
+            if eff.kind != "static" or eff.negate or (own and src.ref not in work) or \
+                    not self._condition_ok(src, eff.condition, prelim):
+                continue
+            payload: dict[str, Any] = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
+            kind = "armament" if src.is_armament and own else ("printed" if own else "aura")
+            gifts.extend((src, payload, kind, ref) for ref in self._resolve_group(src, to) if ref in work)
+        return gifts
 
     def _moral(self, work: dict[SlotRef, _Work], unyielding: set[SlotRef]) -> None:
         """Moral: an aura on every Underling (glossary/moral, 5.1.2); Moral Souls' own keyword lists."""
