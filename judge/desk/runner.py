@@ -33,6 +33,7 @@ MAX_DEPTH = 40  # levels of nesting; a scenario needs about ten, and the desk's 
 # seconds at least for drawing a ruling's boards once it is resolved (past them: no pictures); each step
 # carries the board the engine derived there, so drawing is painting only (bench/desk.py)
 RENDER_GRACE = 0.2
+TEXT_KEYS = ("id", "title", "question", "codex")  # a scenario's words about itself: text (codex: not empty)
 WEB_STEP_CAP = 2000  # steps of one resolution on the web (the engine's own cap is for the CLI)
 # A ruling draws the board after each of its first MAX_STEP_BOARDS steps (and after the last): a
 # resolution that loops until the step cap must not cost a picture per step (nor keep a board per step)
@@ -160,6 +161,12 @@ def check_limits(data: Mapping[str, Any]) -> None:
     odd = engine.value_problems(data)
     if odd:  # refused before anything echoes it back (a lone surrogate can't even be sent as UTF-8)
         raise DeskInputError("The scenario holds values a scenario can't.", odd)
+    wrong = [{"path": key, "message": "expected text" if key != "codex" else
+              "expected an edition's version as text, e.g. 0.4.0"}
+             for key in TEXT_KEYS if key in data and not (isinstance(data[key], str) and
+                                                         (data[key] or key != "codex"))]
+    if wrong:  # what the API's schema says of them, so a body it refuses is refused here too
+        raise DeskInputError("The scenario has problems.", wrong)
     problems = []
     actions = data.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:

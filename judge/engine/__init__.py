@@ -67,15 +67,15 @@ from judge.engine.driver.card_text import (
     read_card_text,
     write_card_text,
 )
-from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
+from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml, read_scenario_file
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
 from judge.engine.position.state import PLAYERS, SlotRef
 
 __all__ = [
     # loading, reading and running a scenario
-    "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
-    "refused_actions", "questions", "can", "why_not",
+    "Scenario", "load_scenario", "load_scenario_file", "read_scenario_file", "parse_yaml", "position",
+    "resolve", "legal_actions", "refused_actions", "questions", "can", "why_not",
     # the question table (§7)
     "QUESTIONS", "Question", "ask_schema",
     # the budget a caller may run the engine under

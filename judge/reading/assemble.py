@@ -111,7 +111,9 @@ def _place(c: Composer, p: Piece) -> None:
         )
         return
     what = "invoked onto" if p.realm and p.enters else ("recruited onto" if p.enters else "placed on")
-    c.guesses.append(Guess(f"{p.name} {what} {p.player}'s {p.slot}", "no slot was named"))
+    c.guesses.append(
+        Guess(f"{p.name} {what} {p.player}'s {p.slot}", "no slot was named", f"{p.player}:{p.slot}")
+    )
 
 
 def _place_relative(c: Composer, p: Piece, rank: int) -> None:
@@ -270,11 +272,13 @@ def _ambush_slot(c: Composer, a: dict[str, Any], before: list[dict[str, Any]]) -
                 if trigger
                 else "the Soul that play aims at is where it is sprung from"
             )
-            c.guesses.append(Guess(f"{a['card']} set at {by}'s {p.slot}", why))
+            c.guesses.append(Guess(f"{a['card']} set at {by}'s {p.slot}", why, f"{by}:{p.slot}"))
             return p.slot
     souls = [p for p in c.pieces if p.player == by and not p.realm and p.slot and p.slot != c.field.root]
     if souls:
-        c.guesses.append(Guess(f"{a['card']} set at {by}'s {souls[0].slot}", "no slot was named"))
+        c.guesses.append(
+            Guess(f"{a['card']} set at {by}'s {souls[0].slot}", "no slot was named", f"{by}:{souls[0].slot}")
+        )
         return souls[0].slot
     return None
 

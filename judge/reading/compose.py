@@ -35,10 +35,12 @@ DEFAULT_TURN = 9
 
 @dataclass
 class Guess:
-    """A default the reader chose: what it chose, and why it had to."""
+    """A default the reader chose: what it chose, why it had to, and the slot it concerns ("B:C3")
+    where there is one (the desk marks that slot on the board)."""
 
     what: str
     why: str
+    ref: str | None = None
 
     def words(self) -> str:
         return f"{self.what}: {self.why}"
@@ -462,7 +464,9 @@ class Composer:
 
     def _nth(self, nth: int, verb: str | None, words: str) -> int | None:
         indices = [i for i, a in enumerate(self.actions) if verb is None or a["verb"] == verb]
-        if nth - 1 < len(indices):
+        if nth == -1 and indices:  # "the attack": the last one said
+            return indices[-1]
+        if 0 < nth <= len(indices):
             return indices[nth - 1]
         self.problems.append(
             Problem("no-action", f"“{words}”: there is no {nth}th {verb or 'action'} in what was said", words)

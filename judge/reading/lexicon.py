@@ -289,12 +289,14 @@ STATS: dict[str, str] = {
     "keywords": "keywords",
     "line": "line",
 }
+# after these words a lower-case "a" is player A ("i am a", "player a"), not an article
+AS_PLAYER = frozenset(("player", "am", "as", "i'm", "im"))
 # who: the speaker's words and the other player's
 SPEAKER = frozenset(("my", "i", "me", "mine", "i'm", "im"))
 OTHER = frozenset(("your", "you", "opponent", "opponent's", "opponents", "enemy", "enemy's"))
 
 _TOKEN = re.compile(
-    r"""[“”"‘’]|'(?=\s|$)|(?<=\s)'|^'|[A-Za-z0-9][A-Za-z0-9·.\-:'’]*[A-Za-z0-9]|[A-Za-z0-9]|"""
+    r"""[“”"‘’]|'(?=[\s.,;:!?)]|$)|(?<=[\s(])'|^'|[A-Za-z0-9][A-Za-z0-9·.\-:'’]*[A-Za-z0-9]|[A-Za-z0-9]|"""
     r"""[(),;.?!&]"""
 )
 PUNCTUATION = {
@@ -449,7 +451,7 @@ class Lexer:
             ]
         previous = raw[i - 1][0].lower() if i > 0 else ""
         # a lower-case "a" is an article; "A", "a's", "player a" and any "b" are players
-        if base in ("a", "b") and (poss or word[0].isupper() or base == "b" or previous == "player"):
+        if base in ("a", "b") and (poss or word[0].isupper() or base == "b" or previous in AS_PLAYER):
             return [Tok("PLAYER", base.upper(), start, end, word), *tail]
         found = self._lookup(base)
         if found is not None:

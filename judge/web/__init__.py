@@ -145,8 +145,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     compress.register(app)  # first registered, so it runs last: after the page cache kept the plain body
     security.register(app)
     previews.register(app)
+    if "RATELIMIT_STORAGE_URI" not in app.config and not app.config["DATABASE_URL"]:
+        # saved rulings in SQLite: the counts beside them, shared by the instance's workers, kept across
+        # a recycle (memory:// counted per worker, from zero after each)
+        app.config["RATELIMIT_STORAGE_URI"] = f"sqlite://{Path(app.config['DATABASE']).with_name('limits.sqlite3')}"
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
         importlib.import_module("judge.rulings.limit_storage")  # registers postgresql:// with `limits`
+    if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith("sqlite://"):
+        importlib.import_module("judge.rulings.limit_sqlite")  # registers sqlite:// with `limits`
     # A shared limit store (PostgreSQL, Redis) that fails must not fail requests: count per process
     # meanwhile, and go back to it once it answers again.
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)

@@ -27,8 +27,8 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from judge.codex.editions import editions
+from judge.desk import card_form, hints, pages, runner, words
 from judge.desk import cards as card_index
-from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
 from judge.desk.preview_image import HEIGHT, WIDTH
 from judge.desk.rules import rule_link
@@ -285,7 +285,8 @@ def parse_json() -> Response:
 def vocabulary_json() -> tuple[dict[str, Any], str, str]:
     """The engine's vocabulary (what the custom-card form offers), as data, as JSON and its ETag."""
     vocab = dict(vocabulary(), reference_words=card_index.REFERENCE_WORDS,
-                 duration_words=card_index.DURATION_WORDS)
+                 duration_words=card_index.DURATION_WORDS, card_form=card_form.CARD_FORM,
+                 grant_words=card_form.GRANTS)
     text = json.dumps(vocab, sort_keys=True)
     return vocab, text, hashlib.sha256(text.encode()).hexdigest()[:16]
 

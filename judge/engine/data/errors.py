@@ -107,8 +107,8 @@ REASONS: dict[str, ReasonKind] = {
         "it has no legal target{among}", ("11.8.3",)),
     # --- rules switching on or off
     "taunt_on": ReasonKind(
-        "{card} ({slot}) now stands in the Front Line, so its Taunt protects {radius} from attacks declared "
-        "from now on", ("glossary/taunt", "glossary/front-line")),
+        "{card} ({slot}) now stands in the Front Line{because}, so its Taunt protects {radius} from attacks "
+        "declared from now on", ("glossary/taunt", "glossary/front-line")),
     "taunt_off": ReasonKind(
         "{card} ({slot}) no longer stands in the Front Line ({front} in front of it), so its Taunt protects "
         "nobody from now on", ("glossary/taunt", "glossary/front-line")),
@@ -122,8 +122,8 @@ REASONS: dict[str, ReasonKind] = {
         "the condition of {card}'s Static Effect ({slot}) no longer holds ({now}), so it stops applying: the "
         "effects of {reached} are no longer negated by it", ("13.1.1", "13.5.2")),
     "slot_effect_stays": ReasonKind(
-        "the slot {slot} stays affected: {other}, laid there too, ran side by side with {ended} and lasts "
-        "{until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
+        "the slot {slot} stays {what}{till}: {other}, laid there too, ran side by side with {ended} and "
+        "lasts {until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
     # --- refusals of an action (legality): the facts a judge checks
     "not_proactive": ReasonKind(
         "{slot_name} is not a proactive slot in {player}'s turn {turn} of the Escalation Spiral, so {card} "
@@ -156,6 +156,11 @@ REASONS: dict[str, ReasonKind] = {
     "target_realm_shattered": ReasonKind(
         "{card} lies shattered on {slot}: a shattered Realm is no longer active, and effects act only on "
         "active cards", ("10.5.4", "11.6.2", "glossary/shatter", "glossary/active")),
+    "ambush_moment_now": ReasonKind(
+        "{ambush} names a moment ({moment}), and it is that moment now: {now}", ("10.4.6", "12.6.1")),
+    "ambush_moment_missing": ReasonKind(
+        "{ambush} names a moment ({moment}): it can only be sprung in answer to that moment, while the "
+        "effect it answers is on top of the Cascade, and {now}", ("10.4.6", "12.6.1")),
     "taunt_protects": ReasonKind(
         "{taunter} ({taunter_slot}) has Taunt{given} and stands in the Front Line: {card} ({slot}) is in its "
         "radius{shared} and can't be chosen as Attack Target{why}",
@@ -188,6 +193,13 @@ REASONS: dict[str, ReasonKind] = {
     # --- a refusal written as words and rules only (legality's `Check.no`), kept as a record so that every
     # refusal has one: its words are the check's own, its rules the check's (facts `said`, `also`)
     "refused": ReasonKind("{said}", ()),
+    "unyielding_static": ReasonKind(
+        "{what} (from {source}, rank {source_rank}) does not reach {card} ({slot}, rank {rank}){given}: it "
+        "is Unyielding against its opponent's Static Effects of rank {rank} or lower", ("13.6.1", "13.6.3")),
+    "payer_captured": ReasonKind(
+        "paying {hp} HP captured {card} ({slot}){went}, but {effect} still resolves as far as it can: a "
+        "Soul that pays HP must be active to pay, and being captured by paying does not stop the effect",
+        ("11.5.5", "14.3.1", "glossary/pay-hp")),
     "granted_by": ReasonKind(
         "this {keyword} is granted by {source} and works as if printed on {card}", ("13.2.1",)),
 }

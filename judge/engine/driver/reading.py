@@ -428,6 +428,10 @@ class Reader:
             kept = self._trigger_kept_off(ask, card)
             if kept is not None:   # its own trigger that would have changed it did not fire: why not
                 return value, f"{_shown(value)}: {what}; {kept.said}", kept.n, kept.rules
+            shrugged = self._static_kept_off(ask)
+            if shrugged is not None:   # an opposing aura that would have changed it does not reach it
+                at, reason = shrugged
+                return value, f"{_shown(value)}: {what}; {reason.text}.", at.n, reason.rules
             off = self._kept_off(ask, final[0])
             if off is not None:    # an effect that would have changed it was kept off it: that step
                 return value, f"{_shown(value)}: {what}; no step changes it. {off.said}", off.n, off.rules
@@ -447,7 +451,21 @@ class Reader:
         step = self.step(deciding)
         if step is not None:
             text += f" {step.said}"
+        stays = self._static_kept_off(ask)
+        if stays is not None and stays[0].n > deciding:   # it stayed so later, for a reason a step gives
+            text += f" It stays so at step {stays[0].n}: {stays[1].text}."
+            return value, text, stays[0].n, stays[1].rules
         return value, text, deciding, self.rules(deciding)
+
+    def _static_kept_off(self, ask: Ask) -> tuple[Step, Reason] | None:
+        """For a value: the step that says why it stayed, and its reason record: an opposing Static Effect
+        that did not reach the Soul on the slot (Unyielding, 13.6.1), or a slot effect that outlived a
+        shorter one laid beside it (13.3.4)."""
+        shrug = ("unyielding_static",)
+        codes = {"atk": shrug, "def": shrug, "max_hp": shrug, "hp": shrug,
+                 "keywords": (*shrug, "slot_effect_stays")}
+        return next(((s, r) for s in reversed(self.steps) for r in s.reasons
+                     if r.code in codes.get(ask.of or "", ()) and r.facts.get("slot") == str(ask.slot)), None)
 
     def _trigger_kept_off(self, ask: Ask, card: Any) -> Step | None:
         """For a value no step changed: a non-event of a trigger of the card on the slot that did not fire

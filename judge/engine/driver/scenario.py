@@ -133,13 +133,19 @@ def parse_action(data: Any, scenario: Scenario, path: str = "action") -> Action:
     return action
 
 
-def load_scenario_file(path: str | Path) -> Scenario:
+def read_scenario_file(path: str | Path) -> Any:
+    """The data of a scenario file, read and parsed once (a ScenarioError names what went wrong and,
+    for a YAML problem, its line); `load_scenario(data, source=…)` then makes the scenario of it."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError([problem("", "unreadable_file", said=str(exc))], str(path)) from None
-    return load_scenario(text, source=str(path))
+    return parse_yaml(text, str(path))
+
+
+def load_scenario_file(path: str | Path) -> Scenario:
+    return load_scenario(read_scenario_file(path), source=str(path))
 
 
 def _words(data: Mapping[str, Any], key: str) -> str:

@@ -61,7 +61,10 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
         g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind}{rounding} from {source} does "
-                              "not reach it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP, *r_round),
+                              "not reach it (14.1.4).",
+                    # 13.4.1 (each instance deals its own) is the rule of damage dealt, not of damage
+                    # that finds no HP: cited only where the instance deals it
+                    (*(r for r in rules if r != "13.4.1"), *R_EFFECT_DAMAGE_HP, *r_round),
                               cards=[g.at(ref)])
         return 0
     dealt = min(amount, -(-hp // 5) * 5)
