@@ -56,7 +56,7 @@ CC_PENDING := $(CC_PENDING),judge/engine/play/cascade.py,judge/engine/play/conse
 CC_PENDING := $(CC_PENDING),judge/engine/play/effects.py,judge/engine/play/references.py
 CC_PENDING := $(CC_PENDING),judge/engine/play/zones.py,judge/engine/driver/card_text/write.py
 CC_PENDING := $(CC_PENDING),judge/reading/assemble.py,judge/reading/reader.py,judge/reading/compose.py
-CC_PENDING := $(CC_PENDING),judge/reading/lexicon.py,judge/engine/driver/reading.py
+CC_PENDING := $(CC_PENDING),judge/reading/lexicon.py,judge/reading/inline.py,judge/engine/driver/reading.py
 
 # ruff (rules and the few reasoned per-file exceptions in pyproject.toml), then mypy over judge/ with
 # the engine held to --strict (config in pyproject.toml), then the complexity gate above. `make test`
