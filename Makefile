@@ -54,7 +54,7 @@ bench-site: $(BIN)/.installed
 CC_PENDING := judge/engine/driver/resolve.py,judge/engine/play/battle.py
 CC_PENDING := $(CC_PENDING),judge/engine/play/cascade.py,judge/engine/play/consequences.py
 CC_PENDING := $(CC_PENDING),judge/engine/play/effects.py,judge/engine/play/references.py
-CC_PENDING := $(CC_PENDING),judge/engine/play/zones.py,judge/engine/driver/card_text/write.py
+CC_PENDING := $(CC_PENDING),judge/engine/driver/card_text/write.py
 CC_PENDING := $(CC_PENDING),judge/reading/assemble.py,judge/reading/reader.py,judge/reading/compose.py
 CC_PENDING := $(CC_PENDING),judge/reading/lexicon.py,judge/reading/inline.py,judge/engine/driver/reading.py
 

@@ -21,7 +21,7 @@ PENDING = {
     ("judge/engine/play/effects.py", "add_lasting"), ("judge/engine/play/consequences.py", "_contributions"),
     ("judge/engine/play/cascade.py", "triggered"), ("judge/engine/play/cascade.py", "_one_window"),
     ("judge/engine/play/cascade.py", "flush_pending"),
-    ("judge/engine/play/references.py", "resolve_ref"), ("judge/engine/play/zones.py", "check_captures"),
+    ("judge/engine/play/references.py", "resolve_ref"),
     # the card-text writer (issue 28) and the dispute reader, new this round
     ("judge/engine/driver/card_text/write.py", "_Context.part"),
     ("judge/engine/driver/card_text/write.py", "_selector"),
