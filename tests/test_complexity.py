@@ -14,21 +14,14 @@ from judge import ROOT
 
 LIMIT = 20
 PENDING = {
-    ("judge/engine/driver/reading.py", "Reader._why_nothing"),
-    ("judge/engine/driver/reading.py", "Reader.resolves"), ("judge/engine/driver/reading.py", "Reader.value"),
     ("judge/engine/driver/resolve.py", "_resolve"), ("judge/engine/play/battle.py", "_fight_notes"),
     ("judge/engine/play/battle.py", "_defiance_hits"),
     ("judge/engine/play/effects.py", "add_lasting"), ("judge/engine/play/consequences.py", "_contributions"),
     ("judge/engine/play/cascade.py", "triggered"), ("judge/engine/play/cascade.py", "_one_window"),
-    ("judge/engine/play/cascade.py", "flush_pending"),
     ("judge/engine/play/references.py", "resolve_ref"),
-    # the card-text writer (issue 28) and the dispute reader, new this round
+    # the card-text writer (issue 28), new this round
     ("judge/engine/driver/card_text/write.py", "_Context.part"),
     ("judge/engine/driver/card_text/write.py", "_selector"),
-    ("judge/reading/assemble.py", "_written"), ("judge/reading/assemble.py", "_player"),
-    ("judge/reading/reader.py", "read_dispute"), ("judge/reading/compose.py", "Composer.piece"),
-    ("judge/reading/compose.py", "Composer.action"), ("judge/reading/lexicon.py", "Lexer._multi"),
-    ("judge/reading/inline.py", "take_inline"),
 }
 
 

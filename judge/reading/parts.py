@@ -123,7 +123,7 @@ class ToParts(Transformer[Token, list[Part]]):
         return items[0]
 
     def actor_on(self, meta: Any, items: list[Any]) -> Mention:
-        """"A's Grey Knight on C3 attacks …": the one who acts, and where it stands."""
+        """ "A's Grey Knight on C3 attacks …": the one who acts, and where it stands."""
         soul, where = [i for i in items if isinstance(i, Mention)]
         return _on(soul, where)
 
@@ -430,6 +430,21 @@ class ToParts(Transformer[Token, list[Part]]):
     def q_captured(self, meta: Any, items: list[Any]) -> Part:
         return self._ask(
             "value", meta, items, soul=next(i for i in items if isinstance(i, Mention)), of="captured"
+        )
+
+    def q_where(self, meta: Any, items: list[Any]) -> Part:
+        return self._ask("where", meta, items, card=str(_toks(items, "CARD")[0].value))
+
+    def q_pile(self, meta: Any, items: list[Any]) -> Part:
+        """ "How many cards are in A's hand?": a player's pile, as the question table names it."""
+        player = next(i for i in items if isinstance(i, str) and not isinstance(i, Token))
+        word = next(str(t.value) for t in items if isinstance(t, Token) and t.type in ("HAND", "PILE"))
+        pile = {"exile": "exiled", "discard pile": "elysium"}.get(word, word)
+        return self._ask("pile", meta, items, player=player, of=pile)
+
+    def q_shattered(self, meta: Any, items: list[Any]) -> Part:
+        return self._ask(
+            "value", meta, items, soul=next(i for i in items if isinstance(i, Mention)), of="shattered"
         )
 
     def q_winner(self, meta: Any, items: list[Any]) -> Part:

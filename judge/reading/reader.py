@@ -260,17 +260,21 @@ def _compose(parts: list[Part], library: Library, speaker: str | None, guesses: 
     return c
 
 
-def read_dispute(text: str, speaker: str | None = None, library: Library | None = None) -> Reading:
-    """Read a dispute; raise Declined with its problems when it can't be read for certain."""
+def _checked(text: Any) -> str:
     if not isinstance(text, str) or not text.strip():
         raise Declined([Problem("empty", "nothing to read: describe the dispute in words")])
     if len(text) > MAX_TEXT:
         raise Declined(
             [Problem("too-long", f"the text has {len(text)} characters; a dispute is read up to {MAX_TEXT}")]
         )
-    library = library or load_library()
+    return text
+
+
+def _tokens(text: str, library: Library) -> tuple[list[Tok], list[Inline], list[Guess], Library, list[str]]:
+    """The text's tokens (filler set aside), the cards it describes, their defaults, the library with them,
+    the filler; Declined with every word it can't read."""
     lexer = Lexer(Names.of({c.name: c.type for c in library}))
-    toks, inline, inline_guesses, problems = take_inline(lexer.lex(text), {c.name for c in library})
+    toks, inline, guesses, problems = take_inline(lexer.lex(text), {c.name for c in library})
     if problems:
         raise Declined(problems)
     if inline:
@@ -280,6 +284,13 @@ def read_dispute(text: str, speaker: str | None = None, library: Library | None 
     problems = _word_problems(toks, library)
     if problems:
         raise Declined(problems)
+    return toks, inline, guesses, library, filler
+
+
+def read_dispute(text: str, speaker: str | None = None, library: Library | None = None) -> Reading:
+    """Read a dispute; raise Declined with its problems when it can't be read for certain."""
+    text = _checked(text)
+    toks, inline, inline_guesses, library, filler = _tokens(text, library or load_library())
     parts: list[Part] = []
     for sentence in _sentences(toks):
         parts += _parse(sentence, text)

@@ -69,6 +69,10 @@ def ask_words(ask: Mapping[str, Any], queue: list[str]) -> str:
         return f"Does {ask['resolves']} resolve?"
     if "happens_to" in ask:
         return f"What happens to the card on {ask['happens_to']}?"
+    if "where" in ask:
+        return f"Where is {ask['where']} after the queue?"
+    if "value" in ask and "player" in ask["value"]:
+        return f"How many cards are in {ask['value']['player']}'s {ask['value']['of']} after the queue?"
     if "value" in ask:
         v = ask["value"]
         return f"What is the {OF_WORDS.get(v['of'], v['of'])} of the card on {v['slot']} after the queue?"

@@ -34,6 +34,7 @@ BLUEPRINTS = [
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
     "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)
     "judge.web.offline:bp",       # /manifest.webmanifest, /sw.js, /offline…   (the site offline)
+    "judge.web.styles:bp",        # /styles/<name>.css                         (one stylesheet a page)
 ]
 
 # Settings read from the environment when set (numbers and booleans parsed), below create_app's config.
@@ -164,35 +165,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         module_name, attr = target.split(":")
         app.register_blueprint(getattr(importlib.import_module(module_name), attr))
     if app.config.setdefault("JUDGE_WARM_AT_START", not app.testing):
-        warm_own_data(app)
+        importlib.import_module("judge.web.warm").warm_own_data(app)
     return app
-
-
-def warm_own_data(app: Flask) -> None:
-    """Load the project's own data (cards, their YAML, the Codex editions, the field, the desk's starts and
-    vocabulary, the versions) once per process, now, under no visitor's budget: a cold worker's first
-    visitors never pay for it, nor get a 422 because their 2 s ran out while it loaded."""
-    from judge.codex import editions, load_edition
-    from judge.desk import cards as card_index
-    from judge.desk import pages
-    from judge.desk.layout import load_field
-    from judge.engine import budget, load_library
-    from judge.web import card_pages, desk
-
-    with budget.unlimited(), app.app_context():
-        load_library()
-        card_pages._by_slug()
-        card_pages._raw_yaml()
-        held = editions()
-        for version in held.versions:
-            load_edition(version)
-        load_field()
-        pages.starts()
-        card_index.library_records()
-        desk.vocabulary_json()
-        caching.site_version()
-        caching.engine_version()
-        caching.codex_version()
 
 
 def _check_instance(instance: Path) -> None:

@@ -22,8 +22,19 @@ from typing import TYPE_CHECKING, Any
 from judge.engine.data.errors import Violation
 from judge.engine.data.input_checks import show
 from judge.engine.driver import asking, reading, verbs
-from judge.engine.driver.asking import VALUES, Ask, Bad, describe, named, used_label, uses_effect
-from judge.engine.driver.reading import Answer, Reader, Said
+from judge.engine.driver.asking import (
+    FLAGS,
+    PILES,
+    VALUES,
+    Ask,
+    Bad,
+    describe,
+    named,
+    used_label,
+    uses_effect,
+)
+from judge.engine.driver.reading import Reader
+from judge.engine.driver.values import Answer, Said, sentence
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, State
 
@@ -70,8 +81,13 @@ def _happens_words(ask: Ask, actions: Sequence[Action], state: State) -> str:
 
 
 def _value_words(ask: Ask, actions: Sequence[Action], state: State) -> str:
-    return (f"What is the {VALUES[ask.of or 'atk']} of {named(state, ask.slot)} after the queue?"
-            if ask.slot is not None else "")
+    if ask.player is not None:
+        return f"How many cards are in {ask.player}'s {PILES[ask.of or 'hand'][0]} after the queue?"
+    if ask.slot is None:
+        return ""
+    if ask.of in FLAGS:   # a yes-or-no value: "Is Mending Spring (B:realm1) shattered after the queue?"
+        return f"Is {named(state, ask.slot)} {VALUES[ask.of]} after the queue?"
+    return f"What is the {VALUES[ask.of or 'atk']} of {named(state, ask.slot)} after the queue?"
 
 
 def _winner_words(ask: Ask, actions: Sequence[Action], state: State) -> str:
@@ -106,7 +122,7 @@ def _can_attack(reader: Reader, ask: Ask) -> Said:
     violations = _attack_refusal(g, ref)
     why = "; ".join(v.text for v in violations) or "no Soul or Realm of the opponent can be its Attack Target"
     rules = tuple(dict.fromkeys(r for v in violations for r in v.rules)) or ("glossary/attack-target",)
-    return "no", f"No: {reading.sentence(why)}", n, rules
+    return "no", f"No: {sentence(why)}", n, rules
 
 
 def _attack_refusal(g: Game, ref: SlotRef) -> list[Violation]:
@@ -123,6 +139,95 @@ def _attack_refusal(g: Game, ref: SlotRef) -> list[Violation]:
     return shared or tried[0]
 
 
+# --- where: the place a card is in after the queue, from the step records of what moved where
+
+def _where_words(ask: Ask, actions: Sequence[Action], state: State) -> str:
+    return f"Where is {ask.card} after the queue?"
+
+
+def place_words(place: str) -> str:
+    """"A.hand" -> "A's hand", "under B:L2" -> "under the Soul on B:L2", "B:C3" -> "B:C3 (on the field)"."""
+    pile = {"hand": "hand", "deck": "deck", "elysium": "Elysium", "exile": "exile"}
+    if "." in place and place[0] in "AB":
+        return f"{place[0]}'s {pile.get(place[2:], place[2:])}"
+    if place.startswith("under "):
+        return f"under the Soul on {place[6:]}"
+    return f"{place} (on the field)" if ":" in place else place
+
+
+def _where(reader: Reader, ask: Ask) -> Said:
+    """The card's place at the start, then each step's record of a move of a card of that name from where
+    it was (its `changes`: `{card, from, to}`); the last move decides. A Soul captured stays on its slot; an
+    Event or Ambush played from a pile leaves it for the event slot or face up without a record of its own,
+    so its next move is read from there."""
+    place = asking.start_places(reader.start, ask.card or "")[0]
+    moved: int | None = None
+    for step in reader.steps:
+        for c in step.changes:
+            came_from = str(c.get("from", ""))
+            played = "." in place and came_from in ("event slot", "")
+            if c.get("card") == ask.card and (came_from in (place, place.removeprefix("under ")) or played):
+                place, moved = str(c.get("to")), step.n
+    where = place_words(place)
+    head = f"{place} ({where})" if where != place else place   # the verdict first, then in words
+    down = next((s for s in reversed(reader.steps) for c in s.changes
+                 if c.get("slot") == place and (c.get("captured") == [False, True] or
+                                                c.get("shattered") == [False, True])), None)
+    if moved is None and down is not None:   # captured or shattered, it stays on its slot face down
+        text = f"{head}: {ask.card} stays on its slot, face down (step {down.n}). {down.said}"
+        return place, text, down.n, down.rules
+    if moved is None:
+        return place, f"{head}: {ask.card} is still where it was at the start; no step moves it.", None, \
+            ("10.1.3",)
+    said = reader.step(moved)
+    more = f" {said.said}" if said is not None else ""
+    return place, f"{head}: {ask.card} ends the queue there (step {moved}).{more}", moved, reader.rules(moved)
+
+
+# --- value of a player's pile: how many cards, which, and the step that last changed it
+
+def _follow_value(g: Game, ask: Ask) -> None:
+    if ask.player is None:
+        reading.follow_slot(g, ask)
+        return
+    ps = g.state.players[ask.player]
+    _, named_field, hidden_field = PILES[ask.of or "hand"]
+
+    def look() -> tuple[int, tuple[str, ...]]:
+        cards = tuple(getattr(ps, named_field))
+        return len(cards) + (getattr(ps, hidden_field) if hidden_field else 0), cards
+    g.ledger.follow(ask.key, look)
+
+
+def _value(reader: Reader, ask: Ask) -> Said:
+    """A value of a slot (the reader's), or the count of a player's pile with the cards in it named: the
+    step that last changed it decides; unchanged, the position as given states it."""
+    if ask.player is None:
+        return reader.value(ask)
+    history = reader.g.ledger.seen.get(ask.key, [])
+    pile = f"{ask.player}'s {PILES[ask.of or 'hand'][0]}"
+    if not history:
+        return 0, f"0: after the queue, {pile} holds no card.", None, PILE_RULES[ask.of or "hand"]
+    count, cards = history[-1][1]
+    unnamed = count - len(cards)
+    listed = [*cards, *([f"{unnamed} unnamed card{'s' if unnamed != 1 else ''}"] if unnamed else [])]
+    held = f"{pile} holds {count} card{'s' if count != 1 else ''}"
+    held += f": {', '.join(listed)}" if listed else ""
+    changed = [n for (_, before), (n, after) in zip(history, history[1:], strict=False) if before != after]
+    if not changed:
+        return count, f"{count}: after the queue, {held}; no step changes it.", None, \
+            PILE_RULES[ask.of or "hand"]
+    n = changed[-1]
+    step = reader.step(n)
+    said = f" {step.said}" if step is not None else ""
+    return count, f"{count}: after the queue, {held}; step {n} last changed it.{said}", n, reader.rules(n)
+
+
+# what moves cards into or out of a pile, for an answer no step decides (the position as given holds it)
+PILE_RULES = {"hand": ("glossary/draw", "glossary/discard"), "deck": ("glossary/draw", "glossary/decked-out"),
+              "elysium": ("glossary/elysium",), "exiled": ("glossary/exile",)}
+
+
 # --- the offers of each kind, for the cards the queue names
 
 def _offer_happens(actions: Sequence[Action], state: State, cards: Sequence[SlotRef]) -> list[Ask]:
@@ -130,7 +235,26 @@ def _offer_happens(actions: Sequence[Action], state: State, cards: Sequence[Slot
 
 
 def _offer_values(actions: Sequence[Action], state: State, cards: Sequence[SlotRef]) -> list[Ask]:
-    return [Ask("value", slot=ref, of=of) for ref in cards for of in ("hp", "atk", "def")]
+    """Their HP, ATK and DEF (a Realm: whether it is shattered); and, when the queue uses an Event or an
+    effect (which may draw or discard), the hands of both players."""
+    out = [Ask("value", slot=ref, of=of) for ref in cards
+           for of in (("shattered",) if ref.is_realm else ("hp", "atk", "def"))]
+    if any(uses_effect(a) for a in actions):
+        out += [Ask("value", player=p, of="hand") for p in ("A", "B")]
+    return out
+
+
+def _offer_where(actions: Sequence[Action], state: State, cards: Sequence[SlotRef]) -> list[Ask]:
+    """Where the cards the queue names end up, and their Armaments (each name once, where one card has it)."""
+    names: list[str] = []
+    for ref in cards:
+        holder = state.holder_at(ref)
+        soul = state.soul_at(ref) if not ref.is_realm else None
+        if holder is not None:
+            names.append(holder.name)
+        if soul is not None and soul.armament is not None:
+            names.append(soul.armament.name)
+    return [Ask("where", card=n) for n in dict.fromkeys(names) if len(asking.start_places(state, n)) == 1]
 
 
 def _offer_winner(actions: Sequence[Action], state: State, cards: Sequence[SlotRef]) -> list[Ask]:
@@ -151,14 +275,18 @@ QUESTIONS: dict[str, Question] = {q.kind: q for q in (
              {"oneOf": [INDEX, {"type": "string"}]}),
     Question("happens_to", asking.read_card_slot, _happens_words, Reader.happens_to, SLOT,
              follows=reading.follow_card, offer=_offer_happens),
-    Question("value", asking.read_value, _value_words, Reader.value,
-             {"type": "object", "required": ["slot", "of"], "additionalProperties": False,
-              "properties": {"slot": {"type": "string"}, "of": {"enum": list(VALUES)}}},
-             follows=reading.follow_slot, offer=_offer_values),
+    Question("value", asking.read_value, _value_words, _value,
+             {"oneOf": [{"type": "object", "required": ["slot", "of"], "additionalProperties": False,
+                         "properties": {"slot": {"type": "string"}, "of": {"enum": list(VALUES)}}},
+                        {"type": "object", "required": ["player", "of"], "additionalProperties": False,
+                         "properties": {"player": {"enum": ["A", "B"]}, "of": {"enum": list(PILES)}}}]},
+             follows=_follow_value, offer=_offer_values),
     Question("can_attack", asking.read_card_slot, _can_attack_words, _can_attack, SLOT,
              offer=_offer_can_attack),
     Question("winner", asking.read_true, _winner_words, Reader.winner, {"const": True},
              offer=_offer_winner),
+    Question("where", asking.read_card_at_start, _where_words, _where,
+             {"type": "string", "example": "Iron Blade"}, offer=_offer_where),
 )}
 KINDS = tuple(QUESTIONS)
 

@@ -15,7 +15,13 @@ from judge.engine.position.state import SlotRef, State
 
 Bad = Callable[[str, str], None]
 VALUES = {"atk": "ATK", "def": "DEF", "hp": "HP", "max_hp": "maximum HP", "damage": "damage",
-          "captured": "captured", "keywords": "keywords", "line": "line", "proactive": "proactive"}
+          "captured": "captured", "keywords": "keywords", "line": "line", "proactive": "proactive",
+          "shattered": "shattered"}   # shattered: a Realm's (glossary Realm, Shatter)
+FLAGS = ("captured", "proactive", "shattered")   # the values that are yes or no
+# a player's piles (`value: {player: A, of: hand}`): the pile's words, and the PlayerState fields that hold
+# its named cards and its count of unnamed ones
+PILES = {"hand": ("hand", "hand", "hand_hidden"), "deck": ("deck", "deck", "deck_hidden"),
+         "elysium": ("Elysium", "elysium", None), "exiled": ("exile", "exile", None)}
 
 
 @dataclass(frozen=True)
@@ -28,11 +34,14 @@ class Ask:
     card: str | None = None
     slot: SlotRef | None = None
     of: str | None = None
+    player: str | None = None      # value of a player's pile (`of` a key of PILES)
 
     def to_dict(self) -> dict[str, Any]:
         """As `ask:` writes it: `{kind: its value}`."""
         value: Any
-        if self.of is not None:
+        if self.player is not None:
+            value = {"player": self.player, "of": self.of}
+        elif self.of is not None:
             value = {"slot": str(self.slot), "of": self.of}
         elif self.slot is not None:
             value = str(self.slot)
@@ -56,13 +65,17 @@ class Ask:
             holder = state.holder_at(self.slot)
             if holder is not None:
                 out["card"] = holder.name
+        if self.player is not None:
+            out["player"] = self.player
         if self.of is not None:
-            out["of"] = VALUES[self.of]
+            out["of"] = PILES[self.of][0] if self.player is not None else VALUES[self.of]
         return out
 
     @property
     def key(self) -> str:
         """What the ledger follows for it."""
+        if self.player is not None:
+            return f"{self.kind}:{self.player}:{self.of}"
         return f"{self.kind}:{self.slot}" if self.slot is not None else self.kind
 
 
@@ -112,7 +125,9 @@ def read_card_slot(kind: str, value: Any, where: str, actions: Sequence[Action],
 
 def read_value(kind: str, value: Any, where: str, actions: Sequence[Action], state: State,
                bad: Bad) -> Ask | None:
-    """`value: {slot, of}`."""
+    """`value: {slot, of}`, or a player's pile: `value: {player: A, of: hand | deck | elysium | exiled}`."""
+    if isinstance(value, dict) and set(value) == {"player", "of"}:
+        return _read_pile(kind, value, where, bad)
     if not isinstance(value, dict) or set(value) != {"slot", "of"}:
         bad(where, f"expected {{slot: \"A:C3\", of: atk}}; got {show(value)}")
         return None
@@ -121,6 +136,54 @@ def read_value(kind: str, value: Any, where: str, actions: Sequence[Action], sta
         bad(f"{where}.of", f"expected one of {', '.join(VALUES)}; got {show(value['of'])}")
         return None
     return Ask(kind, slot=ref, of=str(value["of"])) if ref is not None else None
+
+
+def _read_pile(kind: str, value: dict[str, Any], where: str, bad: Bad) -> Ask | None:
+    player = str(value["player"]).upper() if isinstance(value["player"], str) else None
+    if player not in ("A", "B"):
+        bad(f"{where}.player", f"expected A or B; got {show(value['player'])}")
+        return None
+    if value["of"] not in PILES:
+        bad(f"{where}.of", f"a player's pile is one of {', '.join(PILES)}; got {show(value['of'])}")
+        return None
+    return Ask(kind, player=player, of=str(value["of"]))
+
+
+def read_card_at_start(kind: str, value: Any, where: str, actions: Sequence[Action], state: State,
+                       bad: Bad) -> Ask | None:
+    """`where: NAME`: a card of that name somewhere at the start (a slot, under a Soul, a pile), one only."""
+    card = state.library.get(value) if isinstance(value, str) else None
+    if card is None:
+        bad(where, f"expected a card's name; no card named {show(value)}")
+        return None
+    found = start_places(state, card.name)
+    if not found:
+        bad(where, f"{card.name} is nowhere in the position at the start (not on the field, under a Soul or "
+                   "in a pile); name a card the position holds")
+        return None
+    if len(found) > 1:
+        bad(where, f"two or more cards named {card.name} are in the position ({', '.join(found)}); ask "
+                   "happens_to: the slot of the one you mean")
+        return None
+    return Ask(kind, card=card.name)
+
+
+def start_places(state: State, name: str) -> list[str]:
+    """Where cards named `name` are at the start, as a `where` answer writes a place: "B:C3" (on a slot),
+    "under B:C3" (an Armament or an Ambush there), "A.hand", "A.deck", "A.elysium", "A.exile"."""
+    out: list[str] = []
+    for p in ("A", "B"):
+        ps = state.players[p]
+        for slot, s in ps.slots.items():
+            if s.soul is not None and s.soul.name == name:
+                out.append(f"{p}:{slot}")
+            if s.soul is not None and s.soul.armament is not None and s.soul.armament.name == name:
+                out.append(f"under {p}:{slot}")
+            out += [f"under {p}:{slot}" for amb in s.ambushes if amb.name == name]
+        out += [f"{p}:{slot}" for slot, r in ps.realms.items() if r is not None and r.name == name]
+        for pile in ("hand", "deck", "elysium", "exile"):
+            out += [f"{p}.{pile}"] * list(getattr(ps, pile)).count(name)
+    return out
 
 
 def read_true(kind: str, value: Any, where: str, actions: Sequence[Action], state: State,

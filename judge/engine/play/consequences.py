@@ -155,10 +155,13 @@ def negation_switches(board: Board, was: Board | None) -> list[Reason]:
         reached = sorted((r for r in found if r is not None and board.state.soul_at(r) is not None), key=str)
         if not reached:
             continue
+        # an HP condition of a negation reads HP before effects (interpretation/negation-condition-hp)
+        also = ("interpretation/negation-condition-hp",) if "hp_at_most_half" in cond else ()
         out.append(Reason.of("static_condition_on" if holds else "static_condition_off",
                              card=board.state.soul(ref).name, slot=str(ref),
-                             now=words.condition_now(board, ref, cond),
-                             reached=_names(board, reached), negated=[str(r) for r in reached]))
+                             now=words.condition_now(board, ref, cond) + (
+                                 ", HP before effects, our reading" if also else ""),
+                             reached=_names(board, reached), negated=[str(r) for r in reached], also=also))
     return out
 
 

@@ -234,6 +234,12 @@ def _exile(part: parts.Exile, g: Game, entry: Entry) -> None:
 
 
 @apply_part.register
+def _unequip(part: parts.Unequip, g: Game, entry: Entry) -> None:
+    for ref in references.refs_for(g, entry, part.who, "unequip"):
+        zones.unequip(g, ref, entry.label)
+
+
+@apply_part.register
 def _teleport(part: parts.Teleport, g: Game, entry: Entry) -> None:
     for ref in references.refs_for(g, entry, part.who, "teleport"):
         zones.teleport(g, ref, references.teleport_destination(entry, ref, part.to), entry.label)

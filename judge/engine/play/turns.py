@@ -157,7 +157,11 @@ def begin_turn(g: Game) -> None:
             g.trace.add("turn", f"{nxt} is Decked Out: this is their turn {ps.decked_out_turns} of "
                                 f"{numbers().decked_out_turns} counted from then.", ("glossary/decked-out",))
     elif ps.decked_out_turns is not None:
+        # glossary/decked-out: a Decked Out player stays Decked Out for the rest of the duel
         ps.decked_out_turns += 1
+        g.trace.add("turn", f"{nxt} stays Decked Out for the rest of the duel, though their deck is no "
+                            f"longer empty: this is their turn {ps.decked_out_turns} of "
+                            f"{numbers().decked_out_turns} counted from then.", ("glossary/decked-out",))
     zones.draw(g, nxt, 1, "the draw that begins the Preparation Phase", ("glossary/preparation-phase",))
 
 

@@ -269,6 +269,34 @@ def is_leader_altar(g: Game, ref: SlotRef) -> bool:
     return ref.slot == g.state.field.root
 
 
+def unequip(g: Game, ref: SlotRef, source: str) -> bool:
+    """10.3.5: an Armament leaves while its Wielder stays: it goes to its owner's Elysium (ours, as for a
+    captured Wielder, 10.3.4a), the Wielder loses its values, and if its damage is now as high as its new
+    maximum HP it is captured (14.4.3)."""
+    soul = g.state.soul_at(ref)
+    if soul is None or soul.captured:
+        return False
+    if soul.armament is None:
+        reason = Reason.of("part_skipped", effect=source, verb="unequip", ref=str(ref),
+                           which=f"{soul.name} ({ref}) carries no Armament")
+        g.trace.add("effect", f"{source}: {reason.text}.", reason.rules, reasons=[reason],
+                    cards=[(ref, soul.name)])
+        return False
+    arm = soul.armament
+    before = g.board().souls[ref].max_hp.total
+    soul.armament = None
+    owner = g.state.soul(ref).owner
+    g.state.players[owner].elysium.append(arm.name)
+    after = g.board().souls[ref].max_hp.total
+    fell = (f" {soul.name} stays and loses the Armament's values: maximum HP {before} → {after}, damage "
+            f"{soul.damage}." if after != before else f" {soul.name} stays and loses the Armament's values.")
+    g.trace.add("zone", f"{arm.name} leaves {soul.name} ({ref}) for {owner}'s Elysium ({source}).{fell}",
+                ("10.3.5", "10.3.3", "interpretation/armament-leaves"),
+                [{"card": arm.name, "from": str(ref), "to": f"{owner}.elysium"}], cards=[(ref, soul.name)])
+    check_captures(g, max_hp_fell=after < before)
+    return True
+
+
 def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bool:
     soul = g.state.soul_at(ref)
     if soul is None:

@@ -322,7 +322,8 @@ class Board:
 
     def _printed_hp(self) -> dict[SlotRef, int]:
         """Current HP before any effect applies (printed and Armament HP, minus damage): what a negation's
-        condition reads, since the effects that add HP depend on what the negation reaches."""
+        condition reads, since the effects that add HP depend on what the negation reaches
+        (interpretation/negation-condition-hp)."""
         out: dict[SlotRef, int] = {}
         for ref in self.state.soul_refs(active=False):
             soul = self.state.soul(ref)
@@ -450,8 +451,8 @@ class Board:
 
     def _gifts(self, src: _Source, work: dict[SlotRef, _Work],
                prelim: dict[SlotRef, int]) -> list[tuple[_Source, dict[str, Any], str, SlotRef]]:
-        """What one card's Static Effects give (13.1), to whom: (source, payload, kind, slot) each."""
-        gifts: list[tuple[_Source, dict[str, Any], str, SlotRef]] = []
+        """What one card's Static Effects give now, and to whom (13.1.1: only while their condition holds)."""
+        out: list[tuple[_Source, dict[str, Any], str, SlotRef]] = []
         for eff in src.card.effects:
             to = eff.to if not (src.is_armament and eff.to == "self") else "wielder"
             own = to in ("self", "wielder")
@@ -460,8 +461,8 @@ class Board:
                 continue
             payload: dict[str, Any] = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
             kind = "armament" if src.is_armament and own else ("printed" if own else "aura")
-            gifts.extend((src, payload, kind, ref) for ref in self._resolve_group(src, to) if ref in work)
-        return gifts
+            out.extend((src, payload, kind, ref) for ref in self._resolve_group(src, to) if ref in work)
+        return out
 
     def _moral(self, work: dict[SlotRef, _Work], unyielding: set[SlotRef]) -> None:
         """Moral: an aura on every Underling (glossary/moral, 5.1.2); Moral Souls' own keyword lists."""
