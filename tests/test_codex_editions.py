@@ -289,6 +289,8 @@ def test_a_card_says_which_editions_it_is_legal_in(fixture_edition):
         {
             "path": "state.players.A.field.C3.card",
             "message": "Newcomer is not legal in Codex 0.4.0; it is legal in 0.4.1",
+            "code": "not_in_edition",
+            "facts": {"card": "Newcomer", "version": "0.4.0", "editions": ["0.4.1"]},
         }
     ]
     with pytest.raises(ScenarioError) as caught:

@@ -82,7 +82,8 @@ def test_a_keyword_written_out_by_its_record_reads_back_the_same(data):
 def test_a_bad_keyword_value_is_refused_at_its_key_path():
     with pytest.raises(ScenarioError) as err:
         parse_keyword({"frozen": 3}, "cards[0].keywords[1]")
-    assert err.value.problems == [{"path": "cards[0].keywords[1].frozen", "message": "frozen takes no value"}]
+    assert err.value.problems == [{"path": "cards[0].keywords[1].frozen", "message": "frozen takes no value",
+                                   "code": "keyword_takes_no_value", "facts": {"name": "frozen"}}]
     with pytest.raises(ScenarioError) as err:
         parse_keyword("defiance", "k")
     assert "defiance needs a value" in err.value.problems[0]["message"]

@@ -67,7 +67,7 @@ def _context(facts: Mapping[str, Any]) -> Mapping[str, str]:
 
 
 def _rounds(facts: Mapping[str, Any]) -> Mapping[str, str]:
-    return {"page": f"glossary/player-{str(facts.get('player', '')).lower()}"}
+    return {"player_lower": str(facts.get("player", "")).lower()}
 
 
 def _plural(facts: Mapping[str, Any]) -> Mapping[str, str]:
@@ -152,7 +152,7 @@ PROBLEMS: dict[str, ProblemKind] = {
                                        "is the {phase} phase"),
     "setup_turn": ProblemKind("expected 0 with phase: setup (before the first turn), got {got}"),
     "round_range": ProblemKind("expected 1..{most}: {player} has {most} recruiting rounds before the first "
-                               "turn ({page}), got {got}", _rounds),
+                               "turn (glossary/player-{player_lower}), got {got}", _rounds),
     "not_a_player": ProblemKind("expected A or B, got {got}"),
     "players_shape": ProblemKind("expected a mapping with A and B"),
     "no_such_player": ProblemKind("no such player; players are A and B"),

@@ -10,6 +10,7 @@ from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
 from judge.engine.play.game import Game
 from judge.engine.position import tree
+from judge.engine.position.board import Board
 from judge.engine.position.state import PLAYERS, Realm, Slot, SlotRef, Soul
 
 R_DAMAGE = ("glossary/damage",)
@@ -147,32 +148,43 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
         if not souls and not realms:
             break
         for ref in souls:
-            view = board.souls[ref]
-            soul = g.state.soul(ref)
-            # a battle's capture step is the Codex's own moment (9.5.8, glossary Capture); every other
-            # moment of "after every step of play" is ours (interpretation/capture-timing)
-            rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
-            why = f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})"
-            # damage comes in steps of 5: on a maximum HP of 33 the last step stores 35 (deal_damage)
-            fell = g.trace.explainer is not None and g.trace.explainer.fell(ref) is not None
-            if max_hp_fell or fell or soul.damage > -(-view.max_hp.total // 5) * 5 or earlier:
-                why = (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
-                       f"({soul.damage})")
-                rules = ("14.4.3", "glossary/hp", *rules)
+            why, rules = _why_captured(g, board, ref, step, max_hp_fell or earlier)
             capture(g, ref, why, rules)
             captured.append(ref)
         for ref in realms:
-            realm = g.state.realm(ref)
-            realm.shattered = True
-            g.left[realm.uid] = "shattered"
-            g.trace.add("capture", f"{realm.name} ({ref}) is at 0 HP and shatters: turned face down, it "
-                                   "blocks its slot for the rest of the duel.",
-                        ("10.5.4", "glossary/shatter"),
-                        [{"slot": str(ref), "shattered": [False, True]}])
+            _shatter(g, ref)
     if captured:
         check_winner(g, captured)
         _leader_cards_off_the_altar(g, captured)
     return captured
+
+
+def _why_captured(g: Game, board: Board, ref: SlotRef, step: bool,
+                  fell_before: bool) -> tuple[str, tuple[str, ...]]:
+    """Why the Soul on `ref` is captured now: at 0 HP, or (14.4.3) because its maximum HP fell to its
+    damage (`fell_before`: the caller knows it did), with the rules."""
+    view = board.souls[ref]
+    soul = g.state.soul(ref)
+    # a battle's capture step is the Codex's own moment (9.5.8, glossary Capture); every other
+    # moment of "after every step of play" is ours (interpretation/capture-timing)
+    rules: tuple[str, ...] = ("glossary/capture", "9.5.8") if step else R_CAPTURE
+    # damage comes in steps of 5: on a maximum HP of 33 the last step stores 35 (deal_damage)
+    fell = g.trace.explainer is not None and g.trace.explainer.fell(ref) is not None
+    if fell_before or fell or soul.damage > -(-view.max_hp.total // 5) * 5:
+        return (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
+                f"({soul.damage})", ("14.4.3", "glossary/hp", *rules))
+    return f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})", rules
+
+
+def _shatter(g: Game, ref: SlotRef) -> None:
+    """A Realm at 0 HP shatters (10.5.4): face down, it blocks its slot for the rest of the duel."""
+    realm = g.state.realm(ref)
+    realm.shattered = True
+    g.left[realm.uid] = "shattered"
+    g.trace.add("capture", f"{realm.name} ({ref}) is at 0 HP and shatters: turned face down, it "
+                           "blocks its slot for the rest of the duel.",
+                ("10.5.4", "glossary/shatter"),
+                [{"slot": str(ref), "shattered": [False, True]}])
 
 
 def _leader_cards_off_the_altar(g: Game, captured: list[SlotRef]) -> None:
