@@ -13,6 +13,7 @@ from typing import Any
 
 from rapidfuzz.distance import OSA
 
+from judge.engine.data.keywords import KEYWORDS
 from judge.engine.driver.card_text.actions import build_action
 from judge.engine.driver.card_text.effects import finish_effect, numbered
 from judge.engine.driver.card_text.grammar import Correction
@@ -149,7 +150,7 @@ class Assembler:
         if (who, self.type) not in (("caster", "event"), ("ambusher", "ambush")):
             self.not_on_type(piece, f"a {'Caster' if who == 'caster' else 'Ambusher'} requirement")
             return
-        setattr(self, who, cond)
+        setattr(self, who, cond or None)   # "Any Soul": no requirement
 
     def on_values(self, piece: Piece) -> None:
         if self.type != "armament":
@@ -177,7 +178,12 @@ class Assembler:
             (name, value), = kw.items()
             if isinstance(value, tuple) and value[0] == "actions":
                 eff = _Effect(piece.start, subject="self")
-                return {name: self.resolve_all(value[1], eff)}
+                actions = self.resolve_all(value[1], eff)
+                if eff.targets:   # glossary/berserk: its actions choose no targets
+                    self.problem("contradiction", piece.start, piece.end,
+                                 why=f"{KEYWORDS[name].title} chooses no target; name whom it acts on "
+                                     "('the attacker', 'every opposing Soul', 'this Soul')")
+                return {name: actions}
             if isinstance(value, tuple) and value[0] == "core":
                 core = value[1]
                 eff = _Effect(piece.start, subject="self", targets=list(core["targets"]),
