@@ -14,6 +14,7 @@ from typing import Any
 from rapidfuzz.distance import OSA
 
 from judge.engine.data.keywords import KEYWORDS
+from judge.engine.data.parts import STATIC_PARTS
 from judge.engine.driver.card_text.actions import build_action
 from judge.engine.driver.card_text.effects import finish_effect, numbered
 from judge.engine.driver.card_text.grammar import Correction
@@ -286,7 +287,7 @@ def _static_like(acts: list[Act]) -> bool:
     target), with no duration."""
     def fits(act: Act) -> bool:
         subject = act.args.get("subject") or next(iter(act.args.get("objs") or []), None)
-        return (act.verb in ("gain", "grant", "negate") and "dur" not in act.args
+        return (act.verb in STATIC_PARTS and "dur" not in act.args
                 and isinstance(subject, Obj) and subject.how == "ref")
     return bool(acts) and all(fits(a) for a in acts)
 
