@@ -29,7 +29,10 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))        # a worker silent
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))      # seconds an idle keep-alive socket is kept
 backlog = 256
-limit_request_line = 4094                                       # bytes of the request line
+# bytes of the request line: the most gunicorn allows, so the longest query the API accepts (500
+# characters, at most 12 bytes each percent-encoded: 6,000 bytes) reaches the app's JSON answer,
+# never gunicorn's own HTML 414
+limit_request_line = 8190
 limit_request_fields = 60
 limit_request_field_size = 8190
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "5000"))   # recycle workers now and then

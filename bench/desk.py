@@ -1,6 +1,8 @@
 """Server time of ruling pages: the library scenario with the most steps (and the largest file),
 rendered as `/scenarios/<id>` through the in-process client. Prints median and p95, cold (caches
-cleared) and warm; then the desk's list of what can happen next, once per library scenario.
+cleared) and warm; then the desk's list of what can happen next, once per library scenario; then
+what drawing every step's board of those two rulings costs, from the board each step carries (as the
+pages draw them) against loading each step's state again as a scenario (as they did before).
 
     .venv/bin/python bench/desk.py [runs]
 """
@@ -62,7 +64,24 @@ def main(runs: int = 20) -> int:
         print("what can happen next (/desk/legal.json, both players, in words) at the end of each library "
               "queue:")
         report("legal", [legal_time(client, entry) for entry in entries])
+        with app.test_request_context("/"):
+            for why, entry in (("most steps", by_steps), ("largest file", by_size)):
+                ruling = runner.resolve(entry.data, source=entry.path.name)
+                print(f"drawing the boards of {entry.pid} ({why}, {len(ruling['steps'])} steps), cold:")
+                for how, reload in (("from each step's board", False), ("loading each step's state", True)):
+                    report(how, [draw_boards(ruling, entry.data.get("cards"), reload) for _ in range(runs)])
     return 0
+
+
+def draw_boards(ruling, cards, reload: bool) -> float:
+    """Milliseconds to draw every step's board with the drawing caches cleared."""
+    runner._derive_cached.cache_clear()
+    pages._svg_cached.cache_clear()
+    start = time.perf_counter()
+    for step in ruling["steps"]:
+        derived = runner.derive(step["state"], cards) if reload else step.get("derived") or {}
+        pages.board_figure(step["state"], cards, derived=derived, highlight=pages.touched(step))
+    return (time.perf_counter() - start) * 1000
 
 
 def legal_time(client, entry) -> float:

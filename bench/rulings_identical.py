@@ -48,8 +48,8 @@ def ruling_text(path: Path, without: str | None = None, without_step: str | None
             return f"no {without!r} key in this ruling\n"
         del ruling[without]
     if without_step is not None:
-        for step in ruling.get("steps") or []:
-            step.pop(without_step, None)
+        for item in (ruling.get("steps") or []) + (ruling.get("answers") or []):
+            item.pop(without_step, None)
     return json.dumps(ruling, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -64,8 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose scenarios/ to read")
     parser.add_argument("--added", metavar="KEY", help="every ruling gains this top-level key: compare the "
                                                         "rulings without it (and fail where it is missing)")
-    parser.add_argument("--added-to-steps", metavar="KEY", help="every step gains this key: compare the "
-                                                                  "rulings without it")
+    parser.add_argument("--added-to-steps", metavar="KEY", help="steps and answers gain this key: compare "
+                                                                  "the rulings without it")
     parser.add_argument("--diff-lines", type=int, default=40, help="diff lines shown per differing ruling")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()

@@ -366,7 +366,8 @@ def test_every_library_answer_opens_with_its_verdict_and_rests_on_a_step_of_its_
         assert ruling["answers"], entry.pid
         steps = {s["n"]: s for s in ruling["steps"]}
         for answer in ruling["answers"]:
-            assert first_word(answer["text"]).replace(",", "") == _verdict_word(answer["verdict"]), \
+            opens = answer["text"].lower().startswith(f"{str(answer['verdict']).lower()} ")  # "B:C3 (…):"
+            assert opens or first_word(answer["text"]).replace(",", "") == _verdict_word(answer["verdict"]), \
                 (entry.pid, answer["text"])
             if answer["step"] is not None:
                 assert answer["step"] in steps, entry.pid
@@ -537,16 +538,18 @@ def test_a_trigger_lost_with_its_captured_card_answers_resolves_by_name():
 
 def test_a_step_with_a_reason_record_is_matched_by_its_facts_not_its_words():
     from judge.engine.data.errors import Reason
-    from judge.engine.driver.answers import _about
-    from judge.engine.play.trace import Step
+    from judge.engine.driver.reading import _about
+    from judge.engine.play.trace import CardAt, Facts, Step
 
     taunt = Reason.of("taunt_on", card="Iron Sentinel", slot="B:C3", radius="Shade Scout (B:L2)")
     with_record = Step(5, "consequence", f"Because of step 4: {taunt.text}.", (), reasons=(taunt,))
     assert _about(with_record, {"B:C3"})
     assert not _about(with_record, {"B:L2"})   # named in the words, but the record is about the Taunt Soul
     words = "Storm Titan's Defiance 5 does nothing to Stubborn Squire (B:L2, rank 1)."
-    words_only = Step(6, "nonevent", words, ())
-    assert _about(words_only, {"B:L2"}) and not _about(words_only, {"B:C3"})
+    no_record = Step(6, "nonevent", words, (), facts=Facts("kept_off", (CardAt("B:L2", "Stubborn Squire"),)))
+    assert _about(no_record, {"B:L2"}) and not _about(no_record, {"B:C3"})
+    # the words alone decide nothing: a step whose facts name no card is about no card
+    assert not _about(Step(7, "nonevent", words, ()), {"B:L2"})
 
 
 def test_a_cast_that_waited_for_the_event_slot_says_so_in_its_answer():

@@ -26,6 +26,7 @@ def api_server(tmp_path_factory):
     app = create_app({"TESTING": True, "DATABASE": str(instance / "rulings.sqlite3"),
                       "INDEX_DIR": str(instance / "index"), "RATELIMIT_ENABLED": False})
     with serving(app, "schemathesis-server") as url:
+        app.config["JUDGE_ORIGIN"] = url  # the servers of its document name it
         yield url
     by_operation, by_status = Counter(), Counter()
     for (operation, status), count in CALLS.items():

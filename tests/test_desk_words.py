@@ -9,6 +9,7 @@ import re
 import pytest
 
 from judge.desk import hints, pages, runner, words
+from judge.engine import ScenarioError, load_scenario
 
 pytest.importorskip("judge.engine.driver.api")
 
@@ -89,13 +90,20 @@ def test_queued_phase_ends_are_named_for_the_phase_each_ends():
         "B ends the Preparation Phase"]
 
 
+def _problems(hand: list[str]) -> list[dict]:
+    data = dict(POSITION, state={**POSITION["state"], "players": {
+        **POSITION["state"]["players"], "A": {**POSITION["state"]["players"]["A"], "hand": hand}}})
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(data)
+    return caught.value.problems
+
+
 def test_a_card_typo_gets_a_did_you_mean():
-    problems = [{"path": "state.players.A.hand[0]",
-                 "message": "no card named 'Firebalt' in the library or the scenario's cards:"}]
-    (out,) = hints.explain(problems)
+    (out,) = hints.explain(_problems(["Firebalt"]))
     assert out["suggest"] == "Firebolt" and out["message"].endswith("did you mean Firebolt?")
-    (none,) = hints.explain([{"path": "x", "message": "no card named 'Qqqqzz' in the library:"}])
-    assert "suggest" not in none and not none["message"].endswith(":")
+    assert out["card"] == "Firebalt" and out["words"].startswith("A's hand (card 1): ")
+    (none,) = hints.explain(_problems(["Qqqqzz"]))
+    assert "suggest" not in none and none["message"].endswith("; pick one from the card list.")
 
 
 def test_a_missing_rule_goes_to_its_nearest_rule_never_a_whole_chapter():
@@ -144,9 +152,11 @@ def test_search_counts_read_as_people_say_them(client):
     assert "Glossary · " not in glossary
 
 
-def test_a_step_lights_up_the_slots_it_changes_and_the_slots_it_names():
+def test_a_step_lights_up_the_slots_it_changes_and_the_slots_its_facts_name():
     step = {"changes": [{"slot": "A:L2", "damage": [25, 35]}],
-            "text": "Executioner (A:L2) takes 10 damage from Hidden Snare, set at B:L2."}
+            "text": "Executioner (A:L2) takes 10 damage from Hidden Snare, set at B:L2.",
+            "facts": {"cards": [{"slot": "A:L2", "name": "Executioner"},
+                                {"slot": "B:L2", "name": "Hidden Snare"}]}}
     slots = {c["slot"] for c in pages.touched(step)}
     assert slots == {"A:L2", "B:L2"}
     assert pages.touched({"changes": [], "text": "A passes."}) == []

@@ -89,3 +89,25 @@ def test_11_4_1_the_number_of_targets_must_match():
 def test_11_4_1_an_effect_without_a_legal_target_cant_be_used():
     v = verify({"cast": "Chains"}, B={"field": {"C3": "Test Noah"}})
     assert "11.4.1" in cited(v)
+
+
+def test_an_event_cast_without_its_targets_works_them_out_once(monkeypatch):
+    """Checking the cast and casting it both need the first legal targets: worked out once per cast,
+    and the Event still takes them (11.4.1)."""
+    from judge.engine.driver.resolve import resolve
+    from judge.engine.position import targets
+
+    calls: list[str] = []
+    real = targets._combinations
+    def counted(board, effect, *rest):
+        calls.append(effect.label)
+        return real(board, effect, *rest)
+
+    monkeypatch.setattr(targets, "_combinations", counted)
+    data = base(A={"hand": ["Chains"], "field": {"C3": "Warlord", "C2": "Knight"}},
+                B={"field": {"C3": "Knight"}})
+    data["actions"] = [{"cast": "Chains", "caster": "C2"}]
+    ruling = resolve(load_scenario(data))
+    assert ruling["rejected"] is None
+    assert any(s["changes"] and s["changes"][0].get("captured") == [False, True] for s in ruling["steps"])
+    assert len(calls) == 1, calls

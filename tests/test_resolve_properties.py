@@ -7,6 +7,7 @@ every step of the resolution:
   Elysium, Exile, the event slot, Ambushes in flight);
 - damage comes in steps of 5; Leaders stay on their altars;
 - every cited rule id exists in the Codex;
+- the board the game keeps for the state's version is the one a fresh derivation gives;
 - at the end of each queued action (when the game has captured what it must), no active Soul has
   more damage than its maximum HP.
 """
@@ -21,6 +22,7 @@ from judge.engine import PLAYERS, load_field
 from judge.engine.driver.resolve import extend_with_legal, resolve
 from judge.engine.driver.scenario import Scenario, load_scenario
 from judge.engine.play.game import Game
+from judge.engine.position.board import derive
 
 LEADERS = {"A": "Queen Sol", "B": "King Umbra"}
 CARDS = [
@@ -154,6 +156,9 @@ def test_random_legal_play_keeps_the_invariants(position, length, data):
                 if slot.soul is not None:
                     assert slot.soul.damage % 5 == 0, f"damage {slot.soul.damage} is not a step of 5"
         step = g.trace.steps[-1]
+        fresh = derive(g.state)   # the board kept for the state's version is the one it derives now
+        assert g.board().derived() == fresh.derived() and g.board().negated == fresh.negated, \
+            f"a stale board after: {step.text}"
         unknown = [r for r in step.rules if not codex.knows(r)]
         assert not unknown, f"unknown rule ids {unknown} in: {step.text}"
         if g.pos not in seen_positions and not g.window_open and not g.cascade and not g.in_fight:

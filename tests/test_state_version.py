@@ -15,6 +15,7 @@ from judge.commands.resolve import is_scenario_file
 from judge.engine import load_scenario_file
 from judge.engine.driver.resolve import resolve
 from judge.engine.play.game import Game
+from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
 from judge.engine.position.state import Ambush, Armament, Lasting, PlayerState, Soul, State
 from judge.engine.position.tracked import TrackedDict, TrackedList, TrackedSet
@@ -69,6 +70,37 @@ def test_every_kind_of_change_bumps_the_version(what, change):
     assert state.version != before, f"{what} left the version at {before}"
 
 
+QUIET_CHANGES = [
+    ("a card drawn into hand", lambda s: s.players["A"].hand.append("Knight")),
+    ("a deck's unnamed cards", lambda s: setattr(s.players["A"], "deck_hidden", 3)),
+    ("a limit used", lambda s: s.used.__setitem__((1, "strike"), [1, 1])),
+    ("the phase", lambda s: setattr(s, "phase", "emplacement")),
+    ("the event slot", lambda s: setattr(s, "event_slot", "Chains")),
+    ("an Ambush set", lambda s: s.players["B"].slots["L2"].ambushes.append(Ambush(4, "Snare", "B"))),
+]
+
+
+@pytest.mark.parametrize(("what", "change"), QUIET_CHANGES, ids=[w for w, _ in QUIET_CHANGES])
+def test_what_derived_values_never_read_leaves_the_board_version(what, change):
+    state = _state()
+    before, board_before = state.version, state.board_version
+    change(state)
+    assert state.version != before and state.board_version == board_before, what
+
+
+@pytest.mark.parametrize(("what", "change"), [c for c in _changes() if c[0] not in
+                                              {w for w, _ in QUIET_CHANGES} | {"a field", "a pile extended",
+                                                                               "a pile cut",
+                                                                               "a card in hand",
+                                                                               "a limit counted in place"}],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_what_derived_values_read_bumps_the_board_version(what, change):
+    state = _state()
+    before = state.board_version
+    change(state)
+    assert state.board_version != before, what
+
+
 def test_a_part_put_into_the_state_counts_its_later_changes():
     state = _state()
     soul = Soul(state.new_uid(), "Knight", "A")
@@ -103,10 +135,10 @@ def test_a_copy_counts_its_own_changes():
 
 def test_the_game_derives_again_after_any_change_and_not_otherwise(monkeypatch):
     state = load_scenario_file(SCENARIOS_DIR / "positions" / "harold-grants-defiance.yaml").state.copy()
-    g = Game(state, trace=None, actions=(), verbs=None)  # type: ignore[arg-type]
+    g = Game(state, trace=Trace(), actions=(), verbs=None)  # type: ignore[arg-type]
     calls = []
     real = stats.derive
-    monkeypatch.setattr(stats, "derive", lambda s: calls.append(1) or real(s))
+    monkeypatch.setattr(stats, "derive", lambda s, *rest: calls.append(1) or real(s, *rest))
     first = g.board()
     assert g.board() is first and len(calls) == 1     # nothing changed: the same board
     ref = state.soul_refs()[0]
@@ -135,3 +167,35 @@ def test_the_kept_board_is_the_fresh_one_after_every_step(path):
 
     resolve(load_scenario_file(path), observe=observe)
     assert not stale, stale[:3]
+
+
+def _game(path: str) -> Game:
+    state = load_scenario_file(SCENARIOS_DIR / path).state.copy()
+    g = Game(state, trace=Trace(), actions=(), verbs=None)  # type: ignore[arg-type]
+    g.board()
+    return g
+
+
+def test_damage_on_one_soul_derives_that_soul_again_and_shares_the_other_views():
+    g = _game("positions/harold-grants-defiance.yaml")
+    first = g.board()
+    refs = g.state.soul_refs()
+    hit = next(r for r in refs if not g.state.known_card(g.state.soul(r).name).effects)
+    g.state.soul(hit).damage += 5
+    second = g.board()
+    assert second is not first
+    assert second.souls[hit] is not first.souls[hit]
+    assert second.souls[hit].damage == first.souls[hit].damage + 5
+    assert all(second.souls[r] is first.souls[r] for r in refs if r != hit)   # patched, not derived whole
+    fresh = stats.derive(g.state)
+    assert second.derived() == fresh.derived()
+
+
+def test_a_change_that_reaches_further_derives_the_whole_board():
+    g = _game("positions/harold-grants-defiance.yaml")
+    first = g.board()
+    refs = g.state.soul_refs()
+    g.state.soul(refs[-1]).captured = True          # a capture changes lines and what the card gives
+    second = g.board()
+    assert all(second.souls[r] is not first.souls[r] for r in refs)
+    assert second.derived() == stats.derive(g.state).derived()

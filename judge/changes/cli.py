@@ -13,19 +13,12 @@ import os
 import sys
 from pathlib import Path
 
-from judge import ROOT
 from judge.changes.diff import Change, word_diff
 from judge.changes.rulings import EditionChanges, changes
 from judge.codex.model import CodexError
 from judge.desk.outcomes import outcome_differences
 from judge.rulings import open_store
-
-
-def default_db() -> Path:
-    """Where the web app keeps saved rulings: JUDGE_DB, else <JUDGE_INSTANCE or instance/>/rulings.sqlite3."""
-    if os.environ.get("JUDGE_DB"):
-        return Path(os.environ["JUDGE_DB"])
-    return Path(os.environ.get("JUDGE_INSTANCE") or ROOT / "instance") / "rulings.sqlite3"
+from judge.rulings.cli import default_db
 
 
 def plain_url(kind: str, rid: str) -> str:

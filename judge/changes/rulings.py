@@ -13,9 +13,14 @@ A ruling is re-judged under both editions (whatever edition its scenario names):
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
+import time
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from judge.changes.diff import Change, compare, compare_data
@@ -88,7 +93,8 @@ def changes(old: str, new: str, saved: RulingStorage | None = None) -> EditionCh
     return EditionChanges(old, new, tuple(rules), tuple(glossary), tuple(data), rulings)
 
 
-SAVED_SECONDS = 2.0  # the budget of one saved ruling's judgement under each edition
+SAVED_SECONDS = 1.0  # the budget of one saved ruling's judgement under each edition on the web (the CLI's,
+                     # and the library's, ours: none, so a clock never marks one of ours as changed)
 
 
 def judge_twice(
@@ -117,45 +123,144 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
     return runner.outcome(ruling), list(cited_rules(ruling, expected))
 
 
-_cache: dict[tuple, EditionChanges] = {}
-_base: dict[tuple, EditionChanges] = {}          # (editions, library) → the report without saved rulings
-_judged: dict[tuple, dict[str, RulingChange]] = {}  # the same key → each saved ruling, judged once
-_lock = threading.Lock()
+KIND = "changes"   # what the store keeps a judgement under: "changes <from>...<to> <versions>"
+BATCH = 20         # saved rulings read from the store at once (their scenarios only)
+LEASE_SECONDS = 30.0  # how long one process may hold an edition pair's judging before another may
 
 
-def cached_changes(old: str, new: str, saved: RulingStorage | None = None) -> EditionChanges:
-    """`changes()`, computed once per edition pair (and library), then for each saved ruling once: a
-    save adds one ruling's two judgements, never the library's and every saved ruling's again (that
-    took 2.9–3.5 s a request, growing with the saved rulings). The library is judged without the
-    request's budget (it is ours, and a ruling cut short by the clock would be kept as if it changed);
-    each saved ruling gets a budget of its own (the web's, fresh), so a loop stops where it always does."""
+class Pending(Exception):
+    """The report is not complete yet: `judged` of `total` rulings are; the rest are being judged."""
+
+    def __init__(self, judged: int, total: int) -> None:
+        super().__init__(f"{judged} of {total} rulings judged so far")
+        self.judged = judged
+        self.total = total
+
+
+def codex_changes(old: str, new: str) -> tuple[tuple[Change, ...], tuple[Change, ...], tuple[Change, ...]]:
+    """The Codex's own changes between two editions (rules, glossary, data): our data, compared once
+    per process (and editions folder) without a visitor's budget. UnknownEdition for one we don't hold."""
     held = editions()
-    key = (old, new, str(held.root), tuple(held.versions), LIBRARY.stamp())
-    stamp = (*key, saved.stamp() if saved is not None else None)
-    with _lock:
-        found = _cache.get(stamp)
-        base = _base.get(key)
-    if found is not None:
-        return found
-    if base is None:
-        with budget.unlimited():
-            base = changes(old, new)
-        with _lock:
-            if len(_base) > 8:  # a few edition pairs at most; a changed library makes new keys
-                _base.clear()
-                _judged.clear()
-            _base[key] = base
-    records = saved.all() if saved is not None else []
-    with _lock:
-        judged = _judged.setdefault(key, {})
-    changed = [c.id for c in (*base.rules, *base.glossary)]
-    for record in records:
-        if record.id not in judged:
-            with budget.limit(budget.Budget(seconds=SAVED_SECONDS, steps=runner.WEB_STEP_CAP)):
-                judged[record.id] = judge_twice("saved", record.id, record.scenario, old, new, changed)
-    found = EditionChanges(old, new, base.rules, base.glossary, base.data,
-                           (*base.rulings, *(judged[r.id] for r in records)))
-    with _lock:
-        _cache.clear()
-        _cache[stamp] = found
+    return _codex_changes(old, new, str(held.root), tuple(held.versions))
+
+
+@lru_cache(maxsize=16)
+def _codex_changes(old: str, new: str, root: str, versions: tuple[str, ...]
+                   ) -> tuple[tuple[Change, ...], tuple[Change, ...], tuple[Change, ...]]:
+    with budget.unlimited():
+        before, after = load_edition(old), load_edition(new)
+        rules, glossary = compare(before, after)
+        held = editions()
+        data = compare_data(held.folder(old), held.folder(new))
+    return tuple(rules), tuple(glossary), tuple(data)
+
+
+_digests: dict[tuple, str] = {}
+
+
+def library_digest(library: list[Any]) -> str:
+    """A hash of the library's scenarios (what its judgements depend on beside the engine and Codex)."""
+    key = tuple(id(e.data) for e in library)
+    found = _digests.get(key)
+    if found is None:
+        digest = hashlib.sha256()
+        for entry in library:
+            digest.update(f"{entry.pid}\0{runner.canonical_json(entry.data)}\0".encode())
+        found = _digests[key] = digest.hexdigest()[:12]
+        if len(_digests) > 4:
+            _digests.clear()
+            _digests[key] = found
     return found
+
+
+def _packed(change: RulingChange) -> bytes:
+    record = {"status": change.status, "changed_rules": list(change.changed_rules), "before": change.before,
+              "after": change.after}
+    return zlib.compress(json.dumps(record, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def _unpacked(kind: str, rid: str, value: bytes) -> RulingChange:
+    record = json.loads(zlib.decompress(value))
+    return RulingChange(kind, rid, record["status"], tuple(record["changed_rules"]), record["before"],
+                        record["after"])
+
+
+# (store, kind) -> (the store, the saved rulings' stamp, the report); the store kept so its id stays its own
+_reports: dict[tuple[int, str], tuple[RulingStorage, Any, EditionChanges]] = {}
+_reports_lock = threading.Lock()
+
+
+def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
+                   seconds: float | None = None) -> EditionChanges:
+    """The report of /changes/<old>...<new>, bounded: judgements are made at most `seconds` at a time (a
+    request's budget; one ruling's two judgements may run SAVED_SECONDS × 2 past it), each kept in the
+    store under the versions of what judged it, so a ruling is judged once (a save adds one, judged by
+    the next request) by whichever worker or instance comes first; one process judges an edition pair
+    at a time (a lease in the store). Raises Pending while rulings remain unjudged (the caller answers
+    503 with Retry-After), UnknownEdition for an edition we don't hold."""
+    rules, glossary, data = codex_changes(old, new)
+    library = LIBRARY.entries()
+    if old == new:  # one edition against itself: every ruling is the same, nothing to judge or decode
+        same = [RulingChange("library", e.pid, "same", (), None, None) for e in library]
+        same += [RulingChange("saved", rid, "same", (), None, None) for rid in saved.ids()]
+        return EditionChanges(old, new, rules, glossary, data, tuple(same))
+    kind = f"{KIND} {old}...{new} {versions} {library_digest(library)}"
+    stamp = saved.stamp()
+    with _reports_lock:
+        found = _reports.get((id(saved), kind))
+    if found is not None and found[1] == stamp:
+        return found[2]
+    kept = saved.kept_all(kind)
+    ids = saved.ids()
+    todo = [e for e in library if f"library:{e.pid}" not in kept]
+    if todo or len(kept) < len(library) + len(ids):
+        _judge_some(kind, todo, saved, old, new, [c.id for c in (*rules, *glossary)], seconds)
+        kept = saved.kept_all(kind)
+    judged = [_unpacked("library", e.pid, kept[f"library:{e.pid}"]) for e in library
+              if f"library:{e.pid}" in kept]
+    judged += [_unpacked("saved", rid, kept[rid]) for rid in ids if rid in kept]
+    if len(judged) < len(library) + len(ids):
+        raise Pending(len(judged), len(library) + len(ids))
+    report = EditionChanges(old, new, rules, glossary, data, tuple(judged))
+    with _reports_lock:
+        if len(_reports) > 8:
+            _reports.clear()
+        _reports[(id(saved), kind)] = (saved, stamp, report)
+    return report
+
+
+def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, new: str, changed: list[str],
+                seconds: float | None) -> None:
+    """Judge unjudged rulings (the library's first, then saved ones, oldest first, BATCH at a time) and
+    keep each, until `seconds` have passed (or the client went away); nothing when another holds it."""
+    holder = saved.lease(kind, LEASE_SECONDS)
+    if holder is None:
+        return
+    request = budget.CURRENT.get()
+    gone = request.gone if request is not None else None
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        def pending() -> Iterable[tuple[str, str, str, dict[str, Any]]]:
+            for entry in library:
+                yield "library", entry.pid, f"library:{entry.pid}", entry.data
+            while batch := saved.pending(kind, BATCH):
+                for rid, scenario in batch:
+                    yield "saved", rid, rid, scenario
+
+        first = True
+        for ruling_kind, rid, key, scenario in pending():
+            out_of_time = deadline is not None and time.monotonic() + 2 * SAVED_SECONDS > deadline
+            if (out_of_time and not first) or (gone is not None and gone()):
+                return
+            first = False
+            if ruling_kind == "library":
+                with budget.unlimited():
+                    change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
+            else:
+                with budget.limit(budget.Budget(seconds=SAVED_SECONDS, steps=runner.WEB_STEP_CAP, gone=gone)):
+                    change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
+            if gone is not None and gone():
+                return  # cut short because the client left: not kept
+            saved.keep(kind, key, _packed(change))
+    finally:
+        saved.release(kind, holder)

@@ -14,7 +14,7 @@ from typing import Any
 
 from judge import engine
 from judge.codex import load_codex
-from judge.engine import Budget, ScenarioError, budget, load_scenario_file
+from judge.engine import Budget, ScenarioError, budget, load_scenario, load_scenario_file, read_scenario_file
 from judge.engine import resolve as resolve_scenario
 
 # Data files the library keeps beside its scenarios (judge coverage reads them).
@@ -129,10 +129,11 @@ def check(argv: list[str]) -> int:
     invalid = False
     for path in files:
         name = path.relative_to(root).as_posix()
-        if not is_scenario_file(path):
+        found = check_file(path, args.edition)
+        if found is None:
             print(f"SKIP  {name}  (not a scenario: no state: or actions:)")
             continue
-        ok, line, bad_file = check_file(path, args.edition)
+        ok, line, bad_file = found
         print(f"{'PASS' if ok else 'FAIL'}  {name}{line}")
         if ok:
             passed += 1
@@ -148,32 +149,37 @@ def check(argv: list[str]) -> int:
 SCENARIO_KEYS = ("state", "actions")
 
 
-def is_scenario_file(path: Path) -> bool:
+def is_scenario(data: Any) -> bool:
     """Data files that live beside the scenarios (a coverage baseline, a list of untestable rules)
     have neither `state:` nor `actions:` at the top; anything else is checked as a scenario, so a
     broken scenario is never skipped."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, OSError, UnicodeDecodeError):
-        return True
     if isinstance(data, list):
         return False
     return not isinstance(data, dict) or any(k in data for k in SCENARIO_KEYS) or not data
 
 
-def check_file(path: Path, version: str | None = None) -> tuple[bool, str, bool]:
-    """(passed, the rest of the report line, whether the file itself is invalid), judged under the
-    edition `version` (None: the scenario's own)."""
+def is_scenario_file(path: Path) -> bool:
+    """`is_scenario` of a file's data; a file that can't be read or parsed counts as a scenario."""
     try:
-        scenario = load_scenario_file(path)
+        data = read_scenario_file(path)
+    except ScenarioError:
+        return True
+    return is_scenario(data)
+
+
+def check_file(path: Path, version: str | None = None) -> tuple[bool, str, bool] | None:
+    """(passed, the rest of the report line, whether the file itself is invalid), judged under the
+    edition `version` (None: the scenario's own); None for a data file that is not a scenario. The
+    file is read and parsed once."""
+    try:
+        data = read_scenario_file(path)
+        if not is_scenario(data):
+            return None
+        scenario = load_scenario(data, source=str(path))
     except ScenarioError as exc:
         first = exc.problems[0] if exc.problems else {"path": "", "message": str(exc)}
         more = f" (+{len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
         return False, f"  invalid: {first.get('path') or '(top)'}: {first['message']}{more}", True
-    except OSError as exc:
-        return False, f"  unreadable: {exc.strerror}", True
     ruling = resolve_scenario(scenario, edition=version)
     exp = ruling.get("expect")
     if ruling.get("loop"):

@@ -3,15 +3,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from judge.engine import load_library, matches
-
-# the engine's message, with its own "did you mean" when it found one (judge.engine.matches)
-UNKNOWN_CARD = re.compile(r"no card named '(?P<name>[^']*)'[^;]*?"
-                          r"(?:; did you mean (?P<guess>[^?]+)\?)?:?\s*$")
+from judge.engine import key_path, load_library, matches
 
 
 def card_names(data: Mapping[str, Any] | None) -> list[str]:
@@ -31,19 +26,20 @@ def suggest(name: str, names: list[str]) -> str | None:
 
 
 def explain(problems: list[dict[str, Any]], data: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The problems, each unknown card name followed by its likeliest intended name (`suggest`)."""
+    """The problems, each unknown card name (code `unknown_card`) followed by its likeliest intended
+    name: the engine's closest (its `near`), else the desk's looser `suggest`."""
     names: list[str] | None = None
     out = []
     for problem in problems:
         problem = dict(problem)
-        match = UNKNOWN_CARD.search(str(problem.get("message", "")))
-        if match:
+        facts = problem.get("facts") or {}
+        if problem.get("code") == "unknown_card" and isinstance(facts.get("name"), str):
             names = names if names is not None else card_names(data)
-            # the engine's hint may name two ("X or Y"): the fix offers the closest, named first
-            guess = match["guess"].split(" or ")[0] if match["guess"] else suggest(match["name"], names)
-            problem["message"] = f"no card named '{match['name']}' in the library or this scenario's cards"
+            name, near = facts["name"], facts.get("near") or []
+            guess = near[0] if near else suggest(name, names)
+            problem["message"] = f"no card named '{name}' in the library or this scenario's cards"
             problem["message"] += f"; did you mean {guess}?" if guess else "; pick one from the card list."
-            problem["card"] = match["name"]
+            problem["card"] = name
             if guess:
                 problem["suggest"] = guess
         problem.update(in_words(problem, data))
@@ -51,53 +47,72 @@ def explain(problems: list[dict[str, Any]], data: Mapping[str, Any] | None = Non
     return out
 
 
-PLACE = re.compile(r"^state\.players\.(?P<player>[AB])\.(?P<zone>field|realms|hand|deck|elysium|exile)"
-                   r"(?:\.(?P<slot>[^.\[]+)|\[(?P<index>\d+)\])?(?P<rest>.*)$")
-CARD_PATH = re.compile(r"^cards\[(?P<index>\d+)\](?:\.(?P<key>\w+))?")
-ACTION_PATH = re.compile(r"^actions\[(?P<index>\d+)\]")
 PILE_WORDS = {"hand": "hand", "deck": "deck", "elysium": "Elysium", "exile": "Exile"}
+BOARD_ZONES = ("field", "realms")
+# the problems a card on a slot can't be in, whose fix is to take it off (input_problems.PROBLEMS)
+TAKE_OFF = ("no_such_field_slot", "soul_rank_over_slot", "armament_rank_over_slot", "ambush_rank_over_slot",
+            "realm_rank_over_slot", "altar_not_leader")
+
+
+def _place(keys: tuple[str | int, ...]) -> tuple[str, str, str | int | None] | None:
+    """(player, zone, slot or index) of a key path under `state.players.X.<zone>`, else None."""
+    if len(keys) < 4 or keys[:2] != ("state", "players") or keys[2] not in ("A", "B") \
+            or keys[3] not in (*BOARD_ZONES, *PILE_WORDS):
+        return None
+    return str(keys[2]), str(keys[3]), keys[4] if len(keys) > 4 else None
 
 
 def in_words(problem: Mapping[str, Any], data: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Where a problem is and what to do, in a judge's words, for the board and the side panel (the key
-    path stays for the YAML view): {words, ref?, fix?: {do, label, ref?, card?}}."""
-    path, message = str(problem.get("path") or ""), str(problem.get("message") or "")
-    place = PLACE.match(path)
-    out: dict[str, Any] = {}
-    if place and place["slot"] and place["zone"] in ("field", "realms"):
-        player, slot = place["player"], place["slot"]
-        ref = f"{player}:{slot}"
-        out["ref"] = ref
-        if slot == "altar" and message.startswith("empty"):
-            out["words"] = f"{player} has no Leader on the altar: choose one " \
-                           "(the altar always holds the Leader)."
-            out["fix"] = {"do": "pick", "ref": ref, "label": f"Choose {player}'s Leader"}
-            return out
-        out["words"] = f"{player}'s {slot}: {message}"
-        if "more than one Ambush" in message:
-            out["fix"] = {"do": "one-ambush", "ref": ref, "label": "Keep only the last Ambush set"}
-        elif problem.get("suggest"):
-            out["fix"] = {"do": "rename", "label": f"Use {problem['suggest']}"}
-        elif "no such slot" in message or " is rank " in message or "Leader" in message:
-            out["fix"] = {"do": "remove", "ref": ref, "label": f"Take the card off {slot}"}
-        return out
-    if place:
-        pile = PILE_WORDS.get(place["zone"], place["zone"])
-        which = f" (card {int(place['index']) + 1})" if place["index"] else ""
-        out["words"] = f"{place['player']}'s {pile}{which}: {message}"
-    elif match := CARD_PATH.match(path):
-        cards = (data or {}).get("cards") if isinstance(data, Mapping) else None
-        index = int(match["index"])
-        card = cards[index] if isinstance(cards, list) and index < len(cards) else None
-        name = card.get("name") if isinstance(card, Mapping) else None
-        out["words"] = f"The card {name or f'number {index + 1}'} made for this scenario" + \
-                       (f", its {match['key'].replace('_', ' ')}" if match["key"] else "") + f": {message}"
-        if isinstance(name, str):
-            out["fix"] = {"do": "edit-card", "card": name, "label": f"Edit {name}"}
-    elif match := ACTION_PATH.match(path):
-        out["words"] = f"Action {int(match['index']) + 1} in the queue: {message}"
+    path stays for the YAML view): {words, ref?, fix?: {do, label, ref?, card?}}. Where it is comes from
+    its key path's keys, what to do from its code (never from its words)."""
+    message = str(problem.get("message") or "")
+    keys = key_path(str(problem.get("path") or ""))
+    place = _place(keys)
+    if place and place[1] in BOARD_ZONES and isinstance(place[2], str):
+        out = _on_slot(problem, place[0], place[2], message)
+    elif place:
+        player, zone, index = place
+        which = f" (card {index + 1})" if isinstance(index, int) else ""
+        out = {"words": f"{player}'s {PILE_WORDS.get(zone, zone)}{which}: {message}"}
+    elif keys[:1] == ("cards",) and len(keys) > 1 and isinstance(keys[1], int):
+        out = _on_card(keys, message, data)
+    elif keys[:1] == ("actions",) and len(keys) > 1 and isinstance(keys[1], int):
+        out = {"words": f"Action {keys[1] + 1} in the queue: {message}"}
     else:
-        out["words"] = message[:1].upper() + message[1:] if message else "The scenario has a problem."
+        out = {"words": message[:1].upper() + message[1:] if message else "The scenario has a problem."}
     if problem.get("suggest") and "fix" not in out:
         out["fix"] = {"do": "rename", "label": f"Use {problem['suggest']}"}
+    return out
+
+
+def _on_slot(problem: Mapping[str, Any], player: str, slot: str, message: str) -> dict[str, Any]:
+    """A problem at a slot of the board: its words there and the fix its code calls for."""
+    ref = f"{player}:{slot}"
+    code = problem.get("code")
+    if slot == "altar" and code == "empty_altar":
+        return {"ref": ref, "words": f"{player} has no Leader on the altar: choose one "
+                                     "(the altar always holds the Leader).",
+                "fix": {"do": "pick", "ref": ref, "label": f"Choose {player}'s Leader"}}
+    out: dict[str, Any] = {"ref": ref, "words": f"{player}'s {slot}: {message}"}
+    if code == "two_ambushes":
+        out["fix"] = {"do": "one-ambush", "ref": ref, "label": "Keep only the last Ambush set"}
+    elif problem.get("suggest"):
+        out["fix"] = {"do": "rename", "label": f"Use {problem['suggest']}"}
+    elif code in TAKE_OFF:
+        out["fix"] = {"do": "remove", "ref": ref, "label": f"Take the card off {slot}"}
+    return out
+
+
+def _on_card(keys: tuple[str | int, ...], message: str, data: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A problem in one of the scenario's own cards: its name and the key, and a fix to edit it."""
+    cards = (data or {}).get("cards") if isinstance(data, Mapping) else None
+    index = int(keys[1])
+    card = cards[index] if isinstance(cards, list) and index < len(cards) else None
+    name = card.get("name") if isinstance(card, Mapping) else None
+    key = keys[2] if len(keys) > 2 and isinstance(keys[2], str) else None
+    out: dict[str, Any] = {"words": f"The card {name or f'number {index + 1}'} made for this scenario"
+                                    + (f", its {key.replace('_', ' ')}" if key else "") + f": {message}"}
+    if isinstance(name, str):
+        out["fix"] = {"do": "edit-card", "card": name, "label": f"Edit {name}"}
     return out

@@ -20,14 +20,12 @@ from judge.desk.board_svg import BoardPainter, CardNote, SlotRow, zones
 from judge.desk.cards import card_notes
 from judge.desk.layout import load_field
 from judge.desk.outcomes import outcome_differences
-from judge.engine import VERBS, OutOfTime, budget
+from judge.engine import OutOfTime, budget
 from judge.library import LIBRARY, cites_rule
 
 log = logging.getLogger(__name__)
 
-# A ruling draws the board after each of its first MAX_STEP_BOARDS steps (and after the last): a
-# resolution that loops until the engine's step cap must not cost a picture per step.
-MAX_STEP_BOARDS = 150
+MAX_STEP_BOARDS = runner.MAX_STEP_BOARDS   # boards drawn: after the first 150 steps and the last
 NO_BOARD = Markup(f'<p class="muted no-board">No picture after step {MAX_STEP_BOARDS}; '
                   "the last step shows the final board.</p>")
 
@@ -100,14 +98,12 @@ def _svg_cached(key: str) -> tuple[str, tuple[SlotRow, ...]]:
     return svg, tuple(rows)
 
 
-SLOT_REF = re.compile(r"\b([AB]:[A-Za-z0-9·]+)")
-
-
 def touched(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The slots a step touches, to light up on its board: those it changes and those its text names
-    ("Executioner (A:L2) takes 10 damage", "springs Hidden Snare at B:L2")."""
+    """The slots a step touches, to light up on its board: those it changes and the cards its facts name."""
     changes = [c for c in step.get("changes") or [] if isinstance(c, Mapping)]
-    named = [{"slot": ref} for ref in dict.fromkeys(SLOT_REF.findall(str(step.get("text") or "")))]
+    facts = step.get("facts") if isinstance(step.get("facts"), Mapping) else {}
+    named = [{"slot": c["slot"]} for c in (facts or {}).get("cards") or []
+             if isinstance(c, Mapping) and isinstance(c.get("slot"), str)]
     return changes + named
 
 
@@ -287,41 +283,23 @@ def folder_title(folder: str) -> str:
     return folder.replace("-", " ").capitalize() or "Other rulings"
 
 
-RAW_REFUSAL = re.compile(rf"^(?:{'|'.join(re.escape(v) for v in VERBS)})\b.*? is not legal: ")
+def reason_words(rejected: Mapping[str, Any] | None) -> str:
+    """Why an action is refused, from the ruling's `rejected.violations` (each refusal in its own words),
+    without the engine's copy of the action as data in front: the desk names the action in words."""
+    violations = [v for v in (rejected or {}).get("violations") or [] if isinstance(v, Mapping)]
+    if not violations:
+        return str((rejected or {}).get("text") or "")
+    return "; ".join(str(v.get("text") or "") for v in violations) + "."
 
 
-def reason_words(text: str) -> str:
-    """Why an action is refused, without the engine's copy of the action as data in front ("cast Chrome
-    Chains, caster L2, targets ['A:C3'], by B is not legal: …"): the desk names the action in words."""
-    text = str(text)
-    match = RAW_REFUSAL.match(text)
-    return text[match.end():] if match else text
-
-
-QUESTION_ACTION = re.compile(r"\baction (?P<n>\d+) \((?P<raw>[^()]*)\)")
-
-
-def question_words(text: str, action_words: list[str] | None) -> str:
-    """A question about a queued action ("Is action 4 (cast Chrome Chains, caster L2, …) legal …?") with
-    the action named as the queue names it (“B casts Chrome Chains with Dusk Lancer (L2) at …”)."""
-    def named(match: re.Match[str]) -> str:
-        n = int(match["n"])
-        said = action_words[n - 1] if action_words and 0 < n <= len(action_words) else None
-        return f"action {n}, “{said}”," if said else match[0]
-    return QUESTION_ACTION.sub(named, str(text or ""))
-
-
-REJECTED_ACTION = re.compile(r"^Action (?P<n>\d+) \((?P<player>[AB])\): (?P<raw>.*?) is not legal: ")
-
-
-def step_words(text: str, action_words: list[str] | None) -> str:
-    """A trace step in the desk's words: the engine numbers a refused action from 0 and writes it as
-    data ("Action 0 (A): cast Chrome Chains, caster C3, targets ['B:C3'] is not legal: …"); the desk
-    numbers actions from 1, as its queue does, and names them as the queue does."""
-    match = REJECTED_ACTION.match(str(text))
-    if not match:
-        return str(text)
-    n = int(match["n"])
+def step_words(step: Mapping[str, Any], action_words: list[str] | None) -> str:
+    """A trace step in the desk's words: a refused action (its `facts`: `action` from 0, `player`, `because`)
+    is numbered from 1, as the desk's queue numbers it, and named as the queue names it; any other step in
+    the engine's words."""
+    facts = step.get("facts") if isinstance(step.get("facts"), Mapping) else None
+    if not facts or facts.get("what") != "action_refused" or not isinstance(facts.get("action"), int):
+        return str(step.get("text") or "")
+    n = facts["action"]
     said = action_words[n] if action_words and n < len(action_words) and action_words[n] else None
-    named = f"“{said}”" if said else f"{match['player']}'s action"
-    return f"Action {n + 1}, {named}, is not legal: {text[match.end():]}"
+    named = f"“{said}”" if said else f"{facts.get('player')}'s action"
+    return f"Action {n + 1}, {named}, is not legal: {'; '.join(facts.get('because') or [])}."

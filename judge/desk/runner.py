@@ -30,9 +30,14 @@ MAX_LASTING = 60
 MAX_EFFECTS = 12  # effects on one custom card, and parts (`do:`) of one effect
 MAX_TARGETS = 24  # target selectors of one effect (the engine's clock bounds the rest)
 MAX_DEPTH = 40  # levels of nesting; a scenario needs about ten, and the desk's JSON walks recurse
-# seconds at least for drawing a ruling's boards once it is resolved (past them: no pictures)
-RENDER_GRACE = 0.3
+# seconds at least for drawing a ruling's boards once it is resolved (past them: no pictures); each step
+# carries the board the engine derived there, so drawing is painting only (bench/desk.py)
+RENDER_GRACE = 0.2
+TEXT_KEYS = ("id", "title", "question", "codex")  # a scenario's words about itself: text (codex: not empty)
 WEB_STEP_CAP = 2000  # steps of one resolution on the web (the engine's own cap is for the CLI)
+# A ruling draws the board after each of its first MAX_STEP_BOARDS steps (and after the last): a
+# resolution that loops until the step cap must not cost a picture per step (nor keep a board per step)
+MAX_STEP_BOARDS = 150
 
 
 class DeskInputError(ValueError):
@@ -156,6 +161,12 @@ def check_limits(data: Mapping[str, Any]) -> None:
     odd = engine.value_problems(data)
     if odd:  # refused before anything echoes it back (a lone surrogate can't even be sent as UTF-8)
         raise DeskInputError("The scenario holds values a scenario can't.", odd)
+    wrong = [{"path": key, "message": "expected text" if key != "codex" else
+              "expected an edition's version as text, e.g. 0.4.0"}
+             for key in TEXT_KEYS if key in data and not (isinstance(data[key], str) and
+                                                         (data[key] or key != "codex"))]
+    if wrong:  # what the API's schema says of them, so a body it refuses is refused here too
+        raise DeskInputError("The scenario has problems.", wrong)
     problems = []
     actions = data.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
@@ -219,6 +230,9 @@ def resolve(data: Mapping[str, Any], source: str = "desk", snapshots: bool = Tru
         ) from None
     if ruling.get("error"):
         raise EngineFailure(data, ruling["error"])
+    steps = ruling.get("steps") or []
+    for step in steps[MAX_STEP_BOARDS:-1]:   # never drawn: a kept ruling does not carry their boards
+        step.pop("derived", None)
     budget.grace(RENDER_GRACE)  # drawing the ruling's boards gets its own short budget
     return ruling
 
@@ -313,8 +327,12 @@ def outcome(ruling: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+SNAPSHOT_KEYS = ("state", "derived")   # what a step carries with snapshots: the state and board after it
+
+
 def without_snapshots(ruling: Mapping[str, Any]) -> dict[str, Any]:
-    """The ruling as the contract gives it (steps without their `state`)."""
+    """The ruling as the contract gives it (steps without their `state` and `derived`)."""
     out = dict(ruling)
-    out["steps"] = [{k: v for k, v in step.items() if k != "state"} for step in ruling.get("steps", [])]
+    out["steps"] = [{k: v for k, v in step.items() if k not in SNAPSHOT_KEYS}
+                    for step in ruling.get("steps", [])]
     return out

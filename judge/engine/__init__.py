@@ -15,6 +15,8 @@ importing only the ones above it in this list (docs/ENGINE.md):
     resolve(scenario, snapshots=False)  # contract §5 ruling, with its answers (§7)
     questions(scenario)                 # the questions (§7) its position and queue allow
     legal_actions(scenario, after=None) # contract §4 dicts
+    can(scenario, action, after=None)   # one action legal there? checked alone, no list built
+    why_not(scenario, action, after=None)  # its refusal's Reason records (empty when legal)
     refused_actions(scenario, after=None) # both players' candidates not legal then, with violations
     with budget.limit(Budget(seconds=2.0, steps=2000)): ...   # OutOfTime past it
 """
@@ -32,10 +34,10 @@ from judge.engine.data.card_records import (
 )
 from judge.engine.data.cards import CARDS_DIR, load_library, load_library_dir, parse_card, parse_cards
 from judge.engine.data.edition import current_version, held, known
-from judge.engine.data.errors import Problems, ScenarioError, StepLimit, Violation
+from judge.engine.data.errors import Problems, Reason, ScenarioError, StepLimit, Violation
 from judge.engine.data.field import Field, load_field, parse_field
+from judge.engine.data.input_problems import PROBLEMS, key_path, matches
 from judge.engine.data.keywords import KEYWORDS, KeywordDef
-from judge.engine.data.suggest import matches
 from judge.engine.data.yamlio import TooLarge as YamlTooLarge
 from judge.engine.data.yamlio import (
     expanded_size_problem,
@@ -45,13 +47,17 @@ from judge.engine.data.yamlio import (
     safe_load,
     value_problems,
 )
+from judge.engine.driver.answers import QUESTIONS, Question
+from judge.engine.driver.answers import schema as ask_schema
 from judge.engine.driver.api import (
+    can,
     legal_actions,
     load_scenario,
     position,
     questions,
     refused_actions,
     resolve,
+    why_not,
 )
 from judge.engine.driver.card_text import (
     MAX_CARD_TEXT,
@@ -61,19 +67,23 @@ from judge.engine.driver.card_text import (
     read_card_text,
     write_card_text,
 )
-from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml
+from judge.engine.driver.scenario import Scenario, load_scenario_file, parse_yaml, read_scenario_file
 from judge.engine.driver.verbs import VERBS, Verb
 from judge.engine.driver.vocabulary import vocabulary
 from judge.engine.position.state import PLAYERS, SlotRef
 
 __all__ = [
     # loading, reading and running a scenario
-    "Scenario", "load_scenario", "load_scenario_file", "parse_yaml", "position", "resolve", "legal_actions",
-    "refused_actions", "questions",
+    "Scenario", "load_scenario", "load_scenario_file", "read_scenario_file", "parse_yaml", "position",
+    "resolve", "legal_actions", "refused_actions", "questions", "can", "why_not",
+    # the question table (§7)
+    "QUESTIONS", "Question", "ask_schema",
     # the budget a caller may run the engine under
     "budget", "Budget", "OutOfTime",
     # errors
-    "ScenarioError", "Problems", "StepLimit", "Violation",
+    "ScenarioError", "Problems", "StepLimit", "Violation", "Reason",
+    # input problems: their codes and words, and where a problem's key path points
+    "PROBLEMS", "key_path",
     # the vocabulary and the tables it is read from
     "vocabulary", "VERBS", "Verb", "CARD_TYPES", "TRIGGER_WORDS", "PLAYERS", "SlotRef",
     # cards and the field

@@ -17,6 +17,7 @@ forgiven, slots from the field data, verbs from the verb table, keywords from th
 from __future__ import annotations
 
 from judge.reading.compose import Declined, Guess, Problem
+from judge.reading.reader import MAX_TEXT as MAX_DISPUTE
 from judge.reading.reader import Reading, read_dispute
 
-__all__ = ["Declined", "Guess", "Problem", "Reading", "read_dispute"]
+__all__ = ["MAX_DISPUTE", "Declined", "Guess", "Problem", "Reading", "read_dispute"]

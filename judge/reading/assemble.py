@@ -111,7 +111,9 @@ def _place(c: Composer, p: Piece) -> None:
         )
         return
     what = "invoked onto" if p.realm and p.enters else ("recruited onto" if p.enters else "placed on")
-    c.guesses.append(Guess(f"{p.name} {what} {p.player}'s {p.slot}", "no slot was named"))
+    c.guesses.append(
+        Guess(f"{p.name} {what} {p.player}'s {p.slot}", "no slot was named", f"{p.player}:{p.slot}")
+    )
 
 
 def _place_relative(c: Composer, p: Piece, rank: int) -> None:
@@ -270,11 +272,13 @@ def _ambush_slot(c: Composer, a: dict[str, Any], before: list[dict[str, Any]]) -
                 if trigger
                 else "the Soul that play aims at is where it is sprung from"
             )
-            c.guesses.append(Guess(f"{a['card']} set at {by}'s {p.slot}", why))
+            c.guesses.append(Guess(f"{a['card']} set at {by}'s {p.slot}", why, f"{by}:{p.slot}"))
             return p.slot
     souls = [p for p in c.pieces if p.player == by and not p.realm and p.slot and p.slot != c.field.root]
     if souls:
-        c.guesses.append(Guess(f"{a['card']} set at {by}'s {souls[0].slot}", "no slot was named"))
+        c.guesses.append(
+            Guess(f"{a['card']} set at {by}'s {souls[0].slot}", "no slot was named", f"{by}:{souls[0].slot}")
+        )
         return souls[0].slot
     return None
 
@@ -287,36 +291,33 @@ def _ref(p: Any) -> str | None:
     return None
 
 
+def _slot_of(x: Any) -> str | None:
+    return x.slot if isinstance(x, (Piece, Mention)) else None
+
+
+# each verb's own keys as the contract writes them (§4), from what the reader gathered for it
+WRITTEN: dict[str, Any] = {
+    "attack": lambda a: {"attack": _slot_of(a.get("attacker")), "target": _ref(a.get("target"))},
+    "cast": lambda a: {"cast": a["card"], **({"caster": _slot_of(a["caster"])} if a.get("caster") else {})},
+    "spring": lambda a: {"spring": a["card"], "at": _slot_of(a.get("at"))},
+    "recruit": lambda a: {"recruit": a["card"], "to": _slot_of(a.get("piece"))},
+    "invoke": lambda a: {"invoke": a["card"], "to": _slot_of(a.get("piece"))},
+    "equip": lambda a: {"equip": a["card"], "to": _slot_of(a.get("to"))},
+    "set": lambda a: {"set": a["card"], "at": _slot_of(a.get("at"))},
+    "activate": lambda a: {"activate": a.get("effect_label"), "card": _slot_of(a.get("holder"))},
+    "use": lambda a: {"use": a.get("effect_label"), "card": _slot_of(a.get("holder"))},
+    "pass": lambda a: {"pass": True},
+    "end_phase": lambda a: {"end_phase": True},
+}
+
+
 def _written(a: dict[str, Any]) -> dict[str, Any]:
     """An action as the contract writes it (§4)."""
-    verb, by = a["verb"], a["by"]
-    out: dict[str, Any]
-    if verb == "attack":
-        out = {"attack": (a["attacker"].slot if a.get("attacker") else None), "target": _ref(a.get("target"))}
-    elif verb == "cast":
-        out = {"cast": a["card"]}
-        if a.get("caster") is not None:
-            out["caster"] = a["caster"].slot
-    elif verb == "spring":
-        out = {"spring": a["card"], "at": a["at"].slot if isinstance(a.get("at"), Mention) else None}
-    elif verb == "recruit":
-        out = {"recruit": a["card"], "to": a["piece"].slot if a.get("piece") else None}
-    elif verb == "invoke":
-        out = {"invoke": a["card"], "to": a["piece"].slot if a.get("piece") else None}
-    elif verb == "equip":
-        out = {"equip": a["card"], "to": a["to"].slot if a.get("to") else None}
-    elif verb == "set":
-        out = {"set": a["card"], "at": a["at"].slot}
-    elif verb in ("activate", "use"):
-        out = {verb: a.get("effect_label"), "card": a["holder"].slot if a.get("holder") else None}
-    elif verb == "pass":
-        out = {"pass": True}
-    else:
-        out = {"end_phase": True}
+    out: dict[str, Any] = WRITTEN[a["verb"]](a)
     targets = [t for t in (_ref(p) for p in a.get("targets") or []) if t]
     if targets:
         out["targets"] = targets
-    out["by"] = by
+    out["by"] = a["by"]
     return out
 
 
@@ -333,38 +334,40 @@ def _ask(ask: dict[str, Any]) -> dict[str, Any]:
 def _player(c: Composer, player: str, turn_player: str) -> dict[str, Any]:
     fieldmap: dict[str, Any] = {}
     realms: dict[str, Any] = {}
-    leader = _leader_of(c, player)
-    if leader is None:
+    if _leader_of(c, player) is None:
         fieldmap[c.field.root] = LEADERS[player]
         c.guesses.append(Guess(f"{LEADERS[player]} on {player}'s altar", "no Leader was named"))
     for p in c.pieces:
         if p.player != player or p.slot is None or p.enters:
             continue
         entry: dict[str, Any] = {"card": p.name}
-        for key in ("damage", "armament", "captured", "recruited"):
-            if getattr(p, key):
-                entry[key] = getattr(p, key)
-        if p.realm:
-            realms[p.slot] = entry
-        else:
-            fieldmap[p.slot] = entry
-    for s in c.ambushes:
-        where = s.get("where")
-        slot = where.slot if isinstance(where, Mention) else None
-        if s.get("on") is not None:
-            holder = c.piece(s["on"])
-            slot = holder.slot if holder else None
-            owner = holder.player if holder else None
-        else:
-            owner = c.who(where.slot_player or where.player or s.get("player"), s["card"]) if where else None
-        if owner != player or slot is None:
-            continue
+        entry.update(
+            {k: getattr(p, k) for k in ("damage", "armament", "captured", "recruited") if getattr(p, k)}
+        )
+        (realms if p.realm else fieldmap)[p.slot] = entry
+    for card, slot in _ambushes_of(c, player):
         entry = fieldmap.setdefault(slot, {"card": None})
         if isinstance(entry, str):
             entry = fieldmap[slot] = {"card": entry}
-        entry.setdefault("ambushes", []).append({"card": s["card"]})
+        entry.setdefault("ambushes", []).append({"card": card})
     taken = c.turns_taken.get(player, 5 if player == turn_player else 4)
     out: dict[str, Any] = {"turns_taken": taken, "field": fieldmap, "hand": list(c.hands[player]), "deck": 20}
     if realms:
         out["realms"] = realms
+    return out
+
+
+def _ambushes_of(c: Composer, player: str) -> list[tuple[str, str]]:
+    """(card, slot) of each Ambush set on `player`'s side: said to lie at a slot, or on a Soul's slot."""
+    out = []
+    for s in c.ambushes:
+        where = s.get("where")
+        if s.get("on") is not None:
+            holder = c.piece(s["on"])
+            slot, owner = (holder.slot, holder.player) if holder else (None, None)
+        else:
+            slot = where.slot if isinstance(where, Mention) else None
+            owner = c.who(where.slot_player or where.player or s.get("player"), s["card"]) if where else None
+        if owner == player and slot is not None:
+            out.append((s["card"], slot))
     return out

@@ -35,10 +35,12 @@ DEFAULT_TURN = 9
 
 @dataclass
 class Guess:
-    """A default the reader chose: what it chose, and why it had to."""
+    """A default the reader chose: what it chose, why it had to, and the slot it concerns ("B:C3")
+    where there is one (the desk marks that slot on the board)."""
 
     what: str
     why: str
+    ref: str | None = None
 
     def words(self) -> str:
         return f"{self.what}: {self.why}"
@@ -182,60 +184,64 @@ class Composer:
                 self.problems.append(Problem("it", f"“{m.words}”: no card was named before it", m.words))
             return self.last
         player = self.who(m.player, m.words)
-        slot_player = self.who(m.slot_player, m.words) if m.slot_player else player
         if m.name is None:  # by slot: "B's C3"
-            found = self._at(slot_player, m.slot)
-            if found is None:
-                self.problems.append(
-                    Problem(
-                        "empty-slot",
-                        f"“{m.words}”: no card was placed on {m.words}; name the card that stands there",
-                        m.words,
-                    )
-                )
-            return found
+            return self._by_slot(m, self.who(m.slot_player, m.words) if m.slot_player else player)
         card = self.card(m.name)
         if card is None:
             self.problems.append(Problem("unknown-card", f"no card named {m.name}", m.name))
             return None
+        p = self._known(m, card.name, player)
+        if p is None:
+            p = Piece(
+                card.name, player or role_player, realm=card.type == "realm", said_whose=player is not None
+            )
+            self.pieces.append(p)
+            if player is None and role_player is not None:
+                self.guesses.append(Guess(f"{card.name} is {role_player}'s", role))
+        elif p.player is None and (player or role_player):
+            p.player, p.said_whose = player or role_player, player is not None
+            if player is None:
+                self.guesses.append(Guess(f"{card.name} is {role_player}'s", role))
+        if m.slot and p.slot is None:
+            p.slot, p.said_where = m.slot, True
+        if m.relative is not None:
+            self._relative(p, m.relative)
+        self.last = p
+        return p
+
+    def _by_slot(self, m: Mention, player: str | None) -> Piece | None:
+        found = self._at(player, m.slot)
+        if found is None:
+            self.problems.append(
+                Problem(
+                    "empty-slot",
+                    f"“{m.words}”: no card was placed on {m.words}; name the card that stands there",
+                    m.words,
+                )
+            )
+        return found
+
+    def _known(self, m: Mention, name: str, player: str | None) -> Piece | None:
+        """The card of that name already named on that side (and slot, when one is said); two on different
+        sides and no side said: the reader asks which."""
         same = [
-            p for p in self.pieces if p.name == card.name and (player is None or p.player in (None, player))
+            p
+            for p in self.pieces
+            if p.name == name
+            and (player is None or p.player in (None, player))
+            and (m.slot is None or p.slot in (None, m.slot))
         ]
-        if m.slot is not None:
-            same = [p for p in same if p.slot in (None, m.slot)]
         if len(same) > 1 and player is None:
             sides = sorted({p.player or "?" for p in same})
             self.problems.append(
                 Problem(
                     "which",
-                    f"“{m.words}”: which {card.name}? There is one on each side; "
-                    f"say “A's {card.name}” or “B's {card.name}”",
+                    f"“{m.words}”: which {name}? There is one on each side; say “A's {name}” or “B's {name}”",
                     m.words,
-                    options=[f"{s}'s {card.name}" for s in sides],
+                    options=[f"{s}'s {name}" for s in sides],
                 )
             )
-            return same[0]
-        if same:
-            p = same[0]
-            if player and p.player is None:
-                p.player, p.said_whose = player, True
-            elif p.player is None and role_player is not None:
-                p.player = role_player
-                self.guesses.append(Guess(f"{card.name} is {role_player}'s", role))
-            if m.slot and p.slot is None:
-                p.slot, p.said_where = m.slot, True
-        else:
-            p = Piece(card.name, player or role_player, realm=card.type == "realm")
-            p.said_whose = player is not None
-            if player is None and role_player is not None:
-                self.guesses.append(Guess(f"{card.name} is {role_player}'s", role))
-            if m.slot:
-                p.slot, p.said_where = m.slot, True
-            self.pieces.append(p)
-        if m.relative is not None:
-            self._relative(p, m.relative)
-        self.last = p
-        return p
+        return same[0] if same else None
 
     def _relative(self, p: Piece, relative: tuple[str, Mention]) -> None:
         kind, other_mention = relative
@@ -277,69 +283,83 @@ class Composer:
 
     # --- the queue
     def action(self, part: Part) -> int | None:
+        """An action said: its cards found or made on the board, its player from what was said, else from
+        its cards, else the turn player (Fast answers excepted). One method per verb, below."""
         d = dict(part.data)
         verb = part.what
         by = self.who(d.get("by"), part.words) if d.get("by") else None
-        if verb == "answer":
+        if verb == "answer":  # "answers with X": an Ambush is sprung, an Event cast
             card = self.card(d["card"])
             verb = {"ambush": "spring", "event": "cast"}.get(card.type if card else "", "spring")
         act: dict[str, Any] = {"verb": verb, "by": by, "words": part.words}
         mine = by or (self.turn_player if verb not in ("spring", "use", "pass") else None)
-        if verb == "attack":
-            attacker = self.piece(d["attacker"], mine, "it acts in its player's turn")
-            act["by"] = by or (attacker.player if attacker else None)
-            target = self.piece(
-                d["target"],
-                other(act["by"]) if act["by"] else None,
-                "the attacker attacks the other player's cards",
-            )
-            act.update(attacker=attacker, target=target)
-        elif verb == "cast":
-            caster = (
-                self.piece(d["caster"], mine, "it casts in its player's turn") if d.get("caster") else None
-            )
-            act["by"] = by or (caster.player if caster else None)
-            act["by"] = act["by"] or mine
-            act.update(
-                card=d["card"],
-                caster=caster,
-                targets=self._targets(d["card"], d.get("targets", []), act["by"]),
-            )
-            self.last_played = d["card"]
-        elif verb == "spring":
-            act.update(
-                card=d["card"], at=d.get("at"), targets=self._targets(d["card"], d.get("targets", []), by)
-            )
-            self.last_played = d["card"]
-        elif verb in ("recruit", "invoke"):
-            card = self.card(d["card"])
-            act.update(card=d["card"], to=d.get("to"))
-            if card is not None:
-                p = Piece(card.name, by, realm=card.type == "realm", enters=True)
-                if d.get("to") is not None:
-                    p.slot, p.said_where = d["to"].slot, True
-                self.pieces.append(p)
-                act["piece"] = p
-                self.last = p
-        elif verb == "equip":
-            act.update(
-                card=d["card"], to=self.piece(d["to"], by, "an Armament is equipped to its player's Soul")
-            )
-        elif verb == "set":
-            act.update(card=d["card"], at=d["at"])
-        elif verb in ("activate", "use"):
-            holder = self.piece(d["card"], mine, "it acts in its player's turn")
-            act["by"] = by or (holder.player if holder else None)
-            act.update(
-                holder=holder,
-                effect_label=self._effect_label(holder, verb, d.get("effect"), part.words),
-                targets=self._targets(holder.name if holder else "", d.get("targets", []), act["by"]),
-            )
-            self.last_played = holder.name if holder else None
-        elif verb == "end_phase":
-            act["turn"] = d.get("turn", False)
+        taking = getattr(self, f"_act_{verb}", None)
+        if taking is not None:
+            taking(act, d, mine)
         self.actions.append(act)
         return len(self.actions) - 1
+
+    def _act_attack(self, act: dict[str, Any], d: dict[str, Any], mine: str | None) -> None:
+        attacker = self.piece(d["attacker"], mine, "it acts in its player's turn")
+        act["by"] = act["by"] or (attacker.player if attacker else None)
+        target = self.piece(
+            d["target"],
+            other(act["by"]) if act["by"] else None,
+            "the attacker attacks the other player's cards",
+        )
+        act.update(attacker=attacker, target=target)
+
+    def _act_cast(self, act: dict[str, Any], d: dict[str, Any], mine: str | None) -> None:
+        caster = self.piece(d["caster"], mine, "it casts in its player's turn") if d.get("caster") else None
+        act["by"] = act["by"] or (caster.player if caster else None) or mine
+        act.update(
+            card=d["card"], caster=caster, targets=self._targets(d["card"], d.get("targets", []), act["by"])
+        )
+        self.last_played = d["card"]
+
+    def _act_spring(self, act: dict[str, Any], d: dict[str, Any], mine: str | None) -> None:
+        act.update(
+            card=d["card"], at=d.get("at"), targets=self._targets(d["card"], d.get("targets", []), act["by"])
+        )
+        self.last_played = d["card"]
+
+    def _act_recruit(self, act: dict[str, Any], d: dict[str, Any], mine: str | None) -> None:
+        """A recruit or an invocation: the card comes onto the field by the queue (placed at its end)."""
+        card = self.card(d["card"])
+        act.update(card=d["card"], to=d.get("to"))
+        if card is None:
+            return
+        p = Piece(card.name, act["by"], realm=card.type == "realm", enters=True)
+        if d.get("to") is not None:
+            p.slot, p.said_where = d["to"].slot, True
+        self.pieces.append(p)
+        act["piece"] = self.last = p
+
+    _act_invoke = _act_recruit
+
+    def _act_equip(self, act: dict[str, Any], d: dict[str, Any], mine: str | None) -> None:
+        act.update(
+            card=d["card"], to=self.piece(d["to"], act["by"], "an Armament is equipped to its player's Soul")
+        )
+
+    def _act_set(self, act: dict[str, Any], d: dict[str, Any], mine: str | None) -> None:
+        act.update(card=d["card"], at=d["at"])
+
+    def _act_activate(self, act: dict[str, Any], d: dict[str, Any], mine: str | None) -> None:
+        """An effect of a card on the field: activated, or (use) an optional Timing Effect offered now."""
+        holder = self.piece(d["card"], mine, "it acts in its player's turn")
+        act["by"] = act["by"] or (holder.player if holder else None)
+        act.update(
+            holder=holder,
+            effect_label=self._effect_label(holder, act["verb"], d.get("effect"), act["words"]),
+            targets=self._targets(holder.name if holder else "", d.get("targets", []), act["by"]),
+        )
+        self.last_played = holder.name if holder else None
+
+    _act_use = _act_activate
+
+    def _act_end_phase(self, act: dict[str, Any], d: dict[str, Any], mine: str | None) -> None:
+        act["turn"] = d.get("turn", False)
 
     def _effect_label(self, holder: Piece | None, verb: str, named: str | None, words: str) -> str | None:
         """The effect an `activate` or `use` means: the one named (a keyword that carries one, like
@@ -462,7 +482,9 @@ class Composer:
 
     def _nth(self, nth: int, verb: str | None, words: str) -> int | None:
         indices = [i for i, a in enumerate(self.actions) if verb is None or a["verb"] == verb]
-        if nth - 1 < len(indices):
+        if nth == -1 and indices:  # "the attack": the last one said
+            return indices[-1]
+        if 0 < nth <= len(indices):
             return indices[nth - 1]
         self.problems.append(
             Problem("no-action", f"“{words}”: there is no {nth}th {verb or 'action'} in what was said", words)

@@ -289,12 +289,14 @@ STATS: dict[str, str] = {
     "keywords": "keywords",
     "line": "line",
 }
+# after these words a lower-case "a" is player A ("i am a", "player a"), not an article
+AS_PLAYER = frozenset(("player", "am", "as", "i'm", "im"))
 # who: the speaker's words and the other player's
 SPEAKER = frozenset(("my", "i", "me", "mine", "i'm", "im"))
 OTHER = frozenset(("your", "you", "opponent", "opponent's", "opponents", "enemy", "enemy's"))
 
 _TOKEN = re.compile(
-    r"""[“”"‘’]|'(?=\s|$)|(?<=\s)'|^'|[A-Za-z0-9][A-Za-z0-9·.\-:'’]*[A-Za-z0-9]|[A-Za-z0-9]|"""
+    r"""[“”"‘’]|'(?=[\s.,;:!?)]|$)|(?<=[\s(])'|^'|[A-Za-z0-9][A-Za-z0-9·.\-:'’]*[A-Za-z0-9]|[A-Za-z0-9]|"""
     r"""[(),;.?!&]"""
 )
 PUNCTUATION = {
@@ -405,30 +407,34 @@ class Lexer:
             if any(not re.match(r"[A-Za-z0-9]", w) for w in words):
                 continue
             poss = words[-1].lower().endswith(("'s", "’s"))
-            joined = " ".join(words).lower()
-            if poss:
-                joined = joined[:-2]
+            joined = " ".join(words).lower()[: -2 if poss else None]
             start, end = span[0][1], span[-1][2]
             typed = text[start:end]
-            toks: list[Tok] = []
-            if joined in self.cards:
-                toks = [Tok("CARD", self.cards[joined], start, end, typed)]
-            elif n > 1 or len(joined) >= 5:
-                close = [
-                    c for low, c in self.cards.items() if len(low.split()) == n and _one_typo(joined, low)
-                ]
-                if len(close) == 1 and joined not in WORDS and joined not in FILLER:
-                    toks = [Tok("CARD", close[0], start, end, typed, note=f"“{typed}” read as {close[0]}")]
-                elif len(close) > 1:
-                    toks = [Tok("CARD", close[0], start, end, typed, alternatives=tuple(close))]
-            if not toks and n > 1 and joined in self.keywords:
-                toks = [Tok("KEYWORD", self.keywords[joined], start, end, typed)]
-            if not toks and n > 1 and joined in STATS:
-                toks = [Tok("STAT", STATS[joined], start, end, typed)]
-            if toks:
-                if poss:
-                    toks.append(Tok("POSS", "'s", end - 2, end, "'s"))
-                return toks, i + n
+            tok = self._card(joined, n, start, end, typed) or self._named(joined, n, start, end, text)
+            if tok is not None:
+                return [tok, *([Tok("POSS", "'s", end - 2, end, "'s")] if poss else [])], i + n
+        return None
+
+    def _card(self, joined: str, n: int, start: int, end: int, typed: str) -> Tok | None:
+        """A card's name as written, or with one typo when one name only is that close (two: both kept,
+        for the reader to ask which)."""
+        if joined in self.cards:
+            return Tok("CARD", self.cards[joined], start, end, typed)
+        if n == 1 and len(joined) < 5 or joined in WORDS or joined in FILLER:
+            return None
+        close = [c for low, c in self.cards.items() if len(low.split()) == n and _one_typo(joined, low)]
+        if len(close) == 1:
+            return Tok("CARD", close[0], start, end, typed, note=f"“{typed}” read as {close[0]}")
+        if len(close) > 1:
+            return Tok("CARD", close[0], start, end, typed, alternatives=tuple(close))
+        return None
+
+    def _named(self, joined: str, n: int, start: int, end: int, text: str) -> Tok | None:
+        """A keyword or a value of several words ("dual wielding", "max hp")."""
+        if n > 1 and joined in self.keywords:
+            return Tok("KEYWORD", self.keywords[joined], start, end, text[start:end])
+        if n > 1 and joined in STATS:
+            return Tok("STAT", STATS[joined], start, end, text[start:end])
         return None
 
     def _single(self, raw: list[tuple[str, int, int]], i: int, text: str) -> list[Tok]:
@@ -449,7 +455,7 @@ class Lexer:
             ]
         previous = raw[i - 1][0].lower() if i > 0 else ""
         # a lower-case "a" is an article; "A", "a's", "player a" and any "b" are players
-        if base in ("a", "b") and (poss or word[0].isupper() or base == "b" or previous == "player"):
+        if base in ("a", "b") and (poss or word[0].isupper() or base == "b" or previous in AS_PLAYER):
             return [Tok("PLAYER", base.upper(), start, end, word), *tail]
         found = self._lookup(base)
         if found is not None:

@@ -119,6 +119,14 @@ class ToParts(Transformer[Token, list[Part]]):
         slot = str(_toks(items, "SLOT")[0].value)
         return Mention(slot=slot, slot_player=player, player=player, words=self.span(meta, items))
 
+    def actor(self, meta: Any, items: list[Any]) -> Mention:
+        return items[0]
+
+    def actor_on(self, meta: Any, items: list[Any]) -> Mention:
+        """"A's Grey Knight on C3 attacks …": the one who acts, and where it stands."""
+        soul, where = [i for i in items if isinstance(i, Mention)]
+        return _on(soul, where)
+
     def by_it(self, meta: Any, items: list[Any]) -> Mention:
         return Mention(pronoun=True, words=str(items[0]))
 
@@ -379,6 +387,11 @@ class ToParts(Transformer[Token, list[Part]]):
         nth = int(_toks(items, "ORD")[0].value)
         verb = next((_verb_of(t.type) for t in items if isinstance(t, Token) and _verb_of(t.type)), None)
         return self._ask("legal", meta, items, nth=nth, verb=verb)
+
+    def q_legal_verb(self, meta: Any, items: list[Any]) -> Part:
+        """ "Is the attack legal?": the last action of that verb said before."""
+        verb = next((_verb_of(t.type) for t in items if isinstance(t, Token) and _verb_of(t.type)), None)
+        return self._ask("legal", meta, items, nth=-1, verb=verb)
 
     def q_legal_action(self, meta: Any, items: list[Any]) -> Part:
         return self._ask("legal", meta, items, action=next(i for i in items if isinstance(i, Part)))

@@ -11,10 +11,12 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer as LarkLexer
+from lark.tree import Meta
 
 from judge.engine import Library, ScenarioError, load_library, load_scenario
 from judge.reading.assemble import assemble
 from judge.reading.compose import Composer, Declined, Guess, Problem
+from judge.reading.inline import Inline, take_inline
 from judge.reading.lexicon import CLASSES, WORDS, Lexer, Names, Tok
 from judge.reading.parts import Part, ToParts
 from judge.reading.words import parts_words, reading_words
@@ -67,7 +69,9 @@ class Reading:
         return {
             "scenario": self.scenario,
             "reading": self.reading,
-            "guesses": [{"what": g.what, "why": g.why} for g in self.guesses],
+            "guesses": [
+                {"what": g.what, "why": g.why, **({"ref": g.ref} if g.ref else {})} for g in self.guesses
+            ],
         }
 
 
@@ -113,14 +117,34 @@ def _describe_expected(expected: set[str]) -> list[str]:
     return out[:6]
 
 
+@lru_cache(maxsize=512)
+def _shape(kinds: tuple[str, ...]) -> Tree[Token]:
+    """The parse of a sentence of these token kinds. The grammar reads kinds only (a token's value never
+    decides the structure), so one parse serves every sentence of the same shape; its tokens stand by their
+    index and `_filled` puts the sentence's own tokens in."""
+    return _parser().parse([Tok(kind, i, i, i + 1, "") for i, kind in enumerate(kinds)])
+
+
+def _filled(tree: Any, toks: list[Tok]) -> Any:
+    """A shape's tree with the sentence's tokens (values and positions) in place of their indexes."""
+    if isinstance(tree, Token):
+        tok = toks[int(tree.value)]
+        return Token(tok.kind, tok.value, start_pos=tok.start, end_pos=tok.end)
+    meta = Meta()
+    if not tree.meta.empty:
+        meta.empty = False
+        meta.start_pos = toks[tree.meta.start_pos].start
+        meta.end_pos = toks[tree.meta.end_pos - 1].end
+    return Tree(tree.data, [_filled(c, toks) for c in tree.children], meta)
+
+
 def _parse(sentence: list[Tok], text: str) -> list[Part]:
     words = text[sentence[0].start : sentence[-1].end]
     try:
-        tree = _parser().parse(sentence)
+        tree = _filled(_shape(tuple(t.kind for t in sentence)), sentence)
     except UnexpectedInput as err:
-        at = next(
-            (t for t in sentence if t.start == getattr(getattr(err, "token", None), "start_pos", -1)), None
-        )
+        index = getattr(getattr(err, "token", None), "start_pos", None)  # a shape token stands by its index
+        at = sentence[index] if isinstance(index, int) and 0 <= index < len(sentence) else None
         expected = _describe_expected(set(getattr(err, "expected", set()) or getattr(err, "allowed", set())))
         if at is not None:
             msg = f"“{words}”: the reader can't go on at “{at.text}” (at {at.start})" + (
@@ -133,7 +157,6 @@ def _parse(sentence: list[Tok], text: str) -> list[Part]:
         raise Declined([Problem("unfinished", msg, words, sentence[0].start, expected)]) from None
     readings = _readings(tree, text)
     if len(readings) > 1:
-
         options = [parts_words(r) for r in readings]
         raise Declined(
             [
@@ -177,21 +200,25 @@ def _expand(tree: Any) -> list[Any]:
     return [Tree(tree.data, v, tree.meta) for v in variants]
 
 
-def read_dispute(text: str, speaker: str | None = None, library: Library | None = None) -> Reading:
-    """Read a dispute; raise Declined with its problems when it can't be read for certain."""
-    if not isinstance(text, str) or not text.strip():
-        raise Declined([Problem("empty", "nothing to read: describe the dispute in words")])
-    if len(text) > MAX_TEXT:
+def _with_inline(library: Library, inline: list[Inline]) -> Library:
+    """The library and the cards the dispute describes, read as the engine reads a scenario's cards."""
+    stub = {
+        "cards": [card.card() for card in inline],
+        "state": {
+            "players": {"A": {"field": {"altar": "Queen Sol"}}, "B": {"field": {"altar": "King Umbra"}}}
+        },
+    }
+    try:
+        return load_scenario(stub, source="the cards the dispute describes").library
+    except ScenarioError as err:
         raise Declined(
-            [Problem("too-long", f"the text has {len(text)} characters; a dispute is read up to {MAX_TEXT}")]
-        )
-    library = library or load_library()
-    lexer = Lexer(Names.of({c.name: c.type for c in library}))
-    toks = lexer.lex(text)
-    problems: list[Problem] = []
-    filler = [t.text for t in toks if t.kind == "FILLER"]
-    toks = [t for t in toks if t.kind != "FILLER"]
-    problems += [_unread(t, library) for t in toks if t.kind == "UNKNOWN"]
+            [Problem("card", f"{p['path']}: {p['message']}", p["path"]) for p in err.problems]
+        ) from None
+
+
+def _word_problems(toks: list[Tok], library: Library) -> list[Problem]:
+    """Words it can't read, words of not happening, and names that could be two cards."""
+    problems = [_unread(t, library) for t in toks if t.kind == "UNKNOWN"]
     problems += [
         Problem(
             "negation",
@@ -214,35 +241,71 @@ def read_dispute(text: str, speaker: str | None = None, library: Library | None 
         for t in toks
         if t.alternatives
     ]
-    if problems:
-        raise Declined(problems)
-    parts: list[Part] = []
-    for sentence in _sentences(toks):
-        parts += _parse(sentence, text)
+    return problems
+
+
+def _compose(parts: list[Part], library: Library, speaker: str | None, guesses: list[Guess]) -> Composer:
     c = Composer(library, speaker)
+    c.guesses += guesses
     for p in parts:
         if p.kind == "speaker" and c.speaker is None:
             c.speaker = str(p.data["player"])
     c.infer_turn(parts)
+    take = {"fact": c.fact, "action": c.action, "ask": c.ask, "setting": c.setting}
     for p in parts:
-        {"fact": c.fact, "action": c.action, "ask": c.ask, "setting": c.setting}.get(p.kind, lambda _: None)(
-            p
-        )
+        if p.kind in take:
+            take[p.kind](p)
     if not any(p.kind in ("action", "ask", "fact") for p in parts):
         c.problems.append(Problem("nothing", "no card, action or question was read; say who does what"))
-    if c.problems:
-        raise Declined(c.problems)
-    scenario = assemble(c)
+    return c
+
+
+def _checked(text: Any) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise Declined([Problem("empty", "nothing to read: describe the dispute in words")])
+    if len(text) > MAX_TEXT:
+        raise Declined(
+            [Problem("too-long", f"the text has {len(text)} characters; a dispute is read up to {MAX_TEXT}")]
+        )
+    return text
+
+
+def _tokens(text: str, library: Library) -> tuple[list[Tok], list[Inline], list[Guess], Library, list[str]]:
+    """The text's tokens (filler set aside), the cards it describes, their defaults, the library with them,
+    the filler; Declined with every word it can't read."""
+    lexer = Lexer(Names.of({c.name: c.type for c in library}))
+    toks, inline, guesses, problems = take_inline(lexer.lex(text), {c.name for c in library})
+    if problems:
+        raise Declined(problems)
+    if inline:
+        library = _with_inline(library, inline)
+    filler = [t.text for t in toks if t.kind == "FILLER"]
+    toks = [t for t in toks if t.kind != "FILLER"]
+    problems = _word_problems(toks, library)
+    if problems:
+        raise Declined(problems)
+    return toks, inline, guesses, library, filler
+
+
+def read_dispute(text: str, speaker: str | None = None, library: Library | None = None) -> Reading:
+    """Read a dispute; raise Declined with its problems when it can't be read for certain."""
+    text = _checked(text)
+    toks, inline, inline_guesses, library, filler = _tokens(text, library or load_library())
+    parts: list[Part] = []
+    for sentence in _sentences(toks):
+        parts += _parse(sentence, text)
+    c = _compose(parts, library, speaker, inline_guesses)
+    scenario = assemble(c) if not c.problems else {}
     if c.problems:
         raise Declined(c.problems)
     scenario["question"] = text.strip()
+    if inline:
+        scenario = {"cards": [card.card() for card in inline], **scenario}
     try:
         load_scenario(scenario, source="the dispute as read")
     except ScenarioError as err:
         raise Declined(
             [Problem("position", f"as read, {p['path']}: {p['message']}", p["path"]) for p in err.problems]
         ) from None
-    for t in toks:
-        if t.note:
-            c.guesses.insert(0, Guess(t.note, "the nearest name"))
+    c.guesses[:0] = [Guess(t.note, "the nearest name") for t in toks if t.note]
     return Reading(text, scenario, reading_words(scenario, c.guesses), c.guesses, filler)

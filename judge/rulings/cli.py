@@ -7,10 +7,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
-from judge.changes.cli import default_db
+from judge import ROOT
 from judge.rulings import StoreUnavailable, open_store
 from judge.rulings.sqlite import RulingStore
+
+
+def default_db() -> Path:
+    """Where the web app keeps saved rulings: JUDGE_DB, else <JUDGE_INSTANCE or instance/>/rulings.sqlite3."""
+    if os.environ.get("JUDGE_DB"):
+        return Path(os.environ["JUDGE_DB"])
+    return Path(os.environ.get("JUDGE_INSTANCE") or ROOT / "instance") / "rulings.sqlite3"
 
 
 def init_db(argv: list[str]) -> int:

@@ -145,8 +145,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     compress.register(app)  # first registered, so it runs last: after the page cache kept the plain body
     security.register(app)
     previews.register(app)
+    if "RATELIMIT_STORAGE_URI" not in app.config and not app.config["DATABASE_URL"]:
+        # saved rulings in SQLite: the counts beside them, shared by the instance's workers, kept across
+        # a recycle (memory:// counted per worker, from zero after each)
+        app.config["RATELIMIT_STORAGE_URI"] = f"sqlite://{Path(app.config['DATABASE']).with_name('limits.sqlite3')}"
     if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("postgresql://", "postgres://")):
         importlib.import_module("judge.rulings.limit_storage")  # registers postgresql:// with `limits`
+    if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith("sqlite://"):
+        importlib.import_module("judge.rulings.limit_sqlite")  # registers sqlite:// with `limits`
     # A shared limit store (PostgreSQL, Redis) that fails must not fail requests: count per process
     # meanwhile, and go back to it once it answers again.
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
@@ -158,35 +164,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         module_name, attr = target.split(":")
         app.register_blueprint(getattr(importlib.import_module(module_name), attr))
     if app.config.setdefault("JUDGE_WARM_AT_START", not app.testing):
-        warm_own_data(app)
+        importlib.import_module("judge.web.warm").warm_own_data(app)
     return app
-
-
-def warm_own_data(app: Flask) -> None:
-    """Load the project's own data (cards, their YAML, the Codex editions, the field, the desk's starts and
-    vocabulary, the versions) once per process, now, under no visitor's budget: a cold worker's first
-    visitors never pay for it, nor get a 422 because their 2 s ran out while it loaded."""
-    from judge.codex import editions, load_edition
-    from judge.desk import cards as card_index
-    from judge.desk import pages
-    from judge.desk.layout import load_field
-    from judge.engine import budget, load_library
-    from judge.web import card_pages, desk
-
-    with budget.unlimited(), app.app_context():
-        load_library()
-        card_pages._by_slug()
-        card_pages._raw_yaml()
-        held = editions()
-        for version in held.versions:
-            load_edition(version)
-        load_field()
-        pages.starts()
-        card_index.library_records()
-        desk.vocabulary_json()
-        caching.site_version()
-        caching.engine_version()
-        caching.codex_version()
 
 
 def _check_instance(instance: Path) -> None:

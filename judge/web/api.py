@@ -91,8 +91,17 @@ def _parse(text: str) -> dict[str, Any]:
     return engine.fix_keys(data)
 
 
+FLAG_VALUES = {"": False, "0": False, "1": True}  # what the OpenAPI document allows (judge.web.openapi)
+
+
 def _flag(name: str) -> bool:
-    return request.args.get(name, "").lower() in ("1", "true", "yes")
+    value = request.args.get(name, "")
+    if value.lower() in ("true", "yes", "false", "no"):  # older spellings, still read
+        return value.lower() in ("true", "yes")
+    if value not in FLAG_VALUES:
+        raise BadInput(f"`{name}` is 1 or 0 (got {value[:20]!r}).",
+                       [{"path": name, "message": "expected 1 or 0"}])
+    return FLAG_VALUES[value]
 
 
 @bp.post("/api/position")

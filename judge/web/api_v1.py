@@ -7,6 +7,8 @@
     GET  /api/v1/cards/<slug>     a library card (as /cards/<slug>.json)
     POST /api/v1/cards/read       a card's printed text → {"keywords", "effects", "reading"}, 422 with
                                   the problems when it can't be read
+    POST /api/v1/read             a dispute in words → {"scenario", "reading", "guesses"}, 422 with the
+                                  problems (the words it can't read, or two readings to choose between)
     POST /api/v1/position         contract §6 position JSON      } body: a scenario, YAML or JSON
     POST /api/v1/resolve          contract §5 ruling             } (as /api/position, /api/resolve,
     POST /api/v1/legal            the legal actions              }  /api/legal, kept as aliases)
@@ -29,6 +31,7 @@ from flask.typing import ResponseReturnValue
 from judge.codex import load_codex
 from judge.desk import pages, runner
 from judge.engine import CARD_TYPES, MAX_CARD_TEXT, budget, read_card_text, write_card_text
+from judge.reading import Declined, read_dispute
 from judge.rulings import RulingTooLarge
 from judge.search.query import MAX_QUERY, clean
 from judge.web import api, card_pages, codex_pages, search_views
@@ -102,14 +105,7 @@ def card(slug: str) -> Response:
 def read_card() -> Response:
     """A card's printed text read into its keywords and effects (contract §3), with the words the
     writer makes of them; 422 with the problems (each naming the phrase and where it starts)."""
-    raw = request.get_data(cache=False)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"The body is not UTF-8 text (byte {exc.start}).") from None
-    if not text.strip():
-        raise BadInput('Send {"text": "…", "type": "soul"} as the request body.')
-    data = api._parse(text)
+    data = _body_mapping('{"text": "…", "type": "soul"}')
     unknown = sorted(set(data) - {"text", "type"})
     if unknown:
         raise BadInput("Unknown keys.", [{"path": k, "message": "unknown key; expected text, type"}
@@ -135,6 +131,40 @@ def read_card() -> Response:
     out["corrections"] = [{"offset": c.offset, "written": c.written, "read_as": c.read_as}
                           for c in reading.corrections]
     return jsonify(out)
+
+
+@bp.post("/read")
+def read() -> Response:
+    """A dispute in words read into a scenario (contract §2, §4, §7), with its reading printed back and
+    every default the reader chose; 422 with the problems when it can't be read for certain. A bot then
+    posts the scenario to /api/v1/resolve, or to /api/v1/rulings for a permalink."""
+    data = _body_mapping('{"text": "Grey Knight attacks Harold. What happens to Harold?"}')
+    unknown = sorted(set(data) - {"text", "as"})
+    if unknown:
+        raise BadInput("Unknown keys.", [{"path": k, "message": "unknown key; expected text, as"}
+                                         for k in unknown])
+    text, speaker = data.get("text"), data.get("as")
+    if not isinstance(text, str):
+        raise BadInput("text must be the dispute in words.", [{"path": "text", "message": "expected text"}])
+    if speaker is not None and speaker not in ("A", "B"):
+        raise BadInput("as must be A or B.", [{"path": "as", "message": "expected A or B: who is speaking"}])
+    try:
+        reading = read_dispute(text, speaker=speaker)
+    except Declined as exc:
+        raise BadInput("The dispute can't be read for certain.",
+                       [{"path": "text", **p.to_dict()} for p in exc.problems], status=422) from None
+    return jsonify(reading.to_dict())
+
+
+def _body_mapping(example: str) -> dict[str, Any]:
+    raw = request.get_data(cache=False)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"The body is not UTF-8 text (byte {exc.start}).") from None
+    if not text.strip():
+        raise BadInput(f"Send {example} as the request body.")
+    return api._parse(text)
 
 
 @bp.post("/rulings")

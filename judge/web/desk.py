@@ -27,8 +27,8 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from judge.codex.editions import editions
+from judge.desk import card_form, hints, pages, runner, words
 from judge.desk import cards as card_index
-from judge.desk import hints, pages, runner, words
 from judge.desk.layout import load_field
 from judge.desk.preview_image import HEIGHT, WIDTH
 from judge.desk.rules import rule_link
@@ -52,7 +52,7 @@ def desk_globals() -> dict[str, Any]:
             "action_label": pages.action_label, "max_step_boards": pages.MAX_STEP_BOARDS,
             "human_date": pages.human_date, "touched": pages.touched,
             "step_words": pages.step_words, "reason_words": pages.reason_words,
-            "question_words": pages.question_words, "asked_words": words.asked_words}
+            "asked_words": words.asked_words}
 
 
 @bp.record_once
@@ -185,7 +185,7 @@ def board_json() -> Response:
         problems = hints.explain(exc.problems, data)
     figure = pages.board_figure(data.get("state") or {}, data.get("cards"), derived=derived, words=True)
     if rejected:
-        rejected = dict(rejected, text=pages.reason_words(rejected.get("text", "")),
+        rejected = dict(rejected, text=pages.reason_words(rejected),
                         rules_html=[str(rule_link(r)) for r in rejected.get("rules", [])])
     return jsonify(ok=not problems, problems=problems, rejected=rejected, yaml=runner.to_yaml(data),
                    words=words.queue_words(data), board=render_template("desk/_board.html", figure=figure))
@@ -244,7 +244,8 @@ def resolve_json() -> Response:
     cards = data.get("cards")
     steps = ruling["steps"]
     boards = [render_template("desk/_board.html", figure=pages.board_figure(
-        s.get("state"), cards, highlight=pages.touched(s), title=f"The board after step {s['n']}"))
+        s.get("state"), cards, derived=s.get("derived") or {}, highlight=pages.touched(s),
+        title=f"The board after step {s['n']}"))
         if i < pages.MAX_STEP_BOARDS or i == len(steps) - 1 else pages.NO_BOARD
         for i, s in enumerate(steps)]
     return jsonify(ok=True, ruling=runner.without_snapshots(ruling), boards=boards,
@@ -284,7 +285,8 @@ def parse_json() -> Response:
 def vocabulary_json() -> tuple[dict[str, Any], str, str]:
     """The engine's vocabulary (what the custom-card form offers), as data, as JSON and its ETag."""
     vocab = dict(vocabulary(), reference_words=card_index.REFERENCE_WORDS,
-                 duration_words=card_index.DURATION_WORDS)
+                 duration_words=card_index.DURATION_WORDS, card_form=card_form.CARD_FORM,
+                 grant_words=card_form.GRANTS)
     text = json.dumps(vocab, sort_keys=True)
     return vocab, text, hashlib.sha256(text.encode()).hexdigest()[:16]
 

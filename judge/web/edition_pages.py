@@ -5,14 +5,18 @@ word-level diffs through the `word_diff` and `outcome_differences` filters."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import Blueprint, abort, current_app, url_for
 
 from judge.changes.diff import word_diff
-from judge.changes.rulings import STATUSES, cached_changes
+from judge.changes.rulings import STATUSES, Pending, cached_changes
 from judge.codex import UnknownEdition, editions, load_edition
 from judge.desk.outcomes import outcome_differences
+from judge.engine import budget
+from judge.web import caching
+from judge.web.errors import Unavailable
 from judge.web.links import scenario_url
 from judge.web.twin import twin
 
@@ -51,10 +55,25 @@ def editions_page() -> tuple[str, dict[str, Any]]:
 @twin(bp, "/changes/<old>...<new>")
 def changes(old: str, new: str) -> tuple[str, dict[str, Any]]:
     try:
-        report = cached_changes(old, new, current_app.extensions["rulings"])  # SQLite or PostgreSQL
+        report = cached_changes(old, new, current_app.extensions["rulings"],  # SQLite or PostgreSQL
+                                versions=caching.ruling_versions(), seconds=budget_left())
     except UnknownEdition as exc:
         abort(404, description=f"{exc}; see /editions.")
+    except Pending as exc:
+        raise Unavailable(f"The report from {old} to {new} is being prepared: {exc}. Each request judges a "
+                          "few more; try again in a moment.", retry_after=RETRY_AFTER) from None
     return "codex/changes.html", report.to_dict(ruling_url)
+
+
+RETRY_AFTER = 2  # seconds, in the 503 of a report still being prepared
+
+
+def budget_left() -> float | None:
+    """Seconds left of this request's budget (None: no deadline)."""
+    running = budget.CURRENT.get()
+    if running is None or running.seconds is None:
+        return None
+    return max(0.0, running.seconds - (time.monotonic() - running.started))
 
 
 def ruling_url(kind: str, rid: str) -> str:

@@ -11,8 +11,10 @@ client address, in four groups (see GROUPS):
     CHANGES  /changes/<from>...<to> (every ruling judged twice)
 
 Each group has a request count (JUDGE_LIMIT_<GROUP>, e.g. "1200/minute;40/second"), and all four share
-one budget of *seconds of work* per client (JUDGE_COST_LIMIT, e.g. "60/minute"): a request is charged
-the wall-clock time it took, in hundredths of a second (at least one), counted per fixed window.
+one budget of *seconds of work* per client (JUDGE_COST_LIMIT, e.g. "60/minute"): a request reserves its
+whole budget (JUDGE_BUDGET_SECONDS) before any work, and is refunded what it did not use after (it is
+charged the wall-clock time it took, in hundredths of a second, at least one), counted per fixed window;
+so concurrent requests can't overspend a window that each alone would fit.
 Thirty judges behind one NAT asking cheap questions (20–50 ms each) spend a few seconds a minute;
 one client looping the engine (2 s a request) is refused after 30 such requests a minute. A refusal
 is a 429 with `Retry-After` (seconds until the window has room again).
@@ -34,8 +36,10 @@ says where and why) and a 422 answers where no partial answer makes sense (the l
 from __future__ import annotations
 
 import math
+import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, current_app, g, request
@@ -59,7 +63,7 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STRATEGY": "moving-window",
     "JUDGE_LIMIT_ENGINE": "1200/minute;40/second",
     "JUDGE_LIMIT_SEARCH": "1200/minute;40/second",
-    "JUDGE_LIMIT_SAVE": "60/minute",
+    "JUDGE_LIMIT_SAVE": "1200/minute;40/second",  # saving is limited by its cost, not a count a room exceeds
     "JUDGE_LIMIT_CHANGES": "120/minute",
     "JUDGE_COST_LIMIT": "60/minute",
 }
@@ -114,7 +118,34 @@ class Limited(Exception):
 
 def web_budget() -> engine_budget.Budget:
     seconds = float(current_app.config["JUDGE_BUDGET_SECONDS"])
-    return engine_budget.Budget(seconds=seconds or None, steps=int(current_app.config["JUDGE_BUDGET_STEPS"]))
+    return engine_budget.Budget(seconds=seconds or None, steps=int(current_app.config["JUDGE_BUDGET_STEPS"]),
+                                gone=client_gone(request.environ))
+
+
+GONE_EVERY = 0.05  # seconds between two looks at the client's socket
+
+
+def client_gone(environ: dict[str, Any]) -> Callable[[], bool] | None:
+    """A test of whether the client closed its connection (gunicorn's socket, looked at every GONE_EVERY
+    seconds at most): work for a client that went away stops at the next budget check."""
+    sock = environ.get("gunicorn.socket")
+    if sock is None:
+        return None
+    last = [0.0, False]
+
+    def gone() -> bool:
+        now = time.monotonic()
+        if last[1] or now - last[0] < GONE_EVERY:
+            return bool(last[1])
+        last[0] = now
+        try:
+            last[1] = sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            last[1] = False
+        except OSError:
+            last[1] = True
+        return bool(last[1])
+    return gone
 
 
 def _retry_after(counter: FixedWindowRateLimiter, item: RateLimitItem, *identifiers: str) -> int:
@@ -148,7 +179,7 @@ def register(app: Flask) -> None:
         if group is None:
             return
         if limiter.enabled:
-            _check_cost(limiter)
+            g.judge_reserved = _reserve(limiter)
         # a costly request takes one of the worker's engine slots (waiting SLOT_WAIT at most), so
         # threads are always left for reading
         if not slots.acquire(timeout=SLOT_WAIT):
@@ -163,8 +194,9 @@ def register(app: Flask) -> None:
         if slot is not None:
             slot.release()
         started = g.pop("judge_started", None)
-        if started is not None and limiter.enabled:
-            _charge(limiter, time.monotonic() - started)
+        reserved = g.pop("judge_reserved", None)
+        if started is not None and reserved is not None and limiter.enabled:
+            _settle(limiter, reserved, time.monotonic() - started)
 
     @app.errorhandler(Limited)
     def limited(exc: Limited) -> Response:
@@ -202,24 +234,38 @@ def _cost_counter(limiter: Limiter) -> FixedWindowRateLimiter:
     return FixedWindowRateLimiter(limiter.limiter.storage)
 
 
-def _check_cost(limiter: Limiter) -> None:
+def _units(seconds: float) -> int:
+    return max(1, round(seconds / COST_UNIT))
+
+
+def _reserve(limiter: Limiter) -> int | None:
+    """Reserve this request's whole budget of seconds before any work (a 429 when the client's window
+    has no room for it): the units reserved, or None when the storage failed (not counted)."""
     item, who, counter = _cost_item(), get_remote_address(), _cost_counter(limiter)
+    units = _units(float(current_app.config["JUDGE_BUDGET_SECONDS"]) or 2.0)
     try:
-        room = counter.test(item, who)
+        room = counter.hit(item, who, cost=units)
     except Exception:
         current_app.logger.warning("the cost limit's storage failed; not counted", exc_info=True)
-        return
+        return None
     if not room:
+        _adjust(limiter, item, who, -units)
         seconds = item.amount * COST_UNIT
         raise Limited(f"this address has used its {seconds:g} seconds of engine, search and saving work "
                       f"per {item.get_expiry()} s", _retry_after(counter, item, who))
+    return units
 
 
-def _charge(limiter: Limiter, seconds: float) -> None:
-    """Charge this client the work its request took (hundredths of a second, at least one)."""
+def _settle(limiter: Limiter, reserved: int, seconds: float) -> None:
+    """After the request: refund what it did not use of its reservation (or charge what it ran over)."""
     item, who = _cost_item(), get_remote_address()
+    _adjust(limiter, item, who, _units(seconds) - reserved)
+
+
+def _adjust(limiter: Limiter, item: RateLimitItem, who: str, units: int) -> None:
+    if units == 0:
+        return
     try:
-        # a fixed window counts past its limit: the request that went over is charged in full
-        _cost_counter(limiter).hit(item, who, cost=max(1, round(seconds / COST_UNIT)))
+        limiter.limiter.storage.incr(item.key_for(who), item.get_expiry(), amount=units)
     except Exception:
-        current_app.logger.warning("the cost limit's storage failed; not charged", exc_info=True)
+        current_app.logger.warning("the cost limit's storage failed; not settled", exc_info=True)

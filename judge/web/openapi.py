@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from judge.desk.runner import MAX_ACTIONS, MAX_CARDS
-from judge.engine import CARD_TYPES, MAX_CARD_TEXT
+from judge.engine import CARD_TYPES, MAX_CARD_TEXT, ask_schema
+from judge.reading import MAX_DISPUTE
 from judge.search.query import MAX_QUERY
 
 VERSION = "1.0.0"
@@ -43,7 +44,11 @@ SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object", "required": ["path", "message"],
         "properties": {"path": {"type": "string", "description": "key path, e.g. state.players.A.field.C9"},
-                       "message": {"type": "string"}, "line": {"type": "integer"}}},
+                       "message": {"type": "string"}, "line": {"type": "integer"},
+                       "code": {"type": "string", "description": "what is wrong: a code of the format "
+                                "reference's table of input problems, e.g. unknown_card"},
+                       "facts": {"type": "object", "description": "the values the problem rests on "
+                                 "(e.g. name and near for unknown_card); the message is made from them"}}},
     "Scenario": {
         "type": "object", "required": ["state"],
         "description": "Contract §1: a board position plus a queue of actions. The shape is checked "
@@ -51,7 +56,8 @@ SCHEMAS: dict[str, Any] = {
                        "400 naming the key path, so a body this schema allows may still be refused.",
         "properties": {
             "id": {"type": "string"}, "title": {"type": "string"}, "question": {"type": "string"},
-            "codex": {"type": "string", "description": 'the rules version, e.g. "0.4.0" (one we hold)'},
+            "codex": {"type": "string", "minLength": 1,
+                      "description": 'the rules version, e.g. "0.4.0" (one we hold)'},
             "cards": {"type": "array", "items": ref("Card"), "maxItems": MAX_CARDS},
             "state": ref("State"),
             "actions": {"type": "array", "items": ref("Action"), "maxItems": MAX_ACTIONS},
@@ -62,22 +68,9 @@ SCHEMAS: dict[str, Any] = {
     "Ask": {
         "description": "Contract §7: one question. `legal`/`resolves` name a queued action by its index "
                        "(`resolves` also by card name), `happens_to` a slot at the start, `value` a slot's "
-                       "value after the queue, `winner: true` who wins.",
-        "oneOf": [
-            {"type": "object", "required": ["legal"], "additionalProperties": False,
-             "properties": {"legal": {"type": "integer", "minimum": 0}}},
-            {"type": "object", "required": ["resolves"], "additionalProperties": False,
-             "properties": {"resolves": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}}},
-            {"type": "object", "required": ["happens_to"], "additionalProperties": False,
-             "properties": {"happens_to": {"type": "string", "example": "B:C3"}}},
-            {"type": "object", "required": ["value"], "additionalProperties": False,
-             "properties": {"value": {
-                 "type": "object", "required": ["slot", "of"], "additionalProperties": False,
-                 "properties": {"slot": {"type": "string"},
-                                "of": {"enum": ["atk", "def", "hp", "max_hp", "damage", "captured",
-                                                "keywords", "line", "proactive"]}}}}},
-            {"type": "object", "required": ["winner"], "additionalProperties": False,
-             "properties": {"winner": {"const": True}}}],
+                       "value after the queue, `can_attack` whether the Soul on a slot may attack now, "
+                       "after the queue (ours), `winner: true` who wins.",
+        **ask_schema(),   # one one-key object per row of the question table (engine.QUESTIONS)
         "example": {"resolves": 0}},
     "Answer": {
         "type": "object", "required": ["ask", "verdict", "text", "step", "rules"],
@@ -85,6 +78,9 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "ask": ref("Ask"),
             "question": {"type": "string", "description": "the question in words (ours)"},
+            "facts": {"type": "object",
+                      "description": "what the question is about (ours): `action` (its index, from 0) and "
+                                     "`action_words`, `card`, `slot`, `of`"},
             "default": {"const": True, "description": "present when the scenario asked nothing: the question "
                                                       "a judge most likely has about the last queued action"},
             "verdict": {"description": '"yes"/"no" (legal, resolves); the value (value); "A", "B" or "none" '
@@ -136,7 +132,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["n", "kind", "text", "rules"],
         "properties": {"n": {"type": "integer"}, "kind": {"type": "string"}, "text": {"type": "string"},
                        "rules": RULE_IDS, "changes": {"type": "array"},
-                       "state": {"description": "with ?snapshots=1: the §2 state after this step"}}},
+                       "state": {"description": "with ?snapshots=1: the §2 state after this step"},
+                       "derived": {"description": "with ?snapshots=1: the board derived after this step "
+                                                  "(§5 derived values, without contributions)"}}},
     "Ruling": {
         "type": "object",
                "required": ["scenario", "codex", "ok", "steps", "rejected", "final", "derived", "winner",
@@ -224,6 +222,14 @@ SCHEMAS: dict[str, Any] = {
                        "values": {"type": "object", "description": "an Armament's bonus (+10 ATK)"},
                        "reading": {"type": "string"},
                        "corrections": {"type": "array", "items": {"type": "object"}}}},
+    "DisputeReading": {
+        "type": "object", "required": ["scenario", "reading", "guesses"],
+        "description": "A dispute in words read into a scenario (contract §2, §4, §7), the reading printed "
+                       "back in the desk's words, and every default the reader chose.",
+        "properties": {"scenario": {"type": "object"}, "reading": {"type": "string"},
+                       "guesses": {"type": "array", "items": {
+                           "type": "object", "required": ["what", "why"],
+                           "properties": {"what": {"type": "string"}, "why": {"type": "string"}}}}}},
     "CardPage": {
         "type": "object", "required": ["card", "url"],
         "properties": {"card": {"type": "object", "required": ["name", "type", "slug"]},
@@ -238,7 +244,8 @@ ERRORS = {  # status → when
     "422": "The request needs more work than one request may take.",
     "429": "Too many requests from this client: wait for Retry-After seconds.",
     "501": "The engine cannot do this yet.",
-    "503": "Storage is unavailable for a moment: try again after Retry-After seconds.",
+    "503": "Storage is unavailable, or every engine of the server is busy, for a moment: try again after "
+           "Retry-After seconds.",
 }
 
 
@@ -276,7 +283,7 @@ SCENARIO_BODY = {
                 "application/yaml": {"schema": ref("Scenario"), "example": EXAMPLE_SCENARIO}},
 }
 GET_ERRORS = ("404", "429")
-POST_ERRORS = ("400", "413", "415", "422", "429")
+POST_ERRORS = ("400", "413", "415", "422", "429", "503")  # 503: every engine slot busy (or storage)
 
 
 def get_op(op_id: str, summary: str, response: dict[str, Any], params: list[dict[str, Any]],
@@ -292,7 +299,8 @@ def post_op(op_id: str, summary: str, responses: dict[str, Any], params: list[di
                      "responses": {**responses, **{s: error(s) for s in errors}}}}
 
 
-SNAPSHOTS = {"name": "snapshots", "in": "query", "required": False, "schema": {"enum": ["0", "1"]},
+SNAPSHOTS = {"name": "snapshots", "in": "query", "required": False,
+             "schema": {"enum": ["0", "1", "true", "false", "yes", "no"]},
              "description": "1: each step also carries the state after it"}
 AFTER = {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
          "description": "play the first N queued actions first (default: all)"}
@@ -330,7 +338,7 @@ PATHS: dict[str, Any] = {
         {"201": {**ok("SavedRef", "Saved (or already saved: the same content always gets the same id)."),
                  "headers": {"Location": {"schema": {"type": "string"},
                                           "description": "the ruling's page"}}}},
-        errors=(*POST_ERRORS, "503")),
+        errors=POST_ERRORS),
     "/api/v1/rulings/{rid}": get_op("getRuling",
                                     "A saved ruling: the scenario and the ruling made when saved",
                                     ok("SavedRuling", "The saved ruling."),
@@ -352,6 +360,26 @@ PATHS["/api/v1/cards/read"] = {"post": {
                   **{s: error(s) for s in ("400", "413", "415", "429")},
                   "422": {"description": "The text can't be read: each problem names the phrase, where it "
                                          "starts and the nearest phrasing known.",
+                          "content": {"application/json": {"schema": ref("Error")}}}}}}
+
+PATHS["/api/v1/read"] = {"post": {
+    "operationId": "readDispute",
+    "summary": "Read a dispute in words into a scenario, printing the reading back",
+    "tags": ["Engine"], "parameters": [],
+    "requestBody": {"required": True, "description": "The dispute, and optionally who is speaking (whose "
+                                                     "“my” and “your” are).", "content": {
+        media: {"schema": {"type": "object", "required": ["text"], "additionalProperties": False,
+                           "properties": {"text": {"type": "string", "maxLength": MAX_DISPUTE},
+                                          "as": {"enum": ["A", "B"]}}},
+                "example": {"text": "Grey Knight casts Firebolt at Harold; B answers by springing Hidden "
+                                    "Snare at Grey Knight. Does Firebolt resolve?"}}
+        for media in ("application/json", "application/yaml")}},
+    "responses": {"200": ok("DisputeReading", "The scenario as read; post it to /api/v1/resolve or "
+                                              "/api/v1/rulings."),
+                  **{s: error(s) for s in ("400", "413", "415", "429")},
+                  "422": {"description": "The dispute can't be read for certain: each problem names the "
+                                         "words, where they start and what they could be, or the two "
+                                         "readings.",
                           "content": {"application/json": {"schema": ref("Error")}}}}}}
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from flask import Flask, Response, abort, request, session
+from flask import Flask, Response, abort, g, request, session
+
+from judge.web.compress import TOKEN_SHOWN
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -17,6 +19,8 @@ PERMISSIONS = ("camera=(), microphone=(), geolocation=(), payment=(), usb=()")
 
 
 def csrf_token() -> str:
+    """The session's token; the request is marked as showing it (judge.web.compress reads the mark)."""
+    setattr(g, TOKEN_SHOWN, True)
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(24)
     return session["csrf"]

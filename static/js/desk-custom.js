@@ -28,7 +28,7 @@ const CustomCards = {
       const maxRank = this.picker.maxRank(this.picker.target || this.selected);
       if (maxRank !== null && Number(f.rank.value) > maxRank) f.rank.value = String(maxRank);
     }
-    $("#custom-title").textContent = base ? `A variant of ${base.name}` : `A custom ${TYPE_WORDS[f.type.value] || "card"}`;
+    this.customTitle();
     $("#custom-about").textContent = base
       ? `Change what differs; it is saved in this scenario as a card of its own, named for the change. The library's ${base.name} stays as it is.`
       : "Defined only in this scenario (its cards: list).";
@@ -85,12 +85,54 @@ const CustomCards = {
       if (node.tagName === "OPTION") continue;
       node.hidden = !node.dataset.takes.split(" ").some((k) => takes.includes(k));
     }
+    this.fitFormToType(type);
     for (const node of $$("[data-kinds]", form)) if (!node.hidden) node.hidden = !node.dataset.kinds.split(" ").includes(f.e_kind.value);
+    // a granted keyword with a value takes the amount (and Moral its stat)
+    const granting = f.e_do.value === "grant";
+    const valued = granting && f.e_do_kw.value in this.vocab.grant_words;
+    if (valued) $("[data-takes~=amount]", form).hidden = false;
+    $("[data-grant=moral]", form).hidden = !(granting && f.e_do_kw.value === "moral");
     $("[data-condition]", form).hidden = f.e_condition.value !== "line_max";
     $("[data-cost]", form).hidden = !f.e_cost.value;
     const amount = f.e_do_n;
     if (takes.includes("count") && !takes.includes("amount")) { amount.step = "1"; if (Number(amount.value) > 5) amount.value = "1"; } else amount.step = "5";
     if (this.varying) f.name.placeholder = this.variantName(this.varying);
+  },
+
+  // What the chosen type can have (the desk's card-form table, judge/desk/card_form.py): its effect kinds,
+  // triggers (in its own words: "when the Ambusher is attacked") and references; a Static effect only
+  // gains or grants. A choice the type can't have gives way to the first it can.
+  fitFormToType(type) {
+    const form = $("#custom-form");
+    const f = form.elements;
+    const rules = this.vocab.card_form[type];
+    const offer = (select, allowed) => {
+      for (const option of select.options) option.hidden = option.disabled = !allowed(option.value);
+      const chosen = select.selectedOptions[0];
+      if (!chosen || chosen.disabled) {   // none chosen (all were refused a moment ago), or refused now
+        const first = [...select.options].find((o) => !o.disabled);
+        if (first) select.value = first.value;
+      }
+    };
+    offer(f.e_kind, (k) => rules.kinds.includes(k));
+    $("[data-form=kinds]", form).hidden = rules.kinds.length < 2;
+    $("[data-form=fast]", form).hidden = rules.fast !== "choice";
+    offer(f.e_trigger, (t) => rules.triggers.includes(t));   // a timing effect needs its trigger
+    for (const option of f.e_trigger.options) {
+      if (option.value) option.textContent = (rules.trigger_words || {})[option.value] || this.vocab.trigger_words[option.value];
+    }
+    $("[data-form=triggers]", form).hidden = !rules.triggers.length;
+    // the fields only some kinds have start shown; the kind then hides those it lacks
+    for (const node of $$("[data-kinds]:not([data-form]):not([data-takes]):not([data-for])", form)) node.hidden = false;
+    const statics = f.e_kind.value === "static";   // no targets: it acts on named cards while in force
+    offer(f.e_do_to, (r) => rules.refs.includes(r) && !(statics && r === "target"));
+    offer(f.e_do, (d) => !statics || d === "grant" || d.startsWith("gain_"));
+  },
+
+  // The custom form's heading names the type chosen ("A custom Ambush").
+  customTitle() {
+    const f = $("#custom-form").elements;
+    $("#custom-title").textContent = this.varying ? `A variant of ${this.varying.name}` : `A custom ${TYPE_WORDS[f.type.value] || "card"}`;
   },
 
   bindCustom() {
@@ -100,6 +142,7 @@ const CustomCards = {
         const f = form.elements;
         if (/^My [A-Z]\w+( \d+)?$/.test(f.name.value)) f.name.value = this.freshName(`My ${TYPE_WORDS[f.type.value]}`);
         if (["event", "ambush"].includes(f.type.value)) f.has_effect.checked = true;
+        this.customTitle();
       }
       if (e.target.name === "type" || e.target.name === "has_effect" || e.target.name.startsWith("e_")) this.showCustomFields();
       if (this.varying && e.target.name !== "name" && !this.nameTyped) form.elements.name.value = this.variantName(this.varying);
@@ -229,15 +272,17 @@ const CustomCards = {
   },
 
   customEffect(f) {
-    const effect = { kind: ["soul", "realm", "armament"].includes(f.type.value) ? f.e_kind.value : "activated" };
-    if (f.type.value === "ambush") effect.fast = true;       // Ambushes are Fast (10.4)
-    else if (f.e_fast.checked) effect.fast = true;
-    if (f.e_limit.value.trim()) effect.limit = f.e_limit.value.trim();
-    if (effect.kind === "timing" && f.e_trigger.value) effect.trigger = f.e_trigger.value;
+    const rules = this.vocab.card_form[f.type.value];
+    const effect = { kind: rules.kinds.includes(f.e_kind.value) ? f.e_kind.value : rules.kinds[0] };
+    const statics = effect.kind === "static";
+    if (rules.fast === "always") effect.fast = true;       // Ambushes are Fast (10.4)
+    else if (f.e_fast.checked && !statics) effect.fast = true;
+    if (f.e_limit.value.trim() && !statics) effect.limit = f.e_limit.value.trim();
+    if (["timing", "instant"].includes(effect.kind) && f.e_trigger.value) effect.trigger = f.e_trigger.value;
     const cond = f.e_condition.value;
     if (cond === "line_max") effect.condition = { line: { max: Number(f.e_line.value) || 1 } };
     else if (cond) effect.condition = { [cond]: true };
-    if (f.e_target.value) {
+    if (f.e_target.value && !statics) {
       const [what, side, extra] = f.e_target.value.split(":");
       const selector = { [what]: side };
       if (what === "soul") selector.lines = extra;
@@ -245,13 +290,27 @@ const CustomCards = {
       effect.targets = [selector];
     }
     const costN = Math.max(0, Number(f.e_cost_n.value) || 0);
-    if (f.e_cost.value === "discard") effect.cost = [{ discard: costN }];
-    if (f.e_cost.value === "pay_hp") effect.cost = [{ pay_hp: costN, by: "self" }];  // HP comes in steps of 5
+    if (f.e_cost.value === "discard" && !statics) effect.cost = [{ discard: costN }];
+    // HP comes in steps of 5; who pays is the card's own payer (an Event's Caster, an Ambush's Ambusher)
+    if (f.e_cost.value === "pay_hp" && !statics) effect.cost = [{ pay_hp: costN, by: rules.payer }];
     const action = this.customPart(f);
-    const to = f.e_do_to.value;
-    if (effect.kind === "static") Object.assign(effect, action.gain ? { gain: action.gain, to } : action);
-    else effect.do = [action];
+    if (statics) {   // a Static effect gains or grants while it is in force: no duration (11.2)
+      delete action.until;
+      Object.assign(effect, action);
+    } else effect.do = [action];
     return effect;
+  },
+
+  // A keyword as a grant writes it: bare, or with the value the form gives it (contract §3's table).
+  grantedKeyword(f, n) {
+    const keyword = f.e_do_kw.value;
+    if (keyword === "defiance") return { defiance: n };
+    if (keyword === "moral") return { moral: { [f.e_do_stat.value]: n } };
+    if (keyword === "berserk") return { berserk: [{ gain: { atk: n }, to: "self", until: "permanently" }] };
+    if (keyword === "reinforcement") {
+      return { reinforcement: { targets: [{ soul: "own", lines: "any" }], do: [{ heal: n, to: "target" }] } };
+    }
+    return keyword;
   },
 
   // One part of the effect's `do:`, built from the part's keys in the engine's vocabulary: "damage"
@@ -264,7 +323,7 @@ const CustomCards = {
     const n = Math.max(0, Number(f.e_do_n.value) || 0);
     const values = {
       amount: n, count: Math.max(1, n), ref: f.e_do_to.value, stats: { [stat]: n },
-      duration: f.e_until.value, who: "opponent", keyword: f.e_do_kw.value,
+      duration: f.e_until.value, who: "opponent", keyword: this.grantedKeyword(f, n),
     };
     const part = {};
     for (const key of spec.keys) if (key.kind in values) part[key.key] = values[key.kind];

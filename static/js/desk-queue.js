@@ -301,11 +301,11 @@ const QueueAndPiles = {
   refusedBox() {
     const list = el("ul", { className: "next-list refused-list" });
     const open = el("button", { type: "button", className: "link-button refused-open" },
-      "Show what may not be done here, and why");
+      "Show the actions not legal here, and why");
     const box = el("section", { className: "refused-group" }, open, list);
     open.addEventListener("click", async () => {
       open.disabled = true;
-      open.textContent = "Looking for what may not be done…";
+      open.textContent = "Looking for the actions not legal here…";
       const data = await postJSON(this.urls.refused, { scenario: this.scenario, after: this.insertAt ?? this.actions.length });
       open.disabled = false;
       if (!data.ok) { open.textContent = `Can't list them now: ${data.error || "the position has problems"}`; return; }

@@ -236,6 +236,7 @@ class Desk {
         const entry = { ...this.entry(fix.ref, "soul") };
         entry.ambushes = (entry.ambushes || []).slice(-1);
         this.setEntry(fix.ref, "soul", entry);
+        if (this.selected && this.selected.ref === fix.ref) this.renderAmbushes(entry);   // its panel, if open
       } else if (fix.do === "edit-card") {
         const card = (this.scenario.cards || []).find((c) => c.name === fix.card);
         if (card) { this.openCustom(card.type); this.fillCustom(card); $("#custom-form").elements.name.value = card.name; this.showCustomFields(); }
@@ -633,13 +634,19 @@ class Desk {
   renderAmbushes(entry) {
     const list = $("#ambush-list");
     list.replaceChildren();
+    const ref = this.selected && this.selected.ref;   // the slot this list is of, whatever is selected later
     ((entry && entry.ambushes) || []).forEach((ambush, index) => {
       const remove = el("button", { type: "button", className: "link-button", ariaLabel: `Remove ${ambush.card || ambush}` }, "remove");
       remove.addEventListener("click", () => {
-        const current = { ...this.entry(this.selected.ref, "soul") };
-        current.ambushes = current.ambushes.filter((_, i) => i !== index);
+        // the Ambush this row shows, found in the slot as it is now (the list may have changed under it)
+        const current = { ...(this.entry(ref, "soul") || {}) };
+        const list = current.ambushes || [];
+        const same = (a) => JSON.stringify(a) === JSON.stringify(ambush);
+        const at = same(list[index]) ? index : list.findIndex(same);
+        if (at < 0) { this.renderAmbushes(current); return; }
+        current.ambushes = list.filter((_, i) => i !== at);
         if (!current.ambushes.length) delete current.ambushes;
-        this.setEntry(this.selected.ref, "soul", Object.keys(current).length ? current : null);
+        this.setEntry(ref, "soul", Object.keys(current).length ? current : null);
         this.renderAmbushes(current);
       });
       list.append(el("li", {}, `${ambush.card || ambush}${ambush.setter === "gone" ? " (Setter gone)" : ""} `, remove));
@@ -669,13 +676,16 @@ class Desk {
     const deciding = steps.findIndex((li) => li.id === `step-${data.deciding}`);
     for (const [i, li] of steps.entries()) li.classList.toggle("deciding", i === deciding);
     this.goStep(this.boards.length - 1, false);
-    // the ruling opens at its answer (verdict first); the answer links to the deciding step
+    // the ruling opens at its answer (verdict first, at the top of the screen); the answer links to the
+    // deciding step, and stepping keeps the board in view (desk.css: .reading)
+    this.root.classList.add("reading");
     if (!options.keepStep) $("#ruling-panel").scrollIntoView({ block: "start" });
     this.keepSoon();
   }
 
   goStep(index, scroll = true) {
     if (!this.boards.length) return;
+    if (scroll) this.root.classList.remove("reading");   // the judge steps: the board follows
     this.step = Math.max(-1, Math.min(index, this.boards.length - 1));
     this.showBoard(this.step < 0 ? this.positionBoard : this.boards[this.step]);
     const steps = $$("#ruling-out .step");
@@ -720,7 +730,7 @@ class Desk {
     if (this.step === null) return;
     this.step = null;
     this.boards = [];
-    this.root.classList.remove("stepping");
+    this.root.classList.remove("stepping", "reading");
     $("#step-nav").hidden = true;
     $("#ruling-panel").hidden = true;
     this.showBoard(this.positionBoard);

@@ -138,7 +138,7 @@ def test_build_queue_resolve_step_and_share(page, context, live_server, shots):
     page.click("#share-form button[type=submit]")
     page.wait_for_url(re.compile(r"/r/[0-9a-f]{12}$"))
     url = page.url
-    fresh = context.browser.new_context()
+    fresh = context.browser.new_context(viewport={"width": 1500, "height": 900})  # wide: board beside trace
     try:
         other = fresh.new_page()
         other.goto(url)

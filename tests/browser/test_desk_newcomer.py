@@ -108,7 +108,9 @@ def test_the_custom_card_form_shows_only_its_types_fields_and_speaks_in_words(pa
     assert not form.get_by_label("Amount", exact=True).is_visible()    # only the fields the part takes
     assert not form.get_by_label("Until").is_visible()
     whom = form.get_by_label("Acts on")
-    assert whom.is_visible() and "the Caster" in whom.locator("option").all_text_contents()
+    offered = [o.text_content() for o in whom.locator("option").all() if o.is_enabled()]
+    assert whom.is_visible() and "the Ambusher" in offered
+    assert "the Caster" not in offered                                   # an Ambush has no Caster
     assert not any("_" in o for o in whom.locator("option").all_text_contents())
     does.select_option(label="whom gains +… ATK")
     assert form.get_by_label("Until").is_visible() and form.get_by_label("Amount", exact=True).is_visible()

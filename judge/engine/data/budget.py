@@ -12,7 +12,7 @@ default). The caps on input (actions, cards, effects per card) are checked where
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -32,8 +32,11 @@ class Budget:
     cards: int = 60               # custom cards in a scenario
     effects: int = 12             # effects (and statics) on one custom card
     started: float = field(default_factory=time.monotonic, compare=False)
+    gone: Callable[[], bool] | None = field(default=None, compare=False)  # the client went away: stop
 
     def expired(self) -> bool:
+        if self.gone is not None and self.gone():
+            return True
         return self.seconds is not None and time.monotonic() - self.started > self.seconds
 
     def restarted(self) -> Budget:

@@ -53,7 +53,7 @@ class _Checker(Checker):
             if key in data:
                 out[key] = self.whole(data[key], f"{path}.{key}", signed=True) or 0
         if not data:
-            self.bad(path, "expected at least one of atk, def, hp")
+            self.problem(path, "no_stat")
         return out
 
     def condition(self, value: Any, path: str, allow_of: bool = False) -> dict[str, Any]:
@@ -85,8 +85,8 @@ class _Checker(Checker):
         if isinstance(value, str) and (TARGET_REF.match(value) or value in SINGLE_REFS
                                        or (groups and value in GROUP_REFS)):
             return value
-        options = "target, target1, target2, …, " + ", ".join(SINGLE_REFS + (GROUP_REFS if groups else ()))
-        self.bad(path, f"expected a reference ({options}), got {show(value)}")
+        refs = list(SINGLE_REFS + (GROUP_REFS if groups else ()))
+        self.problem(path, "not_a_ref", refs=refs, got=show(value))
         return None
 
     def keyword(self, value: Any, path: str) -> Keyword | None:
@@ -95,37 +95,37 @@ class _Checker(Checker):
             if name in BARE_KEYWORDS:
                 return Keyword(name, KEYWORD_TABLE[name].default)
             if name in VALUE_KEYWORDS:
-                self.bad(path, f"{name} needs a value, e.g. {{{name}: …}}")
+                self.problem(path, "keyword_needs_value", name=name)
                 return None
-            self.bad(path, f"unknown keyword {value!r}; expected one of {', '.join(KEYWORDS)}")
+            self.problem(path, "unknown_keyword", name=value, keywords=list(KEYWORDS))
             return None
         data = self.mapping(value, path)
         if data is None:
             return None
         if len(data) != 1:
-            self.bad(path, f"a keyword is a bare name or a one-key map, got keys {', '.join(map(str, data))}")
+            self.problem(path, "keyword_shape", keys=[str(key) for key in data])
             return None
         (name, val), = data.items()
         sub = f"{path}.{name}"
         record = KEYWORD_TABLE.get(str(name).lower())
         if record is None:
-            self.bad(sub, f"unknown keyword; expected one of {', '.join(KEYWORDS)}")
+            self.problem(sub, "unknown_keyword_key", name=str(name), keywords=list(KEYWORDS))
             return None
         if record.with_value:
             return KEYWORD_VALUE_PARSERS[record.value](self, record, val, sub)
         if val not in (None, True):
-            self.bad(sub, f"{record.name} takes no value")
+            self.problem(sub, "keyword_takes_no_value", name=record.name)
         return Keyword(record.name)
 
     def limit(self, value: Any, path: str) -> Limit | None:
         if not isinstance(value, str):
-            self.bad(path, f'expected "1/Turn", "2/Game" or "2/Game, 1/Turn", got {show(value)}')
+            self.problem(path, "limit_shape", got=show(value))
             return None
         per_turn = per_game = None
         for part in value.split(","):
             m = re.fullmatch(r"\s*(\d+)\s*/\s*(turn|game)\s*", part, re.IGNORECASE)
             if not m:
-                self.bad(path, f'expected "N/Turn", "N/Game" or both, got {value!r}')
+                self.problem(path, "limit_words", written=value)
                 return None
             if m.group(2).lower() == "turn":
                 per_turn = int(m.group(1))
@@ -139,7 +139,7 @@ class _Checker(Checker):
             return None
         whats = [k for k in ("soul", "spot", "realm") if k in data]
         if len(whats) != 1:
-            self.bad(path, "a target selector has exactly one of soul, spot, realm")
+            self.problem(path, "selector_kind")
             return None
         what = whats[0]
         allowed = {"soul": ("soul", "lines", "captured", "where"),
@@ -170,7 +170,7 @@ class _Checker(Checker):
             self.keys(data, ("pay_hp", "by"), path)
             return {"pay_hp": self.whole(data["pay_hp"], f"{path}.pay_hp", positive=True),
                     "by": self.choice(data.get("by", "self"), ("self", "caster", "ambusher"), f"{path}.by")}
-        self.bad(path, "unknown cost; expected {discard: N} or {pay_hp: N, by: self|caster|ambusher}")
+        self.problem(path, "unknown_cost")
         return {}
 
     def actions(self, value: Any, path: str) -> list[Part]:
@@ -184,14 +184,13 @@ class _Checker(Checker):
             return None
         verbs = [k for k in PARTS if k in data]
         if len(verbs) != 1:
-            self.bad(path, f"an action has exactly one of {', '.join(PARTS)}; got keys "
-                           f"{', '.join(map(str, data)) or 'none'}")
+            self.problem(path, "part_count", parts=list(PARTS), keys=[str(key) for key in data])
             return None
         part = PARTS[verbs[0]]
         self.keys(data, tuple(k.written for k in part.FORM), path)
         for key in part.FORM[1:]:
             if key.required and key.written not in data:
-                self.bad(f"{path}.{key.written}", f"missing; {part.KEY} needs {key.written}")
+                self.problem(f"{path}.{key.written}", "missing_part_key", part=part.KEY, key=key.written)
         kinds = {k.written: k.kind for k in part.FORM}
         out: dict[str, Any] = {}
         for written, val in data.items():
@@ -218,7 +217,7 @@ class _Checker(Checker):
             kind = self.choice(data.get("kind", default_kind), EFFECT_KINDS, f"{path}.kind")
         if kind is None:
             if "kind" not in data:
-                self.bad(f"{path}.kind", f"missing; expected one of {', '.join(EFFECT_KINDS)}")
+                self.problem(f"{path}.kind", "missing_kind", kinds=list(EFFECT_KINDS))
             kind = "activated"
         return kind
 
@@ -228,12 +227,11 @@ class _Checker(Checker):
         trigger = data.get("trigger", default_trigger)
         if trigger is None:
             if kind in ("timing", "instant"):
-                self.bad(f"{path}.trigger",
-                         f"missing; a {kind} effect needs a trigger ({', '.join(TRIGGERS)})")
+                self.problem(f"{path}.trigger", "missing_trigger", kind=kind, triggers=list(TRIGGERS))
             return None
         trigger = self.choice(trigger, TRIGGERS, f"{path}.trigger")
         if kind in ("activated", "static") and "trigger" in data:
-            self.bad(f"{path}.trigger", f"a {kind} effect has no trigger (timing and instant effects do)")
+            self.problem(f"{path}.trigger", "trigger_not_allowed", kind=kind)
         return trigger
 
     def effect_shape(self, data: Mapping[str, Any], path: str, kind: str) -> None:
@@ -241,16 +239,16 @@ class _Checker(Checker):
         static_keys = [k for k in STATIC_PARTS if k in data]
         if kind != "static":
             for key in [*static_keys, *(["to"] if "to" in data else [])]:
-                self.bad(f"{path}.{key}", f"only a static effect has {key}:; use do: for a {kind} effect")
+                self.problem(f"{path}.{key}", "static_key_elsewhere", key=key, kind=kind)
             if "do" not in data:
-                self.bad(f"{path}.do", f"missing; a {kind} effect says what it does")
+                self.problem(f"{path}.do", "missing_do", kind=kind)
             return
         if "do" in data:
-            self.bad(f"{path}.do", "a static effect has no do; it uses gain:, grant: or negate: with to:")
+            self.problem(f"{path}.do", "static_has_do")
         if not static_keys:
-            self.bad(path, "a static effect needs gain:, grant: or negate:")
+            self.problem(path, "static_gives_nothing")
         if ("gain" in data or "grant" in data) and "to" not in data:
-            self.bad(f"{path}.to", "missing; whom the static effect gives to")
+            self.problem(f"{path}.to", "static_missing_to")
 
     def effect(self, value: Any, path: str, index: int, default_kind: str | None = None,
                default_trigger: str | None = None, default_name: str | None = None) -> EffectDef | None:
@@ -262,7 +260,7 @@ class _Checker(Checker):
         kind = self.effect_kind(data, path, default_kind)
         trigger = self.effect_trigger(data, path, kind, default_trigger)
         if "mandatory" in data and kind != "timing":
-            self.bad(f"{path}.mandatory", "only a timing effect can be mandatory")
+            self.problem(f"{path}.mandatory", "mandatory_not_timing")
         self.effect_shape(data, path, kind)
         return EffectDef(
             name=self.given(data, "name", path, self.text, default_name),
@@ -296,14 +294,13 @@ class _Checker(Checker):
         leader = self.card_leader(data, ctype, rank, path)
         for key, allowed_type in (("caster", "event"), ("ambusher", "ambush")):
             if key in data and ctype not in (None, allowed_type):
-                self.bad(f"{path}.{key}", f"only an {allowed_type} names a {key}")
+                self.problem(f"{path}.{key}", "names_wrong_role", type=allowed_type, key=key)
         keywords = self.listed(data, "keywords", path, self.keyword)
         effects = self.card_effects(data, path)
         sources = tuple(str(s) for s in self.seq(data.get("sources"), f"{path}.sources"))
         if ctype in ("event", "ambush") and all(e.kind == "static" for e in effects) \
                 and len(self.p) == before:
-            self.bad(f"{path}.effects", f"an {ctype} needs an effect that is not static (casting or "
-                                        "springing uses its first one)")
+            self.problem(f"{path}.effects", "needs_effect", type=ctype)
         editions = tuple(self.version(v, f"{path}.editions[{i}]")
                          for i, v in enumerate(self.seq(data.get("editions"), f"{path}.editions")))
         if len(self.p) > before:
@@ -326,15 +323,15 @@ class _Checker(Checker):
         """Name, type, rank and attribute: the first three required, the attribute a Soul's."""
         for key in ("name", "type", "rank"):
             if key not in data:
-                self.bad(f"{path}.{key}", "missing")
+                self.problem(f"{path}.{key}", "missing", key=key)
         name = self.given(data, "name", path, self.text, "").strip()
         if "name" in data and not name:
-            self.bad(f"{path}.name", "must not be empty")
+            self.problem(f"{path}.name", "empty_name")
         ctype = self.given(data, "type", path, lambda v, p: self.choice(v, CARD_TYPES, p))
         rank = self.given(data, "rank", path, lambda v, p: self.integer(v, p, 0, 3))
         attribute = self.given(data, "attribute", path, lambda v, p: self.choice(v, ATTRIBUTES, p))
         if "attribute" not in data and ctype == "soul":
-            self.bad(f"{path}.attribute", "missing; a Soul is light or dark")
+            self.problem(f"{path}.attribute", "missing_attribute")
         return name, ctype, rank, attribute
 
     def card_effects(self, data: Mapping[str, Any], path: str) -> tuple[EffectDef, ...]:
@@ -349,13 +346,13 @@ class _Checker(Checker):
         for key in STAT_KEYS:
             if key in data:
                 if ctype in ("event", "ambush"):
-                    self.bad(f"{path}.{key}", f"an {ctype} has no {key.upper()}")
+                    self.problem(f"{path}.{key}", "stat_on_event", type=ctype, stat=key.upper())
                 values[key] = self.whole(data[key], f"{path}.{key}")
         if ctype in ("soul", "realm") and not values.get("hp"):
             if "hp" not in data:
-                self.bad(f"{path}.hp", f"missing; a {ctype} needs HP")
+                self.problem(f"{path}.hp", "missing_hp", type=ctype)
             elif values.get("hp") == 0:  # None: already said what is wrong with it (one mistake, one message)
-                self.bad(f"{path}.hp", f"a {ctype} needs HP above 0")
+                self.problem(f"{path}.hp", "zero_hp", type=ctype)
         return values
 
     def card_leader(self, data: Mapping[str, Any], ctype: str | None, rank: int | None, path: str) -> bool:
@@ -364,9 +361,9 @@ class _Checker(Checker):
             return False
         leader = self.boolean(data["leader"], f"{path}.leader")
         if ctype not in (None, "soul") and leader:
-            self.bad(f"{path}.leader", "only a Soul can be a Leader")
+            self.problem(f"{path}.leader", "leader_not_soul", type=ctype)
         if leader and rank is not None and rank != 3:
-            self.bad(f"{path}.rank", "Leaders are rank 3 (glossary/leader)")
+            self.problem(f"{path}.rank", "leader_rank", rank=rank)
         return leader
 
 
@@ -425,7 +422,7 @@ def _v_lay(c: _Checker, v: Any, p: str) -> Any:
     if isinstance(v, str):
         if v.lower() in BARE_KEYWORDS:
             return v.lower()
-        c.bad(p, f"expected frozen, a bare keyword, {{gain: {{…}}}} or {{grant: KEYWORD}}, got {v!r}")
+        c.problem(p, "lay_shape", written=v)
         return None
     data = c.mapping(v, p)
     if data is None:
@@ -435,7 +432,7 @@ def _v_lay(c: _Checker, v: Any, p: str) -> Any:
         return {"gain": c.stats(data["gain"], f"{p}.gain")}
     if "grant" in data:
         return {"grant": c.keyword(data["grant"], f"{p}.grant")}
-    c.bad(p, "expected {gain: {…}} or {grant: KEYWORD}")
+    c.problem(p, "lay_map_shape")
     return None
 
 
@@ -444,7 +441,7 @@ def _v_slot(c: _Checker, v: Any, p: str) -> Any:
         return v  # a Soul Spot chosen as a target when the effect is used (Portal Mage's Blink)
     slot = load_field().normalize(v)
     if slot is None and v != "any":
-        c.bad(p, f"no such slot {show(v)}; slots are {load_field().describe()}")
+        c.problem(p, "no_such_part_slot", got=show(v), slots=load_field().describe())
     return slot or v
 
 
@@ -474,7 +471,7 @@ def _v_battle(c: _Checker, v: Any, p: str) -> Any:
     c.keys(data, ("attacker", "target", "counts_as_attack"), p)
     for key in ("attacker", "target"):
         if key not in data:
-            c.bad(f"{p}.{key}", "missing")
+            c.problem(f"{p}.{key}", "missing", key=key)
     return {"attacker": c.ref(data.get("attacker"), f"{p}.attacker",
                               groups=False) if "attacker" in data else None,
             "target": c.ref(data.get("target"), f"{p}.target", groups=False) if "target" in data else None,

@@ -101,8 +101,8 @@ def load_library_dir(directory: Path) -> Library:
             data = yamlio.fix_keys(yamlio.load_project_file(path.read_text(encoding="utf-8")))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
-            problems.add(str(rel), f"YAML error: {getattr(exc, 'problem', exc)}",
-                         mark.line + 1 if mark else None)
+            problems.problem(str(rel), "library_yaml", mark.line + 1 if mark else None,
+                             said=str(getattr(exc, "problem", exc)))
             continue
         items, key = _file_cards(data)
         if key is None:
@@ -113,7 +113,7 @@ def load_library_dir(directory: Path) -> Library:
             found = parse_cards(items, f"{rel}:{key}" if key else str(rel), problems)
         for card in found:
             if card.name.lower() in seen:
-                problems.add(str(rel), f"card {card.name!r} is also defined in {seen[card.name.lower()]}")
+                problems.problem(str(rel), "duplicate_card", name=card.name, other=seen[card.name.lower()])
             seen[card.name.lower()] = str(rel)
             cards.append(card)
     return Library(cards, problems.items)

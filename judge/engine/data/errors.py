@@ -2,7 +2,8 @@
 
 - `ScenarioError`: the input itself is malformed or inconsistent (exit 2, HTTP 400). Its
   `.problems` list every problem with its key path: `{"path": "state.players.A.field.C9",
-  "message": "no such slot; …"}`, plus `"line"` for YAML syntax errors.
+  "message": "no such slot; …", "code": "no_such_field_slot", "facts": {…}}`, plus `"line"` for YAML
+  syntax errors (the codes and their words: input_problems.PROBLEMS).
 - `Violation`: the input is fine but a rule forbids the action: a sentence naming cards and
   slots, with the rule ids behind it (the ruling's `rejected.violations`).
 - `Reason`: why something was refused, fizzled, was lost, skipped or did not happen, as a record
@@ -14,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from judge.engine.data import input_problems
 
 # --- the table of why: reasons as records ---------------------------------------------------------
 #
@@ -49,6 +52,31 @@ REASONS: dict[str, ReasonKind] = {
         ("11.4.2",)),
     "no_legal_target": ReasonKind(
         "{source} has no legal target, so it can't be used{among}", ("11.4.1",)),
+    "target_not_a_slot": ReasonKind("a target must be a slot like B:C3", ("11.4.1",)),
+    "target_not_realm_slot": ReasonKind(
+        "{slot} is not {whose} realm slots; {source} targets a Realm", ("11.4.1",)),
+    "target_no_active_realm": ReasonKind("no active Realm stands on {slot}", ("11.6.2", "glossary/active")),
+    "target_realm_slot": ReasonKind("{slot} is a realm slot; {source} targets a {wants}", ("11.4.1",)),
+    "target_wrong_side": ReasonKind(
+        "{label} is not {whose}: {source} targets {side_words} {wants}", ("11.4.2",)),
+    "target_spot_empty": ReasonKind(
+        "{slot} has no active Soul on it; {source} targets a Soul Spot with an active Soul{front} on it",
+        ("11.4.5",)),
+    "target_spot_not_front": ReasonKind(
+        "{card} ({slot}) is in line {line}, not the Front Line; {source} targets a Soul Spot with an active "
+        "Soul in the Front Line on it", ("11.4.5",)),
+    "target_no_soul": ReasonKind("no Soul stands on {slot}", ("11.4.1",)),
+    "target_not_captured": ReasonKind(
+        "{card} ({slot}) is not captured; {source} asks for a captured Soul", ("11.4.3",)),
+    "target_captured": ReasonKind(
+        "{card} ({slot}) is captured; only an effect that asks for a captured Soul can target it",
+        ("11.4.3",)),
+    "target_condition": ReasonKind("{card} ({slot}) {failed}, which {source} does not allow", ("11.4.1",)),
+    "target_chosen_twice": ReasonKind(
+        "{slot} is chosen twice; the same card or slot can't be chosen twice as a target of one effect",
+        ("11.4.6",)),
+    "target_count": ReasonKind("{source} takes {wanted} target{wanted_plural}, {given} given", ("11.4.1",)),
+    "takes_no_targets": ReasonKind("{source} takes no targets", ("11.4.1",)),
     # --- the event slot (10.2.3)
     "event_slot_taken": ReasonKind(
         "{event} still lies on the event slot; only one Event fits there, so {next} can only be cast once "
@@ -79,8 +107,8 @@ REASONS: dict[str, ReasonKind] = {
         "it has no legal target{among}", ("11.8.3",)),
     # --- rules switching on or off
     "taunt_on": ReasonKind(
-        "{card} ({slot}) now stands in the Front Line, so its Taunt protects {radius} from attacks declared "
-        "from now on", ("glossary/taunt", "glossary/front-line")),
+        "{card} ({slot}) now stands in the Front Line{because}, so its Taunt protects {radius} from attacks "
+        "declared from now on", ("glossary/taunt", "glossary/front-line")),
     "taunt_off": ReasonKind(
         "{card} ({slot}) no longer stands in the Front Line ({front} in front of it), so its Taunt protects "
         "nobody from now on", ("glossary/taunt", "glossary/front-line")),
@@ -94,8 +122,8 @@ REASONS: dict[str, ReasonKind] = {
         "the condition of {card}'s Static Effect ({slot}) no longer holds ({now}), so it stops applying: the "
         "effects of {reached} are no longer negated by it", ("13.1.1", "13.5.2")),
     "slot_effect_stays": ReasonKind(
-        "the slot {slot} stays affected: {other}, laid there too, ran side by side with {ended} and lasts "
-        "{until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
+        "the slot {slot} stays {what}{till}: {other}, laid there too, ran side by side with {ended} and "
+        "lasts {until}; the one that ends later decides how long the slot is affected", ("13.3.4", "13.3.3")),
     # --- refusals of an action (legality): the facts a judge checks
     "not_proactive": ReasonKind(
         "{slot_name} is not a proactive slot in {player}'s turn {turn} of the Escalation Spiral, so {card} "
@@ -128,6 +156,11 @@ REASONS: dict[str, ReasonKind] = {
     "target_realm_shattered": ReasonKind(
         "{card} lies shattered on {slot}: a shattered Realm is no longer active, and effects act only on "
         "active cards", ("10.5.4", "11.6.2", "glossary/shatter", "glossary/active")),
+    "ambush_moment_now": ReasonKind(
+        "{ambush} names a moment ({moment}), and it is that moment now: {now}", ("10.4.6", "12.6.1")),
+    "ambush_moment_missing": ReasonKind(
+        "{ambush} names a moment ({moment}): it can only be sprung in answer to that moment, while the "
+        "effect it answers is on top of the Cascade, and {now}", ("10.4.6", "12.6.1")),
     "taunt_protects": ReasonKind(
         "{taunter} ({taunter_slot}) has Taunt{given} and stands in the Front Line: {card} ({slot}) is in its "
         "radius{shared} and can't be chosen as Attack Target{why}",
@@ -157,6 +190,16 @@ REASONS: dict[str, ReasonKind] = {
     "unyielding_instant": ReasonKind(
         "{card} ({slot}, rank {rank}) is Unyielding against the Instant Effect {effect} "
         "(rank {source_rank}), which does nothing to it", ("13.6.6", "13.6.1", "13.6.3")),
+    # --- a refusal written as words and rules only (legality's `Check.no`), kept as a record so that every
+    # refusal has one: its words are the check's own, its rules the check's (facts `said`, `also`)
+    "refused": ReasonKind("{said}", ()),
+    "unyielding_static": ReasonKind(
+        "{what} (from {source}, rank {source_rank}) does not reach {card} ({slot}, rank {rank}){given}: it "
+        "is Unyielding against its opponent's Static Effects of rank {rank} or lower", ("13.6.1", "13.6.3")),
+    "payer_captured": ReasonKind(
+        "paying {hp} HP captured {card} ({slot}){went}, but {effect} still resolves as far as it can: a "
+        "Soul that pays HP must be active to pay, and being captured by paying does not stop the effect",
+        ("11.5.5", "14.3.1", "glossary/pay-hp")),
     "granted_by": ReasonKind(
         "this {keyword} is granted by {source} and works as if printed on {card}", ("13.2.1",)),
 }
@@ -210,9 +253,31 @@ class _Words(dict[str, Any]):
         self["among"] = (": " + "; ".join(r.text for r in excluded)) if excluded else ""
         used = facts.get("used")
         self["plural"] = "" if used == 1 else "s"
+        self["wanted_plural"] = "" if facts.get("wanted") == 1 else "s"
+        for key, words in _target_words(facts).items():
+            self.setdefault(key, words)   # a fact of that name wins
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+def _target_words(facts: Mapping[str, Any]) -> dict[str, str]:
+    """A target refusal's words about sides and kinds (11.4.2): whose slots, what the effect targets."""
+    out: dict[str, str] = {}
+    side, controller = facts.get("side"), facts.get("controller")
+    if side is not None and controller is not None:
+        other = "B" if controller == "A" else "A"
+        whose = {"own": f"one of {controller}'s", "opposing": f"one of {other}'s"}
+        out["whose"] = whose.get(str(side), "any")
+        out["side_words"] = "an opposing" if side == "opposing" else "your own"
+    if "what" in facts:
+        out["wants"] = "Soul Spot" if facts["what"] == "spot" else "Soul"
+    if "slot" in facts:
+        card, slot = facts.get("card"), facts["slot"]
+        out["label"] = f"{card} ({slot})" if card else f"the empty slot {slot}"
+    if "naming" in facts:
+        out["front"] = " in the Front Line" if facts["naming"] == "front" else ""
+    return out
 
 
 @dataclass(frozen=True)
@@ -227,6 +292,13 @@ class Violation:
     def because(cls, reason: Reason) -> Violation:
         """A refusal whose words and rules are made from its reason record."""
         return cls(reason.text, reason.rules, reason)
+
+    @property
+    def record(self) -> Reason:
+        """Its reason record, or (a refusal with words and rules only) a `refused` record of them."""
+        if self.reason is not None:
+            return self.reason
+        return Reason.of("refused", said=self.text, also=list(self.rules))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text, "rules": list(self.rules)}
@@ -257,17 +329,30 @@ class ScenarioError(ValueError):
         return "\n".join(lines)
 
 
+def problem(path: str, code: str, line: int | None = None, **facts: Any) -> dict[str, Any]:
+    """One input problem as a ScenarioError lists it: its key path, its words made from its code and
+    facts (input_problems.PROBLEMS), the code and the facts, and the YAML line where there is one."""
+    item: dict[str, Any] = {"path": path, "message": input_problems.words(code, facts)}
+    if line is not None:
+        item["line"] = line
+    item["code"] = code
+    item["facts"] = facts
+    return item
+
+
 class Problems:
     """Collects problems while loading so that every one is reported, not just the first."""
 
     def __init__(self) -> None:
         self.items: list[dict[str, Any]] = []
 
+    def problem(self, path: str, code: str, line: int | None = None, **facts: Any) -> None:
+        """A problem of `input_problems.PROBLEMS` at `path`, its words made from `facts`."""
+        self.items.append(problem(path, code, line, **facts))
+
     def add(self, path: str, message: str, line: int | None = None) -> None:
-        item: dict[str, Any] = {"path": path, "message": message}
-        if line is not None:
-            item["line"] = line
-        self.items.append(item)
+        """A problem given as words only (code `input`, the words its fact `said`)."""
+        self.problem(path, "input", line, said=message)
 
     def __bool__(self) -> bool:
         return bool(self.items)

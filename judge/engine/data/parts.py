@@ -108,6 +108,16 @@ class Exile(Part):
 
 
 @dataclass(frozen=True)
+class Unequip(Part):
+    """(ours) The Armament of the Soul REF leaves it for its owner's Elysium while the Soul stays (10.3.5)."""
+
+    who: str
+    KEY = "unequip"
+    FORM = (Key("unequip", "who", "ref"),)
+    WORDS = "sends the Armament of {who} to its owner's Elysium"
+
+
+@dataclass(frozen=True)
 class Teleport(Part):
     who: str
     to: str
@@ -208,6 +218,6 @@ class If(Part):
 
 
 PARTS: dict[str, type[Part]] = {cls.KEY: cls for cls in (
-    Damage, Heal, Capture, Return, Exile, Teleport, Gain, Grant, Lay, Negate, Draw, Discard, Enlist, Battle,
-    If)}
+    Damage, Heal, Capture, Return, Exile, Unequip, Teleport, Gain, Grant, Lay, Negate, Draw, Discard, Enlist,
+    Battle, If)}
 STATIC_PARTS = tuple(key for key, part in PARTS.items() if part.STATIC)

@@ -1,4 +1,8 @@
-"""YAML as the scenario format reads it: YAML 1.2 booleans.
+"""YAML as the scenario format reads it: YAML 1.2 booleans, JSON's types, bounded in size and depth.
+
+What users send is read by libyaml's parser where PyYAML has it (`CLoader`, about ten times faster),
+else by the pure-Python one (`PyLoader`); both hold the same limits and say where a problem is
+(line numbers). The project's own files are read by `load_project_file` (libyaml, no limits).
 
 PyYAML follows YAML 1.1, where `on`, `off`, `yes`, `no`, `y` and `n` are booleans: the contract's
 `{lay: frozen, on: target}` would get the key True. Here only true/false are booleans. For data
@@ -31,10 +35,11 @@ class TooLarge(yaml.YAMLError):
         self.headline = headline
 
 
-class Loader(yaml.SafeLoader):
-    """User input: YAML 1.2 booleans, JSON's types only, and a bounded read: at most MAX_NODES values
-    composed, and the request's time budget looked at every CHECK_EVERY of them (OutOfTime past it),
-    so no text, however it is written, keeps a request reading past its deadline."""
+class PyLoader(yaml.SafeLoader):
+    """User input, read by PyYAML's pure-Python parser (where libyaml is missing): YAML 1.2 booleans,
+    JSON's types only, and a bounded read: at most MAX_NODES values composed, and the request's time
+    budget looked at every CHECK_EVERY of them (OutOfTime past it), so no text, however it is written,
+    keeps a request reading past its deadline."""
 
     def __init__(self, stream: Any) -> None:
         super().__init__(stream)
@@ -46,8 +51,7 @@ class Loader(yaml.SafeLoader):
         for 3,000 levels), so nesting is refused past MAX_NESTING and the clock looked at as it reads."""
         self.fetched += 1
         if self.flow_level > MAX_NESTING or len(self.indents) > MAX_NESTING:
-            raise TooLarge(f"the scenario is nested too deeply (more than {MAX_NESTING} levels)",
-                           self.get_mark(), "The scenario is nested too deeply.")
+            raise _too_deep(self.get_mark())
         if self.fetched % CHECK_EVERY == 0:
             budget.check_time()
         super().fetch_more_tokens()
@@ -55,19 +59,72 @@ class Loader(yaml.SafeLoader):
     def compose_node(self, parent: Any, index: Any) -> Any:
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            raise TooLarge(f"the scenario has more than {MAX_NODES} values",
-                           self.peek_event().start_mark)  # type: ignore[no-untyped-call]
+            raise _too_many(self.peek_event().start_mark)  # type: ignore[no-untyped-call]
         if self.nodes % CHECK_EVERY == 0:
             budget.check_time()
         return super().compose_node(parent, index)
 
 
-Loader.yaml_implicit_resolvers = {
+_CSafeLoader: Any = getattr(yaml, "CSafeLoader", None)
+
+
+class _CLoader(_CSafeLoader or yaml.SafeLoader):  # type: ignore[misc]
+    """User input read by libyaml's parser (about ten times faster), under the same rules and limits:
+    libyaml scans and composes in C, and asks the resolver as it enters each value, so the values and
+    the depth are counted there, and the clock looked at, before anything deeper is read."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self.nodes = 0
+        self.depth = 0
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        self.nodes += 1
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise _too_deep(current_node.start_mark)
+        if self.nodes > MAX_NODES:
+            raise _too_many(_last_mark(current_node))
+        if self.nodes % CHECK_EVERY == 0:
+            budget.check_time()
+        super().descend_resolver(current_node, current_index)
+
+    def ascend_resolver(self) -> None:
+        self.depth -= 1
+        super().ascend_resolver()
+
+
+# The loader for what users send: libyaml's where PyYAML was built with it, else the pure-Python one.
+CLoader: type[yaml.SafeLoader] | None = _CLoader if _CSafeLoader is not None else None
+Loader: type[yaml.SafeLoader] = CLoader or PyLoader
+
+
+def _too_deep(mark: Any) -> TooLarge:
+    return TooLarge(f"the scenario is nested too deeply (more than {MAX_NESTING} levels)", mark,
+                    "The scenario is nested too deeply.")
+
+
+def _too_many(mark: Any) -> TooLarge:
+    return TooLarge(f"the scenario has more than {MAX_NODES} values", mark)
+
+
+def _last_mark(collection: Any) -> Any:
+    """Where reading stopped inside a list or mapping: the end of its last value read so far."""
+    last = collection.value[-1] if collection.value else None
+    if isinstance(last, tuple):   # a mapping's (key, value)
+        last = last[-1]
+    return last.end_mark if last is not None else collection.start_mark
+
+
+# YAML 1.2 booleans: only true/false (any case PyYAML knows), never yes/no/on/off.
+_RESOLVERS = {
     key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-                             list("tTfF"))
+for _loader in (PyLoader, _CLoader):
+    _loader.yaml_implicit_resolvers = {key: list(found) for key, found in _RESOLVERS.items()}
+    _loader.add_implicit_resolver("tag:yaml.org,2002:bool",
+                                  re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
 # User input holds only what JSON holds: a date reads as text, and tags for other types are refused
@@ -108,16 +165,31 @@ def _text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
     return loader.construct_yaml_str(node)
 
 
-Loader.add_constructor("tag:yaml.org,2002:int", _int)
-Loader.add_constructor("tag:yaml.org,2002:float", _float)
-Loader.add_constructor("tag:yaml.org,2002:timestamp", _text)
-for _tag in ("set", "binary", "omap", "pairs"):
-    Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse)
-Loader.add_constructor(None, _refuse)  # any other tag (!foo)
+for _loader in (PyLoader, _CLoader):
+    _loader.add_constructor("tag:yaml.org,2002:int", _int)
+    _loader.add_constructor("tag:yaml.org,2002:float", _float)
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _text)
+    for _tag in ("set", "binary", "omap", "pairs"):
+        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse)
+    _loader.add_constructor(None, _refuse)  # any other tag (!foo)
 
 
 def safe_load(text: str | bytes) -> Any:
-    return yaml.load(text, Loader=Loader)
+    """User input (or a scenario file) as the scenario format reads it, within the limits above.
+
+    A text libyaml refuses for any reason but our limits is read again by the pure-Python reader,
+    which has the last word: its messages are the ones users have always had, and it reads a few texts
+    libyaml refuses outright (an escaped lone surrogate, refused later with its key path; libyaml's own
+    limit of 1,000 levels, met while scanning ahead, becomes ours of 100). Only a text that is wrong
+    anyway pays for the second reading, itself bounded by the same limits."""
+    try:
+        return yaml.load(text, Loader=Loader)
+    except TooLarge:
+        raise
+    except yaml.YAMLError:
+        if Loader is PyLoader:
+            raise
+    return yaml.load(text, Loader=PyLoader)
 
 
 def json_loads(text: str) -> Any:
@@ -185,7 +257,7 @@ class ProjectLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ign
     (the scenario library). User input keeps `Loader`, whose depth errors the callers report."""
 
 
-ProjectLoader.yaml_implicit_resolvers = Loader.yaml_implicit_resolvers
+ProjectLoader.yaml_implicit_resolvers = PyLoader.yaml_implicit_resolvers
 
 
 def load_project_file(text: str | bytes) -> Any:

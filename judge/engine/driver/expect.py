@@ -18,6 +18,8 @@ from judge.engine.position.state import SlotRef
 
 DERIVED_KEYS = ("atk", "def", "hp", "max_hp", "line", "proactive")
 ZONES = ("hand", "deck", "elysium", "exile")
+# a problem of `expect:` as (key path, code of input_problems.PROBLEMS, facts)
+Problem = tuple[str, str, dict[str, Any]]
 
 
 def _none(value: Any) -> bool:
@@ -132,29 +134,28 @@ def _answer(i: int, want: Any, answers: list[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def answer_problems(value: Any, count: int) -> list[tuple[str, str]]:
+def answer_problems(value: Any, count: int) -> list[Problem]:
     """What is wrong with `expect.answers`, given how many questions the scenario asks."""
     if not isinstance(value, list):
-        return [("expect.answers", "expected a list, one expected verdict per question of ask:")]
-    out = []
+        return [("expect.answers", "expect_answers_shape", {})]
+    out: list[Problem] = []
     if len(value) > count:
-        out.append(("expect.answers", f"{len(value)} expected answers for {count} question"
-                                      f"{'s' if count != 1 else ''}"))
+        out.append(("expect.answers", "expect_answers_count", {"answers": len(value),
+                                                               "questions": count}))
     for i, item in enumerate(value):
         path = f"expect.answers.{i}"
         if isinstance(item, Mapping):
             for key in item:
                 if key not in ("verdict", "step", "rules"):
-                    out.append((f"{path}.{key}", "unknown check (expected verdict, step or rules)"))
+                    out.append((f"{path}.{key}", "expect_answer_check", {"key": str(key)}))
             step = item.get("step")
             if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
-                out.append((f"{path}.step", "expected a step number"))
+                out.append((f"{path}.step", "expect_answer_step", {}))
             rules = item.get("rules")
             if rules is not None and not (isinstance(rules, list) and all(_scalar(r) for r in rules)):
-                out.append((f"{path}.rules", "expected a list of rule ids"))
+                out.append((f"{path}.rules", "expect_rule_ids", {}))
         elif not (_scalar(item) or isinstance(item, (bool, list))):
-            out.append((path, "expected a verdict (yes, no, A, B, none, a value, a list) or "
-                              "{verdict, step, rules}"))
+            out.append((path, "expect_verdict", {}))
     return out
 
 
@@ -255,14 +256,13 @@ SLOT_CHECKS = ("empty", "card", "damage", "captured", "shattered", "keywords_inc
 ZONE_CHECKS = ("count", "includes")
 
 
-def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
+def problems(expect: Mapping[str, Any]) -> list[Problem]:
     """What is wrong with an `expect:` mapping, as (key path, message): checked when the scenario
     loads, so `check` only ever meets the shapes it reads."""
-    out: list[tuple[str, str]] = []
+    out: list[Problem] = []
     for key in expect:
         if key not in EXPECT_KEYS:
-            out.append((f"expect.{key}", "unknown check (expected rejected, winner, cites, board, reasons "
-                                         "or answers)"))
+            out.append((f"expect.{key}", "expect_unknown_check", {"key": str(key)}))
     for key, shape in _SHAPES:
         value = expect.get(key)
         if value is not None:
@@ -270,45 +270,44 @@ def problems(expect: Mapping[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def _rejected_shape(rejected: Any) -> list[tuple[str, str]]:
+def _rejected_shape(rejected: Any) -> list[Problem]:
     if _none(rejected) or (isinstance(rejected, int) and not isinstance(rejected, bool)):
         return []
-    return [("expect.rejected", "expected an action number or none")]
+    return [("expect.rejected", "expect_rejected_shape", {})]
 
 
-def _winner_shape(winner: Any) -> list[tuple[str, str]]:
+def _winner_shape(winner: Any) -> list[Problem]:
     if _none(winner) or str(winner).upper() in ("A", "B"):
         return []
-    return [("expect.winner", "expected A, B or none")]
+    return [("expect.winner", "expect_winner_shape", {})]
 
 
-def _cites_shape(cites: Any) -> list[tuple[str, str]]:
+def _cites_shape(cites: Any) -> list[Problem]:
     if isinstance(cites, list) and all(_scalar(r) for r in cites):
         return []
-    return [("expect.cites", "expected a list of rule ids")]
+    return [("expect.cites", "expect_rule_ids", {})]
 
 
-def _reasons_shape(reasons: Any) -> list[tuple[str, str]]:
+def _reasons_shape(reasons: Any) -> list[Problem]:
     if not isinstance(reasons, list):
-        return [("expect.reasons",
-                 "expected a list of reasons, e.g. [{reason: target_unyielding, slot: B:C3}]")]
+        return [("expect.reasons", "expect_reasons_shape", {})]
     return [problem for i, want in enumerate(reasons) for problem in _reason_shape(i, want)]
 
 
-def _reason_shape(i: int, want: Any) -> list[tuple[str, str]]:
+def _reason_shape(i: int, want: Any) -> list[Problem]:
     if not isinstance(want, Mapping) or "reason" not in want:
-        return [(f"expect.reasons[{i}]", "expected a mapping with reason: and the facts to match")]
+        return [(f"expect.reasons[{i}]", "expect_reason_shape", {})]
     if str(want["reason"]) not in REASONS:
-        return [(f"expect.reasons[{i}].reason", f"unknown reason {want['reason']!r}; expected one of "
-                                                 + ", ".join(sorted(REASONS)))]
+        return [(f"expect.reasons[{i}].reason", "expect_unknown_reason",
+                 {"reason": want["reason"], "reasons": sorted(REASONS)})]
     if not all(_scalar(v) for k, v in want.items() if k != "reason"):
-        return [(f"expect.reasons[{i}]", "expected facts as plain values (a card, a slot, a number)")]
+        return [(f"expect.reasons[{i}]", "expect_reason_facts", {})]
     return []
 
 
-def _board_shape(board: Any) -> list[tuple[str, str]]:
+def _board_shape(board: Any) -> list[Problem]:
     if not isinstance(board, Mapping):
-        return [("expect.board", "expected a mapping of slots and zones (e.g. B:C3, A.hand)")]
+        return [("expect.board", "expect_board_shape", {})]
     return [problem for key, spec in board.items()
             for problem in _spec_problems(f"expect.board.{key}", str(key), spec)]
 
@@ -316,7 +315,7 @@ def _board_shape(board: Any) -> list[tuple[str, str]]:
 EXPECT_KEYS = ("rejected", "winner", "cites", "board", "reasons", "answers")
 # the shape each key of `expect:` must have, checked in this order (`answers` is checked against the
 # questions asked: `answer_problems`)
-_SHAPES: tuple[tuple[str, Callable[[Any], list[tuple[str, str]]]], ...] = (
+_SHAPES: tuple[tuple[str, Callable[[Any], list[Problem]]], ...] = (
     ("rejected", _rejected_shape), ("winner", _winner_shape), ("cites", _cites_shape),
     ("reasons", _reasons_shape), ("board", _board_shape),
 )
@@ -337,31 +336,31 @@ def _count(want: Any) -> bool:
 # what each spot check of `expect.board` holds: (test of the value, the message when it fails);
 # a derived value may be none (the Soul has none), a slot's damage may not
 _SPOT_VALUES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "includes": (_names, "expected a list of names"),
-    "keywords_include": (_names, "expected a list of names"),
-    **{flag: ((lambda want: isinstance(want, bool)), "expected true or false")
+    "includes": (_names, "a list of names"),
+    "keywords_include": (_names, "a list of names"),
+    **{flag: ((lambda want: isinstance(want, bool)), "true or false")
        for flag in ("empty", "captured", "shattered", "proactive")},
-    "card": (_scalar, "expected a card name"),
-    "damage": (_count, "expected a whole number"),
+    "card": (_scalar, "a card name"),
+    "damage": (_count, "a whole number"),
 }
-_NUMBER_OR_NONE = ((lambda want: want is None or _count(want)), "expected a whole number")
+_NUMBER_OR_NONE = ((lambda want: want is None or _count(want)), "a whole number")
 
 
-def _spec_problems(path: str, key: str, spec: Any) -> list[tuple[str, str]]:
+def _spec_problems(path: str, key: str, spec: Any) -> list[Problem]:
     if spec is None:
         return []
     if not isinstance(spec, Mapping):
-        return [(path, "expected a mapping of checks")]
+        return [(path, "expect_spot_shape", {"key": key})]
     zone = "." in key and ":" not in key
     if not zone and SlotRef.parse(key) is None:
-        return [(path, "not a slot or zone (expected e.g. B:C3 or A.hand)")]
+        return [(path, "expect_spot_key", {"key": key})]
     out = []
     for what, want in spec.items():
         where = f"{path}.{what}"
         if what not in (ZONE_CHECKS if zone else SLOT_CHECKS):
-            out.append((where, "unknown check"))
+            out.append((where, "expect_spot_check", {"key": key, "check": str(what)}))
             continue
-        holds, message = _SPOT_VALUES.get(what, _NUMBER_OR_NONE)
+        holds, shape = _SPOT_VALUES.get(what, _NUMBER_OR_NONE)
         if not holds(want):
-            out.append((where, message))
+            out.append((where, "expect_spot_value", {"key": key, "check": str(what), "shape": shape}))
     return out

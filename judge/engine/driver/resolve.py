@@ -42,6 +42,8 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     state = scenario.state.copy()
     trace = Trace(cap=cap, snapshot=state.to_dict if snapshots else None)
     g = Game(state, trace, tuple(scenario.actions), verbs, scenario.on_illegal)
+    if snapshots:
+        trace.board = g.board     # each step's board, as the game derived it (one derivation per version)
     trace.explainer = consequences.Explainer(g)   # consequences as steps (issue 11)
     if observe is not None:
         trace.observer = lambda: observe(g)
@@ -119,6 +121,7 @@ def describe_position(g: Game) -> None:
     beyond the printed values (Armaments, auras, Moral, lasting and slot effects, granted keywords)."""
     board = g.board()
     parts: list[str] = []
+    named: list[tuple[Any, str]] = []
     rules: list[str] = ["glossary/line", "glossary/active"]
     for ref, view in board.souls.items():
         if view.captured:
@@ -142,9 +145,10 @@ def describe_position(g: Game) -> None:
             rules += ["13.6.1", "13.6.3"]
         if bits:
             parts.append(f"{view.card.name} ({ref}, line {view.line}): {'; '.join(bits)}")
+            named.append((ref, view.card.name))
     text = "Nothing is queued; the position as given, with what the rules derive for its active cards. " + (
         ". ".join(parts) + "." if parts else "Every card has its printed values.")
-    g.trace.add("position", text, tuple(dict.fromkeys(rules)))
+    g.trace.add("position", text, tuple(dict.fromkeys(rules)), cards=named)
 
 
 def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:

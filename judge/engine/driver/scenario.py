@@ -19,7 +19,7 @@ import yaml
 from judge.engine.data import card_reader as cardmod
 from judge.engine.data import edition, yamlio
 from judge.engine.data.cards import CardDef, Library, load_library
-from judge.engine.data.errors import Problems, ScenarioError
+from judge.engine.data.errors import Problems, ScenarioError, problem
 from judge.engine.data.input_checks import show
 from judge.engine.driver import answers
 from judge.engine.driver import expect as expect_mod
@@ -77,15 +77,14 @@ def parse_yaml(text: str | bytes, source: str | None = None) -> Any:
     try:
         return yamlio.safe_load(text)
     except yamlio.TooLarge as exc:
-        raise ScenarioError([{"path": "", "message": exc.problem, "line": exc.problem_mark.line + 1}],
+        raise ScenarioError([problem("", "too_large", exc.problem_mark.line + 1, said=exc.problem)],
                             source) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
+        said = getattr(exc, "problem", None) or str(exc)
         context = getattr(exc, "context", None)
-        message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
-        raise ScenarioError([{"path": "", "message": message, **({"line": line} if line else {})}],
+        raise ScenarioError([problem("", "yaml_syntax", line or None, said=said, context=context)],
                             source) from None
 
 
@@ -95,8 +94,7 @@ def load_scenario(data: str | bytes | Mapping[str, Any], source: str | None = No
     try:
         return _load(data, source, library)
     except RecursionError:
-        raise ScenarioError([{"path": "", "message": "the scenario is nested too deeply to read"}],
-                            source) from None
+        raise ScenarioError([problem("", "too_deep")], source) from None
 
 
 def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Library | None) -> Scenario:
@@ -105,14 +103,14 @@ def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Li
     problems = Problems()
     too_big = yamlio.expanded_size_problem(data)
     if too_big:
-        problems.add("", too_big)
+        problems.problem("", "too_large", said=too_big)
         problems.raise_if_any(source)
-    for problem in yamlio.value_problems(data):
-        problems.add(problem["path"], problem["message"])
+    for found in yamlio.value_problems(data):
+        problems.problem(found["path"], "bad_value", said=found["message"])
     problems.raise_if_any(source)
     if not isinstance(data, Mapping):
-        problems.add("", "a scenario is a mapping with state:, actions: and so on"
-                         f"{'' if data is not None else ' (the file is empty)'}")
+        problems.problem("", "scenario_not_mapping" if data is not None else "scenario_empty",
+                         got=show(data))
         raise ScenarioError(problems.items, source)
     named = data.get("codex")
     version = str(named) if isinstance(named, str | int | float) and edition.known(str(named)) else None
@@ -123,13 +121,31 @@ def _load(data: str | bytes | Mapping[str, Any], source: str | None, library: Li
     return scenario
 
 
-def load_scenario_file(path: str | Path) -> Scenario:
+def parse_action(data: Any, scenario: Scenario, path: str = "action") -> Action:
+    """One contract §4 action (a mapping) checked as the scenario's `actions:` items are, against
+    its cards and its edition's slots; raises ScenarioError naming what is wrong under `path`."""
+    problems = Problems()
+    with edition.under(scenario.codex if scenario.codex and edition.known(scenario.codex) else None):
+        loader = _Loader(problems, scenario.library, scenario.source)
+        action = loader.action(data, path, 0)
+    problems.raise_if_any(scenario.source)
+    assert action is not None  # no problem: it was read
+    return action
+
+
+def read_scenario_file(path: str | Path) -> Any:
+    """The data of a scenario file, read and parsed once (a ScenarioError names what went wrong and,
+    for a YAML problem, its line); `load_scenario(data, source=…)` then makes the scenario of it."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError([{"path": "", "message": f"can't read the file: {exc}"}], str(path)) from None
-    return load_scenario(text, source=str(path))
+        raise ScenarioError([problem("", "unreadable_file", said=str(exc))], str(path)) from None
+    return parse_yaml(text, str(path))
+
+
+def load_scenario_file(path: str | Path) -> Scenario:
+    return load_scenario(read_scenario_file(path), source=str(path))
 
 
 def _words(data: Mapping[str, Any], key: str) -> str:
@@ -165,10 +181,11 @@ class _Loader(StateLoader):
         state = self.state_of(data)
         actions = tuple(self.actions(data.get("actions"), "actions"))
         # questions are checked against a position and a queue that loaded (one mistake, one message)
-        asks = answers.parse(data["ask"], actions, state, self.bad) if "ask" in data and not self.p else ()
+        asks = answers.parse(data["ask"], actions, state, self.question) if "ask" in data and not self.p \
+            else ()
         if expect is not None and "answers" in expect:
-            for path, message in expect_mod.answer_problems(expect["answers"], len(asks) or 1):
-                self.bad(path, message)
+            for path, code, facts in expect_mod.answer_problems(expect["answers"], len(asks) or 1):
+                self.problem(path, code, **facts)
         scenario = Scenario(
             id=self.scenario_id(data), title=_words(data, "title"), question=_words(data, "question").strip(),
             codex=_written(data, "codex"),
@@ -181,16 +198,20 @@ class _Loader(StateLoader):
             self.consistency(state)
         return scenario
 
+    def question(self, path: str, message: str) -> None:
+        """A question of `ask:` that can't be asked here, in answers.py's words (code `question`)."""
+        self.p.problem(path, "question", said=message)
+
     def head(self, data: Mapping[str, Any]) -> None:
         """`id`, `title`, `question` and `codex` are text; `codex` names an edition we hold."""
         sid = data.get("id")
         if sid is not None and not isinstance(sid, (str, int)):
-            self.bad("id", "expected text")
+            self.problem("id", "text_expected", got=show(sid))
         for key in ("title", "question", "codex"):
             if key in data and not isinstance(data[key], (str, int, float)):
-                self.bad(key, "expected text")
+                self.problem(key, "text_expected", got=show(data[key]))
         if isinstance(data.get("codex"), (str, int, float)) and not edition.known(str(data["codex"])):
-            self.bad("codex", f"no Codex edition {str(data['codex'])!r}; we hold {', '.join(edition.held())}")
+            self.problem("codex", "unknown_edition", name=str(data["codex"]), held=list(edition.held()))
 
     def scenario_id(self, data: Mapping[str, Any]) -> str:
         """The scenario's `id`, else its file's name, else "scenario"."""
@@ -201,7 +222,7 @@ class _Loader(StateLoader):
     def on_illegal(self, data: Mapping[str, Any]) -> str:
         on_illegal = data.get("on_illegal", "stop")
         if on_illegal not in ("stop", "continue"):
-            self.bad("on_illegal", f"expected stop or continue, got {on_illegal!r}")
+            self.problem("on_illegal", "on_illegal_choice", got=repr(on_illegal))
             return "stop"
         return str(on_illegal)
 
@@ -211,10 +232,10 @@ class _Loader(StateLoader):
         if expect is None:
             return None
         if not isinstance(expect, Mapping):
-            self.bad("expect", "expected a mapping (rejected, cites, winner, board, reasons)")
+            self.problem("expect", "expect_shape", got=show(expect))
             return None
-        for path, message in expect_mod.problems(expect):
-            self.bad(path, message)
+        for path, code, facts in expect_mod.problems(expect):
+            self.problem(path, code, **facts)
         return expect
 
     def state_of(self, data: Mapping[str, Any]) -> State:
@@ -224,7 +245,7 @@ class _Loader(StateLoader):
             state_data = {}
         state = self.state(state_data, "state") if isinstance(state_data, Mapping) else None
         if state is None:
-            self.bad("state", "expected a mapping with players:")
+            self.problem("state", "state_shape", got=show(state_data))
             state = _blank_state(self.library)
         return state
 
@@ -242,14 +263,13 @@ class _Loader(StateLoader):
             return None
         verbs = [v for v in NAMES if v in data]
         if len(verbs) != 1:
-            self.bad(path, f"an action has exactly one verb of {', '.join(NAMES)}; got keys "
-                           f"{', '.join(map(str, data)) or 'none'}")
+            self.problem(path, "verb_count", verbs=list(NAMES), keys=[str(key) for key in data])
             return None
         verb = VERBS[verbs[0]]
         self.c.keys(data, (verb.name, *verb.keys, "by", "targets", "discard"), path)
         by = data.get("by")
         if by is not None and str(by).upper() not in PLAYERS:
-            self.bad(f"{path}.by", f"expected A or B, got {by!r}")
+            self.problem(f"{path}.by", "not_a_player", got=repr(by))
             by = None
         by = str(by).upper() if by is not None else None
         value = self.action_value(verb, data[verb.name], f"{path}.{verb.name}")
@@ -257,7 +277,7 @@ class _Loader(StateLoader):
             if key in data:
                 self.slot_text(data[key], f"{path}.{key}", realm=verb.realm_slot)
         if verb.required and verb.required not in data:
-            self.bad(f"{path}.{verb.required}", f"missing; {verb.name} needs {verb.required}:")
+            self.problem(f"{path}.{verb.required}", "missing_verb_key", verb=verb.name, key=verb.required)
         args = self.action_args(data, verb, path)
         return Action(index=index, verb=verb.name, value=value, by=by, args=args)
 
@@ -268,11 +288,11 @@ class _Loader(StateLoader):
             return card.name if card else value
         if verb.value == "effect":
             if not isinstance(value, str) or not value.strip():
-                self.bad(sub, "expected the effect's name")
+                self.problem(sub, "effect_name_expected", got=show(value))
         elif verb.value == "slot":
             self.slot_text(value, sub)
         elif value is not True:
-            self.bad(sub, f"expected true ({{{verb.name}: true}})")
+            self.problem(sub, "verb_takes_true", verb=verb.name, got=show(value))
         return value
 
     def action_args(self, data: Mapping[str, Any], verb: Verb, path: str) -> dict[str, Any]:
@@ -295,9 +315,8 @@ class _Loader(StateLoader):
 
     def slot_text(self, value: Any, path: str, realm: bool = False) -> None:
         if Place.parse(value) is None:
-            hint = self.slot_hint(str(value).split(":")[-1]) if isinstance(value, str) else ""
-            self.bad(path, f"expected a slot like C3 or B:L1, got {show(value)}{hint}; slots are "
-                           f"{self.field.describe()}"
-                           + (f", {', '.join(self.field.realm_slots)}" if realm else ""))
+            near = self.near_slots(value.split(":")[-1]) if isinstance(value, str) else []
+            self.problem(path, "not_an_action_slot", got=show(value), near=near, slots=self.field.describe(),
+                         realm_slots=list(self.field.realm_slots) if realm else [])
 
 

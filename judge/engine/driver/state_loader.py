@@ -6,16 +6,17 @@ altar, an active Soul at 0 HP … are refused). Used by `scenario.load_scenario`
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from judge.engine.data import card_reader as cardmod
-from judge.engine.data import suggest
 from judge.engine.data.cards import DURATIONS, CardDef, Library
 from judge.engine.data.edition import active, numbers
 from judge.engine.data.errors import Problems
 from judge.engine.data.field import load_field
 from judge.engine.data.input_checks import show
+from judge.engine.data.input_problems import matches
+from judge.engine.data.parts import PARTS
 from judge.engine.position import board as stats
 from judge.engine.position.outcome import Outcome
 from judge.engine.position.state import (
@@ -37,15 +38,6 @@ from judge.engine.position.state import (
 
 DEFAULT_TURNS_TAKEN = 5
 
-# a lasting effect's kind: the key naming where it is (a negation names it under `negate:` itself) …
-_LASTING_WHERE = {"lay": "on", "gain": "to", "grant": "to"}
-# … and how its value is read (a negation has none)
-_LASTING_VALUES: dict[str, Callable[[cardmod._Checker, Any, str], Any]] = {
-    "gain": lambda c, value, path: c.stats(value, path),
-    "grant": lambda c, value, path: c.keyword(value, path),
-    "lay": cardmod._v_lay,
-}
-
 
 class StateLoader:
     """Loads `state:` (contract §2) into a State and checks the position is consistent."""
@@ -62,29 +54,34 @@ class StateLoader:
         self._recruits: dict[str, list[str]] = {}   # `recruited_this_turn:` lists as given, per player
 
     def bad(self, path: str, message: str) -> None:
+        """A problem given as words only (code `input`)."""
         self.p.add(path, message)
 
-    def slot_hint(self, typed: Any) -> str:
-        return suggest.after(" (", suggest.close(str(typed), (*self.field.slots, *self.field.realm_slots)),
-                             ")")
+    def problem(self, path: str, code: str, **facts: Any) -> None:
+        """A problem of input_problems.PROBLEMS at `path`, its words made from `facts`."""
+        self.p.problem(path, code, **facts)
+
+    def near_slots(self, typed: Any) -> list[str]:
+        """The slot names a mistyped one is close to (for "did you mean")."""
+        return matches(str(typed), (*self.field.slots, *self.field.realm_slots))
 
     # --- cards and names
     def known(self, name: Any, path: str, ctype: str | None = None) -> CardDef | None:
         if not isinstance(name, str) or not name.strip():
-            self.bad(path, f"expected a card name, got {show(name)}")
+            self.problem(path, "not_a_card_name", got=show(name))
             return None
         card = self.library.get(name)
         if card is None:
             if name.strip().lower() not in self.refused:  # a refused card was already reported where it is
-                self.bad(path, f"no card named {name!r} in the library or the scenario's `cards:`"
-                               + suggest.after("; ", suggest.close(name, (c.name for c in self.library))))
+                self.problem(path, "unknown_card", name=name,
+                             near=matches(name, (c.name for c in self.library)))
             return None
         if ctype and card.type != ctype:
-            self.bad(path, f"{card.name} is a {card.type}, not a {ctype}")
+            self.problem(path, "wrong_card_type", card=card.name, type=card.type, wanted=ctype)
         version = active().version
         if card.editions and version not in card.editions:
-            self.bad(path, f"{card.name} is not legal in Codex {version}; it is legal in "
-                           f"{', '.join(card.editions)}")
+            self.problem(path, "not_in_edition", card=card.name, version=version,
+                         editions=list(card.editions))
         return card
 
     def names(self, value: Any, path: str) -> list[str]:
@@ -100,11 +97,11 @@ class StateLoader:
         if value is None:
             return [], 0
         if isinstance(value, bool):
-            self.bad(path, "expected a count or a list of card names")
+            self.problem(path, "pile_shape")
             return [], 0
         if isinstance(value, int):
             if value < 0:
-                self.bad(path, f"expected a count of 0 or more, got {value}")
+                self.problem(path, "negative_count", got=value)
             return [], max(value, 0)
         if isinstance(value, Mapping):
             self.c.keys(value, ("cards", "unnamed"), path)
@@ -118,17 +115,14 @@ class StateLoader:
         turn 1, A has 4 and B has 3 (glossary Setup, Player A, Player B)."""
         if phase != SETUP:
             if "round" in data:
-                self.bad(f"{path}.round", f"only with phase: setup (the recruiting rounds before turn 1); "
-                                          f"this is the {phase} phase")
+                self.problem(f"{path}.round", "round_outside_setup", phase=phase)
             return self.c.integer(data.get("turn", 9), f"{path}.turn", 1) or 9, 0
         turn = data.get("turn", 0)
         if turn != 0:
-            self.bad(f"{path}.turn", f"expected 0 with phase: setup (before the first turn), got {turn!r}")
+            self.problem(f"{path}.turn", "setup_turn", got=repr(turn))
         most, rnd = numbers().recruiting_rounds(turn_player), data.get("round", 1)
         if isinstance(rnd, bool) or not isinstance(rnd, int) or not 1 <= rnd <= most:
-            self.bad(f"{path}.round", f"expected 1..{most}: {turn_player} has {most} recruiting rounds "
-                                      f"before the first turn (glossary/player-{turn_player.lower()}), got "
-                                      f"{rnd!r}")
+            self.problem(f"{path}.round", "round_range", most=most, player=turn_player, got=repr(rnd))
             rnd = 1
         return 0, rnd
 
@@ -139,11 +133,11 @@ class StateLoader:
                            "winner"), path)
         turn_player = str(data.get("turn_player", "A")).upper()
         if turn_player not in PLAYERS:
-            self.bad(f"{path}.turn_player", f"expected A or B, got {data.get('turn_player')!r}")
+            self.problem(f"{path}.turn_player", "not_a_player", got=repr(data.get("turn_player")))
             turn_player = "A"
         phase = data.get("phase", "preparation")
         if phase not in (SETUP, *PHASES):
-            self.bad(f"{path}.phase", f"expected one of {', '.join((SETUP, *PHASES))}, got {phase!r}")
+            self.problem(f"{path}.phase", "not_a_choice", options=[SETUP, *PHASES], got=repr(phase))
             phase = "preparation"
         state = _blank_state(self.library)
         state.turn_player, state.phase = turn_player, phase
@@ -152,22 +146,21 @@ class StateLoader:
         if players is None:
             players = {}
         if not isinstance(players, Mapping):
-            self.bad(f"{path}.players", "expected a mapping with A and B")
+            self.problem(f"{path}.players", "players_shape")
             players = {}
         for key in players:
             if str(key).upper() not in PLAYERS:
-                self.bad(f"{path}.players.{key}", "no such player; players are A and B")
+                self.problem(f"{path}.players.{key}", "no_such_player", player=str(key))
         # 13.5.2 "newer": cards already on the board arrived in the order the file lists them, players
         # included (docs/scenario-format.md, "Which card is newer"): write B first to make B's the older
         listed = [str(key).upper() for key in players if str(key).upper() in PLAYERS]
         for p in dict.fromkeys([*listed, *PLAYERS]):
             pdata = players.get(p, players.get(p.lower()))
             if pdata is None:
-                self.bad(f"{path}.players.{p}", "missing; each player has a Leader on the altar "
-                                                "(glossary/altar)")
+                self.problem(f"{path}.players.{p}", "missing_player", player=p)
                 continue
             if not isinstance(pdata, Mapping):
-                self.bad(f"{path}.players.{p}", "expected a mapping with field:, hand:, …")
+                self.problem(f"{path}.players.{p}", "player_shape", player=p)
                 continue
             self.player(state, p, pdata, f"{path}.players.{p}")
         if "event_slot" in data and data["event_slot"] is not None:
@@ -175,7 +168,7 @@ class StateLoader:
             state.event_slot = data["event_slot"]
         if data.get("winner") is not None:
             if data["winner"] not in PLAYERS:
-                self.bad(f"{path}.winner", "expected A, B or nothing")
+                self.problem(f"{path}.winner", "winner_shape")
             else:
                 state.outcome = Outcome.of("stated", data["winner"])
         for i, item in enumerate(self.c.seq(data.get("lasting"), f"{path}.lasting")):
@@ -195,13 +188,22 @@ class StateLoader:
             ps.turns_taken = self.c.integer(data.get("turns_taken", DEFAULT_TURNS_TAKEN),
                                             f"{path}.turns_taken",
                                             0) or 0
+        self.proactive(ps, data, path)
+        self.piles(ps, p, data, path)
+        self.board_slots(state, p, data, path)
+
+    def proactive(self, ps: PlayerState, data: Mapping[str, Any], path: str) -> None:
+        """`proactive:`, the slots the Escalation Spiral woke by choice."""
         for i, item in enumerate(self.c.seq(data.get("proactive"), f"{path}.proactive")):
             slot = self.field.normalize(item)
             if slot is None:
-                self.bad(f"{path}.proactive[{i}]", f"no such slot {item!r}{self.slot_hint(item)}; slots are "
-                                                   f"{self.field.describe()}")
+                self.problem(f"{path}.proactive[{i}]", "no_such_proactive_slot", got=repr(item),
+                             near=self.near_slots(item), slots=self.field.describe())
             else:
                 ps.proactive.add(slot)
+
+    def piles(self, ps: PlayerState, p: str, data: Mapping[str, Any], path: str) -> None:
+        """Hand, deck, Elysium and Exile; the turns a decked-out player has left; the recruits made."""
         ps.hand, ps.hand_hidden = self.pile(data.get("hand"), f"{path}.hand")
         ps.deck, ps.deck_hidden = self.pile(data.get("deck", 20 if "deck" not in data else None),
                                             f"{path}.deck")
@@ -214,23 +216,26 @@ class StateLoader:
             items = self.c.seq(data["recruited_this_turn"], sub)
             self._recruits[p] = [card.name for i, item in enumerate(items)
                                  if (card := self.known(item, f"{sub}[{i}]", "soul"))]
+
+    def board_slots(self, state: State, p: str, data: Mapping[str, Any], path: str) -> None:
+        """`field:` (soul slots) and `realms:` (realm slots)."""
         fdata = data.get("field")
         if fdata is None:
             fdata = {}
         if not isinstance(fdata, Mapping):
-            self.bad(f"{path}.field", "expected a mapping of slot: card")
+            self.problem(f"{path}.field", "field_shape")
             fdata = {}
         seen: dict[str, str] = {}
         for key, value in fdata.items():
             sub = f"{path}.field.{key}"
             slot = self.field.normalize(key)
             if slot is None:
-                realm_hint = " (realm slots go under realms:)" if self.field.is_realm_slot(str(key)) else ""
-                self.bad(sub, f"no such slot{realm_hint}{self.slot_hint(key)}; slots are "
-                              f"{self.field.describe()}")
+                self.problem(sub, "no_such_field_slot", player=p, key=str(key),
+                             realm_slot=self.field.is_realm_slot(str(key)), near=self.near_slots(key),
+                             slots=self.field.describe())
                 continue
             if slot in seen:
-                self.bad(sub, f"the same slot as {seen[slot]}")
+                self.problem(sub, "same_slot", player=p, slot=slot, other=seen[slot])
                 continue
             seen[slot] = str(key)
             self.soul_slot(state, p, slot, value, sub)
@@ -238,13 +243,14 @@ class StateLoader:
         if rdata is None:
             rdata = {}
         if not isinstance(rdata, Mapping):
-            self.bad(f"{path}.realms", "expected a mapping of realm slot: card")
+            self.problem(f"{path}.realms", "realms_shape")
             rdata = {}
         for key, value in rdata.items():
             sub = f"{path}.realms.{key}"
             slot = self.field.normalize(key)
             if slot is None or not self.field.is_realm_slot(slot):
-                self.bad(sub, f"no such realm slot; realm slots are {', '.join(self.field.realm_slots)}")
+                self.problem(sub, "no_such_realm_slot", player=p, key=str(key),
+                             slots=list(self.field.realm_slots))
                 continue
             self.realm_slot(state, p, slot, value, sub)
 
@@ -255,7 +261,7 @@ class StateLoader:
         if isinstance(value, str):
             return {"card": value}
         if not isinstance(value, Mapping):
-            self.bad(path, "expected a card name or {card: …, damage: …}")
+            self.problem(path, "soul_entry_shape")
             return None
         return value
 
@@ -272,7 +278,7 @@ class StateLoader:
             if soul is not None:
                 target.soul = soul
         elif any(k in value for k in ("damage", "captured", "armament", "recruited", "attacks_made")):
-            self.bad(f"{path}.card", "missing; damage, armament and the like belong to a Soul")
+            self.problem(f"{path}.card", "missing_soul_card")
         self.ambushes(state, p, slot, target, value.get("ambushes"), f"{path}.ambushes")
 
     def soul(self, state: State, p: str, slot: str, value: Mapping[str, Any], path: str) -> Soul | None:
@@ -283,8 +289,8 @@ class StateLoader:
             return None
         if card.rank > rank:
             # glossary/slot, glossary/rank: a slot shows the highest rank a Soul on it may have
-            self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} "
-                                     "slot")
+            self.problem(f"{path}.card", "soul_rank_over_slot", card=card.name, rank=card.rank, player=p,
+                         slot=slot, slot_rank=rank)
         soul = Soul(uid=state.new_uid(), name=card.name, owner=p)
         soul.damage = self.c.in_steps(value.get("damage", 0), f"{path}.damage") or 0
         soul.captured = self.c.boolean(value["captured"], f"{path}.captured") if "captured" in value \
@@ -307,9 +313,10 @@ class StateLoader:
             return None
         rank = self.field.rank(slot)
         if arm.rank > rank:
-            self.bad(path, f"{arm.name} is rank {arm.rank} but {slot} is a rank-{rank} slot (10.3.1)")
+            self.problem(path, "armament_rank_over_slot", card=arm.name, rank=arm.rank, slot=slot,
+                         slot_rank=rank)
         if captured:
-            self.bad(path, "a captured Soul carries no Armament: it went to the Elysium (10.3.4)")
+            self.problem(path, "captured_armament", card=arm.name)
         return Armament(state.new_uid(), arm.name)
 
     def ambushes(self, state: State, p: str, slot: str, target: Slot, value: Any, path: str) -> None:
@@ -321,21 +328,20 @@ class StateLoader:
             if isinstance(item, str):
                 item = {"card": item}
             if not isinstance(item, Mapping):
-                self.bad(sub, "expected {card: …, setter: …}")
+                self.problem(sub, "ambush_shape")
                 continue
             self.c.keys(item, ("card", "setter"), sub)
             card = self.known(item.get("card"), f"{sub}.card", "ambush")
             if card is None or card.type != "ambush":
                 continue
             if card.rank > rank:
-                self.bad(f"{sub}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} slot "
-                                        "(10.4.1)")
+                self.problem(f"{sub}.card", "ambush_rank_over_slot", card=card.name, rank=card.rank,
+                             slot=slot, slot_rank=rank)
             setter_text = item.get("setter")
             setter: int | None = None
             if setter_text in (None, "here"):
                 if target.soul is None:
-                    self.bad(f"{sub}.setter",
-                             "no Soul stands here; say `setter: gone` or where the Setter is")
+                    self.problem(f"{sub}.setter", "setter_here_empty", slot=slot)
                 else:
                     setter = target.soul.uid
                     setters_here += 1
@@ -343,14 +349,13 @@ class StateLoader:
                 # extension: `setter: "A:L1"`: the Setter was teleported and now stands there (10.4.2)
                 ref = SlotRef.parse(setter_text, p)
                 if ref is None:
-                    self.bad(f"{sub}.setter", f"expected gone, here or a slot like A:L1, got {setter_text!r}")
+                    self.problem(f"{sub}.setter", "setter_shape", got=repr(setter_text))
                 else:
                     self._pending_setters.append((ref, len(target.ambushes), target, f"{sub}.setter"))
             target.ambushes.append(Ambush(state.new_uid(), card.name, p, setter))
         if setters_here > 1:
             # 10.4.2: each Soul may control only one set Ambush at a time
-            self.bad(path, "the Soul here is the Setter of more than one Ambush; each Soul "
-                           "controls only one set Ambush at a time (10.4.2)")
+            self.problem(path, "two_ambushes", player=p, slot=slot, setters=setters_here)
 
     def realm_slot(self, state: State, p: str, slot: str, value: Any, path: str) -> None:
         value = self.card_entry(value, path)
@@ -362,8 +367,8 @@ class StateLoader:
             return
         rank = self.field.rank(slot)
         if card.rank > rank:
-            self.bad(f"{path}.card", f"{card.name} is rank {card.rank} but {slot} is a rank-{rank} realm "
-                                     "slot (10.5.1)")
+            self.problem(f"{path}.card", "realm_rank_over_slot", card=card.name, rank=card.rank, player=p,
+                         slot=slot, slot_rank=rank)
         realm = Realm(state.new_uid(), card.name, p)
         realm.damage = self.c.in_steps(value.get("damage", 0), f"{path}.damage") or 0
         realm.shattered = self.c.boolean(value["shattered"],
@@ -376,14 +381,17 @@ class StateLoader:
             return
         kinds = [k for k in LASTING_KINDS if k in data]
         if len(kinds) != 1:
-            self.bad(path, f"a lasting effect has exactly one of {', '.join(LASTING_KINDS)}")
+            self.problem(path, "lasting_kind", kinds=list(LASTING_KINDS))
             return
         kind = kinds[0]
-        where_key = _LASTING_WHERE.get(kind)
+        # the part's own form (parts.PARTS) says where it is (`to:`, `on:`; a negation names it under
+        # `negate:` itself) and what kind of value it holds
+        form = PARTS[kind].FORM
+        where_key = next((key.written for key in form[1:] if key.kind == "ref"), None)
         self.c.keys(data, (kind, *([where_key] if where_key else []), "until", "source", "controller",
                            "started_turn"), path)
         until = self.c.choice(data.get("until", "permanently"), DURATIONS, f"{path}.until") or "permanently"
-        read = _LASTING_VALUES.get(kind)
+        read = cardmod.VALUE_PARSERS[form[0].kind] if where_key else None
         value = read(self.c, data[kind], f"{path}.{kind}") if read else None
         target = self.lasting_target(state, kind, data.get(where_key or "negate"),
                                      f"{path}.{where_key or 'negate'}")
@@ -412,14 +420,13 @@ class StateLoader:
         if state.turn < 1:
             return False
         if effect.started_turn > state.turn:
-            self.bad(f"{path}.started_turn", f"turn {effect.started_turn} has not begun: this is turn "
-                                             f"{state.turn}")
+            self.problem(f"{path}.started_turn", "lasting_not_begun", started=effect.started_turn,
+                         turn=state.turn)
             return True
         last = state.last_turn(effect)
         if last is not None and last < state.turn:
-            self.bad(f"{path}.until", f"begun in turn {effect.started_turn}, it ended at the end of turn "
-                                      f"{last} (13.3.1), before this turn {state.turn}: leave it out of the "
-                                      "position")
+            self.problem(f"{path}.until", "lasting_ended", started=effect.started_turn, last=last,
+                         turn=state.turn)
             return True
         return False
 
@@ -429,16 +436,16 @@ class StateLoader:
         there (its uid); None when that is not so (reported)."""
         ref = SlotRef.parse(target_text, state.turn_player)
         if ref is None:
-            self.bad(path, f"expected a slot like B:C3, got {show(target_text)}")
+            self.problem(path, "not_a_board_slot", got=show(target_text))
             return None
         if kind == "lay":
             if ref.is_realm:
-                self.bad(path, "a slot effect is laid on a soul slot (13.3.3)")
+                self.problem(path, "slot_effect_on_realm", slot=str(ref))
                 return None
             return ref, None
         holder = state.soul_at(ref) if not ref.is_realm else state.realm_at(ref)
         if holder is None:
-            self.bad(path, f"no card stands on {ref}")
+            self.problem(path, "no_card_on_slot", slot=str(ref))
             return None
         return ref, holder.uid
 
@@ -447,7 +454,7 @@ class StateLoader:
         if source_player is not None:
             controller = controller or source_player
         if controller is not None and controller not in PLAYERS:
-            self.bad(path, "expected A or B")
+            self.problem(path, "controller_shape", got=show(controller))
             return None
         return None if controller is None else str(controller)
 
@@ -460,13 +467,13 @@ class StateLoader:
         if src_ref is not None:
             holder = state.soul_at(src_ref) if not src_ref.is_realm else state.realm_at(src_ref)
             if holder is None:
-                self.bad(path, f"no card stands on {src_ref}")
+                self.problem(path, "no_card_on_slot", slot=str(src_ref))
                 return None
             return holder.uid, self.library[holder.name].rank, src_ref.player
         if source is not None:
             card = self.known(source, path)
             return None if card is None else (None, card.rank, None)
-        self.bad(path, "missing; a slot like A:L2 or a card name (it decides Unyielding, 13.6.3)")
+        self.problem(path, "missing_source")
         return None
 
     def used(self, state: State, item: Any, path: str) -> None:
@@ -476,23 +483,24 @@ class StateLoader:
         self.c.keys(data, ("card", "effect", "this_turn", "this_game"), path)
         ref = SlotRef.parse(data.get("card"), state.turn_player)
         if ref is None:
-            self.bad(f"{path}.card", f"expected a slot like A:altar, got {show(data.get('card'))}")
+            self.problem(f"{path}.card", "used_not_a_slot", got=show(data.get("card")))
             return
         holder = state.soul_at(ref) if not ref.is_realm else state.realm_at(ref)
         if holder is None:
-            self.bad(f"{path}.card", f"no card stands on {ref}")
+            self.problem(f"{path}.card", "no_card_on_slot", slot=str(ref))
             return
         card = self.library[holder.name]
         effect = data.get("effect")
         used = card.effect(effect) if isinstance(effect, str) else None
         if used is None:
-            names = ", ".join(e.label for e in card.effects) or "none"
-            self.bad(f"{path}.effect", f"{card.name} has no effect {effect!r}; its effects: {names}")
+            self.problem(f"{path}.effect", "no_such_effect", card=card.name, effect=effect,
+                         effects=[e.label for e in card.effects])
             return
         this_turn = self.c.integer(data.get("this_turn", 0), f"{path}.this_turn", 0) or 0
         this_game = self.c.integer(data.get("this_game", this_turn), f"{path}.this_game", 0) or 0
         if this_game < this_turn:
-            self.bad(f"{path}.this_game", "can't be less than this_turn")
+            self.problem(f"{path}.this_game", "used_game_below_turn", this_turn=this_turn,
+                         this_game=this_game)
         state.used[(holder.uid, used.label.lower())] = [this_turn, this_game]
 
     # --- actions
@@ -501,7 +509,7 @@ class StateLoader:
         for ref, idx, slot, path in self._pending_setters:
             soul = state.soul_at(ref)
             if soul is None:
-                self.bad(path, f"no Soul stands on {ref}")
+                self.problem(path, "no_soul_on_slot", slot=str(ref))
             else:
                 slot.ambushes[idx].setter = soul.uid
         self._pending_setters = []
@@ -511,16 +519,16 @@ class StateLoader:
             altar = self.field.root
             leader = ps.slots[altar].soul
             if leader is None:
-                self.bad(f"{path}.field.{altar}", "empty; the altar always holds the Leader (glossary/altar)")
+                self.problem(f"{path}.field.{altar}", "empty_altar", player=p, slot=altar)
             else:
                 card = self.library[leader.name]
                 if not card.leader:
-                    self.bad(f"{path}.field.{altar}", f"{card.name} is not a Leader; the altar holds the "
-                                                      "Leader (glossary/altar, glossary/leader)")
+                    self.problem(f"{path}.field.{altar}", "altar_not_leader", card=card.name, player=p,
+                                 slot=altar)
             for slot, s in ps.slots.items():
                 if s.soul and s.soul.recruited_this_turn and p != state.turn_player:
-                    self.bad(f"{path}.field.{slot}.recruited", f"{p} can't have recruited this turn: it is "
-                                                               f"{state.turn_player}'s turn (10.1.1)")
+                    self.problem(f"{path}.field.{slot}.recruited", "recruited_off_turn", player=p, slot=slot,
+                                 turn_player=state.turn_player)
             self.recruits(state, p, path)
             self.spiral(state, p, path)
         self.hp_check(state)
@@ -536,12 +544,12 @@ class StateLoader:
             return
         ps.recruits = given
         if given and p != state.turn_player:
-            self.bad(f"{path}.recruited_this_turn", f"{p} can't have recruited this turn: it is "
-                                                    f"{state.turn_player}'s turn (10.1.1)")
+            self.problem(f"{path}.recruited_this_turn", "recruited_off_turn", player=p,
+                         turn_player=state.turn_player)
         missing = Counter(n.lower() for n in marked) - Counter(n.lower() for n in given)
         if missing:
-            self.bad(f"{path}.recruited_this_turn", f"leaves out {', '.join(sorted(missing))}, marked "
-                                                    "`recruited: this_turn` on the field")
+            self.problem(f"{path}.recruited_this_turn", "recruits_left_out", player=p,
+                         left_out=sorted(missing))
 
     def spiral(self, state: State, p: str, path: str) -> None:
         # interpretation/escalation-spiral: in turn t (< spiral_turns) the choice is one slot of rank t-1
@@ -552,13 +560,13 @@ class StateLoader:
         chosen_now = [s for s in ps.proactive if self.field.rank(s) == t - 1]
         for s in ps.proactive:
             if self.field.rank(s) > t - 1:
-                self.bad(f"{path}.proactive", f"{s} is a rank-{self.field.rank(s)} slot; in {p}'s turn {t} "
-                                              f"only a rank-{t - 1} slot can be woken by choice "
-                                              "(glossary/escalation-spiral)" if t else
-                         f"{p} has taken no turn yet, so no slot is woken (glossary/escalation-spiral)")
+                if t:
+                    self.problem(f"{path}.proactive", "spiral_rank", slot=s, slot_rank=self.field.rank(s),
+                                 player=p, turn=t, rank=t - 1)
+                else:
+                    self.problem(f"{path}.proactive", "spiral_no_turn", slot=s, player=p)
         if len(chosen_now) > 1:
-            self.bad(f"{path}.proactive", f"{', '.join(chosen_now)}: only one rank-{t - 1} slot is woken by "
-                                          "choice (glossary/escalation-spiral)")
+            self.problem(f"{path}.proactive", "spiral_two", slots=chosen_now, player=p, rank=t - 1)
 
     def hp_check(self, state: State) -> None:
         souls = stats.derive(state).souls   # one derivation for the whole board
@@ -566,10 +574,9 @@ class StateLoader:
             view = souls[ref]
             if view.hp.total <= 0:
                 soul = state.soul(ref)
-                self.bad(f"state.players.{ref.player}.field.{ref.slot}.damage",
-                         f"{soul.name} has {soul.damage} damage and a maximum HP of {view.max_hp.total}; at "
-                         "0 HP it would have been captured (glossary/capture): add `captured: true` or lower "
-                         "the damage")
+                self.problem(f"state.players.{ref.player}.field.{ref.slot}.damage", "zero_hp_active",
+                             card=soul.name, player=ref.player, slot=ref.slot, damage=soul.damage,
+                             max_hp=view.max_hp.total)
 
 
 def _blank_state(library: Library) -> State:

@@ -11,6 +11,8 @@ actions, and the functions that make it a rule (pokerkit's verify / do side by s
                 words are the steps its `do` adds
 
     verify(state, action, window=None, board=None) -> list[Violation]
+    can(state, action, window=None, board=None) -> bool      # not verify(...): one action, no list
+    why_not(state, action, window=None, board=None) -> list[Reason]   # verify's refusals as records
     apply(g, action)                      # the verb's `do`
     legal_actions(state, window=None) -> list[Action]   # `action in legal_actions(...)` works
     refused_actions(state, window=None) -> [(Action, [Violation])]  # both players' candidates refused now
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.data import budget
-from judge.engine.data.errors import Violation
+from judge.engine.data.errors import Reason, Violation
 from judge.engine.play import battle, cascade, placing, turns
 from judge.engine.play.game import Game
 from judge.engine.position.action import Action
@@ -145,6 +147,19 @@ def verify(state: State, action: Action, window: Window | None = None,
     """Every reason `action` is not legal now (empty when it is legal)."""
     verb = VERBS[action.verb]
     return checks.run(verb.verify, verb.fast, state, action, window, board, in_setup=verb.in_setup)
+
+
+def why_not(state: State, action: Action, window: Window | None = None,
+            board: Board | None = None) -> list[Reason]:
+    """Why `action` is not legal now, as reason records (errors.REASONS), one per violation of
+    `verify`; empty when it is legal."""
+    return [violation.record for violation in verify(state, action, window, board)]
+
+
+def can(state: State, action: Action, window: Window | None = None, board: Board | None = None) -> bool:
+    """Whether `action` is legal now: `verify` finds nothing against it. It checks that one action
+    (`can(state, a) == (a in legal_actions(state))` without building the list)."""
+    return not verify(state, action, window, board)
 
 
 def apply(g: Game, action: Action) -> None:

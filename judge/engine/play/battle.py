@@ -339,7 +339,8 @@ def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -
         for eff in tgt.card.effects:
             if eff.kind == "static" and eff.to == "other_own_souls" and not tgt.negated:
                 g.trace.add("battle", f"{tgt.card.name}'s aura gives to its controller's other Souls, not to "
-                                      f"{tgt.card.name} itself.", ("13.1.2",))
+                                      f"{tgt.card.name} itself.", ("13.1.2",),
+                            cards=[(b.target, tgt.card.name)], what="kept_off", of=tgt.card.name)
                 break
     else:
         views: list[tuple[SlotRef, SoulView | RealmView]] = [*board.souls.items(), *board.realms.items()]

@@ -21,6 +21,7 @@ from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
 from judge.engine.play import effects, zones
 from judge.engine.play.game import Entry, Game, Pending, Target
+from judge.engine.play.trace import Step
 from judge.engine.position import condition_words as words
 from judge.engine.position import targets, tree
 from judge.engine.position.action import Action
@@ -112,7 +113,8 @@ def _targets_text(g: Game, entry: Entry, picked: bool) -> str:
     return f", targeting {names}{note}"
 
 
-def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> None:
+def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...],
+                   reasons: tuple[Reason, ...] = ()) -> None:
     """The entry goes on top of the Cascade; an Activated or Timing Effect counts towards its limit
     now, even if it later fizzles (11.7.3). Souls it targets may trigger (`targeted`)."""
     g.cascade.append(entry)
@@ -127,7 +129,7 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...]) -> 
     depth = len(g.cascade)
     pushed = g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
                            f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
-                [{"cascade": "push", "entry": entry.label, "controller": entry.controller}])
+                [{"cascade": "push", "entry": entry.label, "controller": entry.controller}], reasons=reasons)
     g.ledger.pushed(entry.id, entry.action, entry.label, entry.card, entry.kind, pushed.n,
                     entry.target_uids, entry.source_uid)
     _leader_labels(g, entry)
@@ -169,7 +171,7 @@ def cast(g: Game, action: Action) -> None:
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
                   source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index,
                   context={"caster_name": soul.name})
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank))
+    entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card))
     put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
                              f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
                              "event slot. Its cost, if any, is paid only when it resolves.",
@@ -195,7 +197,7 @@ def activate(g: Game, action: Action) -> None:
     eff = card.known_effect(str(action.value))
     entry = Entry(g.new_entry_id(), "activated", card.name, eff, player, card.rank, source_uid=holder.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []), action=action.index)
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
+    entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card, ref))
     fast = "Fast " if eff.fast else ""
     cond = ""
     if eff.condition and not ref.is_realm:
@@ -212,7 +214,7 @@ def activate(g: Game, action: Action) -> None:
     if blocked:
         g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
             f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
-                    ("13.6.1", "13.6.3"), cards=[(ref, card.name)])
+                    ("13.6.1", "13.6.3"), cards=[(ref, card.name)], what="kept_off")
     put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
                              f"{_targets_text(g, entry, picked)}.{cond}",
                    ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))
@@ -247,11 +249,17 @@ def spring(g: Game, action: Action) -> None:
     if not g.board().is_proactive(ref):
         notes += " Springing is not limited by the Escalation Spiral."
         rules = (*rules, "10.4.9")
-    entry.targets, picked = _choose(g, action, eff, targets.Source(player, card.name, card.rank, ref))
-    answer = f" in answer to {moment['what']}" if moment is not None and eff.kind == "timing" else ""
+    entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card, ref))
+    answer = ""
+    why: tuple[Reason, ...] = ()
+    if moment is not None and eff.kind == "timing" and eff.trigger:
+        # 10.4.6: why it may be sprung now, said at the spring
+        now = Reason.of("ambush_moment_now", ambush=card.name, moment=eff.trigger.replace("_", " "),
+                        now=checks.moment_now(g.state, window(g, player), ref), ambusher=str(ref))
+        answer, why = f" in answer to {moment['what']} ({now.text})", (now,)
     put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
                              f"turned face up; {ambusher.name} is its "
-                             f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules)
+                             f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules, why)
     flush_pending(g)
 
 
@@ -341,10 +349,15 @@ def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: 
             cond_rules = ("11.3.3", "11.3.1")
             holds = words.condition_now(board, ref, eff.condition)
             said += f"; its condition holds now, at the trigger ({holds})"
-        used_up = effects.limit_reason(g, holder.uid, eff)
+        used_up = effects.limit_reason(g, holder.uid, eff, card.name)
         if used_up:
-            g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): {used_up.text}.",
-                        ("11.7.4",), reasons=[used_up],
+            # 11.7.4, glossary Limit: a triggered effect whose limit is used up does not trigger, mandatory
+            # or not
+            kind = "mandatory " if eff.mandatory else ""
+            g.trace.add("nonevent",
+                        f"{card.name}'s {kind}{eff.label} does not trigger ({said}): {card.name}'s "
+                        f"{used_up.text}, and a triggered effect whose limit is used up does not trigger.",
+                        ("11.7.4", "glossary/limit"), reasons=[used_up],
                         cards=[(ref, card.name)], what="trigger_missed", of=card.name)
             continue
         grant = Reason.of("granted_by", keyword=eff.label, source=trig.granted_by, card=card.name,
@@ -375,7 +388,13 @@ def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) ->
     if not effects_:
         return
     names = " and ".join(dict.fromkeys(e.label for e in effects_))
-    g.trace.add("nonevent", f"{card.name}'s {names} does not trigger ({text}): {reason.text}.",
+    instant = ""
+    if reason.code == "trigger_inactive" and any(e.kind == "instant" for e in effects_):
+        # 11.1.5: an Instant Effect whose card is no longer active (captured by the very damage that
+        # triggered it) does nothing
+        instant = "; an Instant Effect whose card is no longer active does nothing"
+        reason = Reason.of(reason.code, **{**reason.facts, "also": ("11.1.5",)})
+    g.trace.add("nonevent", f"{card.name}'s {names} does not trigger ({text}): {reason.text}{instant}.",
                 reason.rules, reasons=[reason], what="trigger_missed", of=card.name)
 
 
@@ -420,12 +439,19 @@ def flush_pending(g: Game) -> bool:
                              for r, s in zip(chosen, p.effect.targets, strict=False)]
             # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
             rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
+            order = ""
             if len(items) > 1:
                 rules = (*rules, "interpretation/trigger-order")
+            if len({i.controller for i in items}) > 1:
+                # glossary Turn player: their simultaneous triggers are handled first
+                order = (f" {tp} is the turn player, so their simultaneous triggers are handled first."
+                         if p.controller == tp else f" It comes after {tp}'s, the turn player's, which are "
+                                                    "handled first.")
+                rules = (*rules, "glossary/turn-player")
             put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used "
                                      f"for {p.controller} by the game ({p.trigger_text})"
                                      f"{', its targets chosen now' if p.effect.targets else ''}"
-                                     f"{_targets_text(g, entry, bool(chosen))}.",
+                                     f"{_targets_text(g, entry, bool(chosen))}.{order}",
                            rules)
         else:
             g.offered.append(p)
@@ -466,6 +492,8 @@ def _one_window(g: Game, opened_by: str) -> None:
                           "priority first.", R_WINDOW)
     notes: list[str] = []
     why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
+    held: list[Reason] = []  # and the reason records behind them
+    over: list[tuple[int, str]] = []  # the queued answers passed by, with why (the ledger's)
     waits = False
     while True:
         g.priority = holder
@@ -491,8 +519,11 @@ def _one_window(g: Game, opened_by: str) -> None:
                 if not violations:
                     g.take()
                     if notes:
-                        g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not))
-                        notes, why_not = [], []
+                        said = g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not),
+                                           reasons=held)
+                        for index, why in over:
+                            g.ledger.passed_over(index, said.n, why)
+                        notes, why_not, held, over = [], [], [], []
                     g.verbs.respond(g, nxt)
                     if g.stopped or g.state.winner:
                         break
@@ -503,6 +534,12 @@ def _one_window(g: Game, opened_by: str) -> None:
                 notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal "
                              f"now: {'; '.join(v.text for v in violations)})")
                 why_not += [r for v in violations for r in v.rules]
+                if holder != tp and nxt.verb != "use":
+                    # the opponent acts only in a window (12.1): its queued answer is refused here, where it
+                    # was meant to be taken (a Timing Effect not offered: where it did not trigger); the
+                    # turn player's actions may still be taken after the window
+                    held += [v.reason for v in violations if v.reason is not None]
+                    over.append((nxt.index, "; ".join(v.text for v in violations)))
                 passes += 1
                 acted = True
         if not acted:
@@ -514,20 +551,24 @@ def _one_window(g: Game, opened_by: str) -> None:
     g.window_open = False
     g.priority = None
     g.offered.clear()
-    _say_close(g, notes, why_not, responded)
+    closed = _say_close(g, notes, why_not, responded, held)
+    for index, why in over:
+        g.ledger.passed_over(index, closed.n, why)
     resolve_cascade(g)
 
 
-def _say_close(g: Game, notes: list[str], why_not: list[str], responded: bool) -> None:
+def _say_close(g: Game, notes: list[str], why_not: list[str], responded: bool,
+               held: list[Reason] | None = None) -> Step:
     """The step that closes a window: the passes that closed it, or the end of the duel inside it (its
     outcome), never passes in a row that did not happen."""
     if g.state.outcome is not None:
         over = g.state.outcome.refusal()
         said = f"{_sentence(notes)}: the window closes" if notes else "The window closes"
-        g.trace.add("window", f"{said}, as {over.text}.", (*(R_PASS if notes else ()), *why_not, *over.rules))
-    else:
-        why = "one pass after a response closes it" if responded else "both players passed in a row"
-        g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not))
+        return g.trace.add("window", f"{said}, as {over.text}.",
+                           (*(R_PASS if notes else ()), *why_not, *over.rules), reasons=held or ())
+    why = "one pass after a response closes it" if responded else "both players passed in a row"
+    return g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not),
+                       reasons=held or ())
 
 
 def _sentence(notes: list[str]) -> str:

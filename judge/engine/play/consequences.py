@@ -23,7 +23,7 @@ from judge.engine.position import condition_words as words
 from judge.engine.position import tree
 from judge.engine.position.board import Board
 from judge.engine.position.state import SlotRef
-from judge.engine.position.views import Contribution, KeywordSource, RealmView, SoulView
+from judge.engine.position.views import Blocked, Contribution, KeywordSource, RealmView, SoulView
 from judge.engine.rules import legality
 
 if TYPE_CHECKING:
@@ -59,8 +59,10 @@ class Facts:
     rank: int
 
 
-def facts(board: Board) -> dict[int, Facts]:
-    """Every active Soul and Realm of `board`, by uid."""
+def facts(board: Board, before: Board | None = None,
+          known: dict[int, Facts] | None = None) -> dict[int, Facts]:
+    """Every active Soul and Realm of `board`, by uid; a card whose view is the one of the board
+    `before` (a patched board shares the views it did not derive again) keeps its `known` facts."""
     out: dict[int, Facts] = {}
     views: list[SoulView | RealmView] = [*board.souls.values(), *board.realms.values()]
     for view in views:
@@ -69,6 +71,11 @@ def facts(board: Board) -> dict[int, Facts]:
         card = board.state.holder_at(view.ref)
         if card is None:
             continue
+        if before is not None and known is not None and before.view(view.ref) is view:
+            kept = known.get(card.uid)
+            if kept is not None and kept.ref == view.ref:
+                out[card.uid] = kept
+                continue
         parts = Counter((key, c) for key, _ in VALUES for c in getattr(view, key).contributions
                         if c.kind not in MECHANICAL)
         out[card.uid] = Facts(card.uid, view.ref, view.card.name,
@@ -94,7 +101,8 @@ def taunts(board: Board) -> dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]]
 
 
 def taunt_switches(board: Board, before: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]],
-                   now: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]]) -> list[Reason]:
+                   now: dict[int, tuple[SlotRef, bool, tuple[SlotRef, ...]]],
+                   was_board: Board | None = None) -> list[Reason]:
     """A Taunt Soul already on the field that comes into or leaves the Front Line, with Souls in its
     radius: its protection switches on or off (glossary/taunt), said once, at the step that did it."""
     out: list[Reason] = []
@@ -104,13 +112,33 @@ def taunt_switches(board: Board, before: dict[int, tuple[SlotRef, bool, tuple[Sl
             continue
         name = board.state.soul(ref).name
         if front:
-            out.append(Reason.of("taunt_on", card=name, slot=str(ref),
-                                 radius=_names(board, radius), protects=[str(r) for r in radius]))
+            cleared = _cleared(board, was_board, ref)
+            out.append(Reason.of("taunt_on", card=name, slot=str(ref), radius=_names(board, radius),
+                                 protects=[str(r) for r in radius], cleared=cleared,
+                                 because=f" ({cleared})" if cleared else ""))
         else:
             ahead = tree.direct_underlings(board.state, ref)
             out.append(Reason.of("taunt_off", card=name, slot=str(ref), front=_names(board, ahead),
                                  in_front=[str(r) for r in ahead]))
     return out
+
+
+def _cleared(board: Board, was: Board | None, ref: SlotRef) -> str:
+    """What left the Front Line in front of the Soul on `ref`: the active Souls directly in front of it
+    before, that are no longer (captured on their slot, or gone), in words."""
+    if was is None:
+        return ""
+    fld = board.state.field
+    said = []
+    for slot in (s for s in fld.slots if fld.parent(s) == ref.slot):
+        r = SlotRef(ref.player, slot)
+        if was.line(r) is None or board.state.active_soul_at(r) is not None:
+            continue
+        soul, view = board.state.soul_at(r), was.souls.get(r)
+        said.append(f"{soul.name} ({r}), in front of it, was captured" if soul is not None
+                    else f"{view.card.name}, in front of it, has left {r}" if view is not None
+                    else f"the Soul in front of it has left {r}")
+    return " and ".join(said)
 
 
 def negation_switches(board: Board, was: Board | None) -> list[Reason]:
@@ -127,10 +155,13 @@ def negation_switches(board: Board, was: Board | None) -> list[Reason]:
         reached = sorted((r for r in found if r is not None and board.state.soul_at(r) is not None), key=str)
         if not reached:
             continue
+        # an HP condition of a negation reads HP before effects (interpretation/negation-condition-hp)
+        also = ("interpretation/negation-condition-hp",) if "hp_at_most_half" in cond else ()
         out.append(Reason.of("static_condition_on" if holds else "static_condition_off",
                              card=board.state.soul(ref).name, slot=str(ref),
-                             now=words.condition_now(board, ref, cond),
-                             reached=_names(board, reached), negated=[str(r) for r in reached]))
+                             now=words.condition_now(board, ref, cond) + (
+                                 ", HP before effects, our reading" if also else ""),
+                             reached=_names(board, reached), negated=[str(r) for r in reached], also=also))
     return out
 
 
@@ -154,9 +185,9 @@ class Explainer:
 
     def _look(self) -> dict[int, Facts]:
         board = self.g.board()
-        self.seen = board
+        before, self.seen = self.seen, board
         self.taunts = taunts(board)
-        return facts(board)
+        return facts(board, before, self.before)
 
     # --- trace hooks
     def cause(self, kind: str, changes: tuple[dict[str, Any], ...]) -> int | None:
@@ -190,25 +221,29 @@ class Explainer:
             self.count += 1
         for uid, new in now.items():
             old = before.get(uid)
-            said = explain(old, new, self.g.board(), before, now)
+            if old is new:
+                continue   # the same view as before: nothing changed on it
+            found: list[Reason] = []
+            said = explain(old, new, self.g.board(), before, now, found)
             if said is None or (old is not None and already_said(step, old, new)):
                 continue
             text, rules = said
             added = self.g.trace.add("consequence", f"Because of step {step.n}: {text}", rules,
-                                     caused_by=step.n, what="values_changed",
+                                     caused_by=step.n, what="values_changed", reasons=found,
                                      cards=[(new.ref, new.name), *_sources(old, new, self.g.board())])
             self.count += 1
             if old is not None and new.totals[2] < old.totals[2]:
                 self.last_fall[str(new.ref)] = added.n
-        for reason in taunt_switches(self.g.board(), was_taunts, self.taunts):
+        for reason in taunt_switches(self.g.board(), was_taunts, self.taunts, was_board):
             self.g.trace.add("consequence", f"Because of step {step.n}: {reason.text}.", reason.rules,
                              caused_by=step.n, reasons=[reason])
             self.count += 1
 
 
 def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts],
-            now: dict[int, Facts]) -> tuple[str, tuple[str, ...]] | None:
-    """The words and rules for what changed on one card, or None when nothing did."""
+            now: dict[int, Facts], found: list[Reason] | None = None) -> tuple[str, tuple[str, ...]] | None:
+    """The words and rules for what changed on one card, or None when nothing did; the reason records
+    behind them are added to `found`."""
     base = old if old is not None else _printed_only(new)
     if old is None and base == new:
         return None
@@ -225,14 +260,30 @@ def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts
     _contributions(base, new, old is None, board, before, now, why, rules)
     _keywords(base, new, board, now, why, rules)
     for b in sorted(new.blocked - base.blocked, key=str):
-        why.append(f"{b.what} (rank {b.source_rank}) does not reach it: it is Unyielding against its "
-                   f"opponent's effects of rank {new.rank} or lower")
-        rules += R_BLOCKED
+        reason = _shrugged(b, new)
+        why.append(reason.text)
+        rules += reason.rules
+        if found is not None:
+            found.append(reason)
     if not changes and not why:
         return None
     where = f"{new.name} ({new.ref})" + (" arrives" if old is None else "")
     head = f"{where}: {', '.join(changes)}" if changes else where
     return f"{head} — {'; '.join(why)}." if why else f"{head}.", tuple(dict.fromkeys(rules))
+
+
+def _shrugged(b: Blocked, new: Facts) -> Reason:
+    """13.6.1, 13.6.3: an opposing Static Effect of the Soul's rank or lower does not reach it; named
+    with its source and both ranks, and where the Soul's Unyielding comes from (its Armament, 10.3.3)."""
+    ks = next((k for k in new.keywords.values() if k.keyword.name == UNYIELDING.name), None)
+    given = ""
+    also: tuple[str, ...] = ()
+    if ks is not None and ks.kind == "armament":
+        given, also = f", Unyielding through its Armament {ks.source}", ("10.3.3",)
+    elif ks is not None and ks.kind != "printed":
+        given = f", Unyielding from {ks.label}"
+    return Reason.of("unyielding_static", what=b.what, source=b.source, source_rank=b.source_rank,
+                     card=new.name, slot=str(new.ref), rank=new.rank, given=given, also=also)
 
 
 def _sources(old: Facts | None, new: Facts, board: Board) -> list[tuple[str, str]]:

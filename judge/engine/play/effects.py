@@ -88,7 +88,10 @@ def _payer(entry: Entry, by: str) -> int | None:
     return {"self": entry.source_uid, "caster": entry.caster_uid, "ambusher": entry.ambusher_uid}.get(by)
 
 
-def pay_costs(g: Game, entry: Entry) -> None:
+def pay_costs(g: Game, entry: Entry) -> int | None:
+    """Pay the cost in full (11.5.1); the step that says the effect resolves although paying HP captured
+    its payer (11.5.5), or None."""
+    kept = None
     g.trace.add("cost", f"{entry.label}'s cost is paid now, just before it resolves, in full; a paid cost "
                         "stays paid even if the effect then has nothing to do.",
                 ("11.5.1", "11.5.2", "11.5.4", "11.2.1"))
@@ -100,9 +103,26 @@ def pay_costs(g: Game, entry: Entry) -> None:
             ref = g.where(_payer(entry, c.get("by", "self")))
             if ref is None:  # cost_problem made sure the payer is active
                 raise KeyError(f"the Soul paying the cost of {entry.label} is not on the field")
+            payer = g.state.soul(ref)
+            armament = payer.armament.name if payer.armament is not None else None
             zones.deal_damage(g, ref, c["pay_hp"], f"paying the cost of {entry.label}", ("11.5.5", "14.3.1",
-                                                                                          "glossary/pay-hp"))
+                                                                                          "glossary/pay-hp"),
+                              what="cost_paid")
             zones.check_captures(g)
+            if payer.captured:
+                # 11.5.5: the effect still resolves as far as it can, even if paying captured its payer;
+                # its Armament went to the Elysium with the capture (10.3.4a)
+                went = f"; its Armament {armament} went to {payer.owner}'s Elysium" if armament else ""
+                why = Reason.of("payer_captured", card=payer.name, slot=str(ref), hp=c["pay_hp"],
+                                effect=entry.label, armament=armament or "", went=went,
+                                also=("10.3.4", "10.3.4a") if armament else ())
+                kept = g.trace.add("resolve", f"{_cap(why.text)}.", why.rules, reasons=[why],
+                                   cards=[(ref, payer.name)], what="resolve_checked").n
+    return kept
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 # --- resolving ----------------------------------------------------------------------------------------
@@ -140,9 +160,9 @@ def resolve_entry(g: Game, entry: Entry) -> None:
                               reasons=[reason])
         g.ledger.fizzled(entry.id, fizzled.n, reason.text, fizzled.rules)
     else:
-        g.ledger.resolved(entry.id, len(g.trace.steps))   # the last check made: what let it resolve
-        if entry.effect.cost:
-            pay_costs(g, entry)
+        checked = len(g.trace.steps)   # the last check made: what let it resolve
+        kept = pay_costs(g, entry) if entry.effect.cost else None
+        g.ledger.resolved(entry.id, kept or checked)
         run_do(g, entry, entry.effect.do)
     finish(g, entry)
 
@@ -211,6 +231,12 @@ def _return(part: parts.Return, g: Game, entry: Entry) -> None:
 def _exile(part: parts.Exile, g: Game, entry: Entry) -> None:
     for ref in references.refs_for(g, entry, part.who, "exile", allow_captured=True):
         zones.exile(g, ref, entry.label)
+
+
+@apply_part.register
+def _unequip(part: parts.Unequip, g: Game, entry: Entry) -> None:
+    for ref in references.refs_for(g, entry, part.who, "unequip"):
+        zones.unequip(g, ref, entry.label)
 
 
 @apply_part.register
@@ -459,16 +485,19 @@ def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:
     return reason.text if reason is not None else None
 
 
-def limit_reason(g: Game, uid: int | None, effect: EffectDef) -> Reason | None:
-    """The limit of `effect` used up on the card `uid`, as a record (11.7.1, 11.7.4), or None."""
+def limit_reason(g: Game, uid: int | None, effect: EffectDef, card: str | None = None) -> Reason | None:
+    """The limit of `effect` used up on the card `uid` (named `card`), as a record (11.7.1, 11.7.4)."""
     if effect.limit is None or uid is None:
         return None
     this_turn, this_game = g.state.uses(uid, effect.label)
     lim = effect.limit
+    named = {"card": card} if card else {}
     if lim.per_turn is not None and this_turn >= lim.per_turn:
-        return Reason.of("limit_used_up", effect=effect.label, used=this_turn, per="turn", limit=lim.text)
+        return Reason.of("limit_used_up", effect=effect.label, used=this_turn, per="turn", limit=lim.text,
+                         **named)
     if lim.per_game is not None and this_game >= lim.per_game:
-        return Reason.of("limit_used_up", effect=effect.label, used=this_game, per="duel", limit=lim.text)
+        return Reason.of("limit_used_up", effect=effect.label, used=this_game, per="duel", limit=lim.text,
+                         **named)
     return None
 
 

@@ -136,7 +136,7 @@ class Game:
     unnamed_discards: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     ledger: Ledger = field(default_factory=Ledger)   # facts for the answers (contract §7)
     _board: stats.Board | None = None
-    _board_at: int = -1           # the state's version the board was derived at
+    _board_at: int = -1           # the state's board_version the board was derived at
 
     def __post_init__(self) -> None:
         self.trace.namer = self.holder_name
@@ -152,17 +152,22 @@ class Game:
         holder = self.state.holder_at(ref) if ref is not None else None
         return holder.name if holder is not None else None
 
-    # --- derived values, derived once per version of the state (every change bumps it: tracked.py)
+    # --- derived values, derived once per version of what they read (every change to it bumps
+    # state.board_version: tracked.py)
     def board(self) -> stats.Board:
-        version = self.state.version
+        version = self.state.board_version
         if self._board is None or self._board_at != version:
-            self._board = stats.derive(self.state)
+            # what changed since the last board: derive only what it touched where that is exact (a
+            # derivation that raises leaves no board, so the next one derives the whole board)
+            changes = self.state.changes()
+            before, self._board = self._board, None
+            self._board = stats.derive(self.state, before, changes)
             self._board_at = version
         return self._board
 
     def board_is_current(self, board: stats.Board | None) -> bool:
         """Whether `board` is the one derived for the state as it is now."""
-        return board is not None and board is self._board and self._board_at == self.state.version
+        return board is not None and board is self._board and self._board_at == self.state.board_version
 
     # --- queue
     def peek(self) -> Action | None:

@@ -5,6 +5,7 @@ step. Play writes it; `judge.engine.driver.answers` reads it; nothing here is a 
 
     g.ledger.took(action_index, step_n)           # play: an action is taken
     g.ledger.refused(action_index, step_n, why)   # play: an action is rejected
+    g.ledger.passed_over(action_index, step_n, why)  # play: a window passed a queued answer by (not legal)
     g.ledger.resolved(entry_id, step_n)           # effects: the step that decided it resolves
     g.ledger.fizzled(entry_id, step_n, why, rules)
     g.ledger.negated(entry_id, step_n, by, rules)
@@ -47,6 +48,8 @@ class Ledger:
     taken: dict[int, int] = field(default_factory=dict)       # action index -> its first step
     rejected: dict[int, int] = field(default_factory=dict)    # action index -> its reject step
     reasons: dict[int, str] = field(default_factory=dict)     # action index -> why it is not legal
+    # action index -> (the window's step, why): a queued answer not legal in the window it was meant for
+    passed: dict[int, tuple[int, str]] = field(default_factory=dict)
     used: list[Used] = field(default_factory=list)
     outcomes: dict[int, Outcome] = field(default_factory=dict)  # entry id -> outcome
     ended: int | None = None                                   # the step that ended the duel
@@ -59,8 +62,13 @@ class Ledger:
         self.taken.setdefault(action, step)
 
     def refused(self, action: int, step: int, why: str) -> None:
+        """A queued answer a window passed by is refused where it decided: in that window (12.1)."""
+        step, why = self.passed.get(action, (step, why))
         self.rejected.setdefault(action, step)
         self.reasons.setdefault(action, why)
+
+    def passed_over(self, action: int, step: int, why: str) -> None:
+        self.passed.setdefault(action, (step, why))
 
     def pushed(self, entry: int, action: int | None, label: str, card: str, kind: str, step: int,
                targets: tuple[int, ...] = (), source: int | None = None) -> None:

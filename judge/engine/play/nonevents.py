@@ -44,7 +44,7 @@ def taunt_exceptions(g: Game, board: Board, target: SlotRef) -> None:
                                         f"protect {g.name_at(target)}: the Attack Target has Taunt itself "
                                         f"and its own rank, {view.card.rank}, is at least the Taunt Soul's, "
                                         "so it can be attacked.",
-                            R_TAUNT, cards=[g.at(ref), g.at(target)], what="kept_off")
+                            R_TAUNT, cards=[g.at(ref), g.at(target)])
                 return
 
 

@@ -62,7 +62,10 @@ def invoke(g: Game, action: Action) -> None:
     """10.5.1: a Realm from hand onto an empty realm slot."""
     player, ref, card = _from_hand(g, action, "to")
     g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
-    g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}.",
+    # 10.5.1: onto an empty realm slot of at least its rank; 10.5.2: the Escalation Spiral does not limit it
+    g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}, a rank-"
+                          f"{g.state.field.rank(ref.slot)} realm slot, at least the Realm's rank; Realms "
+                          "belong to no Soul and are not limited by the Escalation Spiral.",
                 ("10.5.1", "10.5.2"),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
 

@@ -52,7 +52,7 @@ def resolve_ref(g: Game, entry: Entry, name: str, *,
         ref = uid_ref(g, entry.source_uid)
         return [(ref, False)] if ref else []
     if name == "caster":
-        ref = uid_ref(g, entry.caster_uid)
+        ref = uid_ref(g, entry.caster_uid if entry.caster_uid is not None else _answered_caster(g, entry))
         return [(ref, False)] if ref else []
     if name == "ambusher":
         ref = uid_ref(g, entry.ambusher_uid)
@@ -143,3 +143,18 @@ def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> Non
         return
     g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7", item),
     cards=[(ref, soul.name)])
+
+
+def _answered_caster(g: Game, entry: Entry) -> int | None:
+    """interpretation/answered-caster: "the Caster" in an effect that has none of its own (an Ambush, a
+    Timing Effect) is the Caster of the Event it answers, the entry whose moment triggered it."""
+    wanted = entry.context.get("triggering_entry")
+    answered = next((e for e in g.cascade if e.id == wanted), None)
+    if answered is None or answered.caster_uid is None:
+        return None
+    ref = uid_ref(g, answered.caster_uid)
+    if ref is not None:
+        g.trace.add("effect", f"{entry.label}: “the Caster” is {g.name_at(ref)}, the Caster of "
+                              f"{answered.card}, the Event it answers.",
+                    ("10.4.6", "interpretation/answered-caster"), cards=[g.at(ref)])
+    return answered.caster_uid

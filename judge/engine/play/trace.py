@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from judge.engine.data import budget
 from judge.engine.data.errors import Reason, StepLimit
+from judge.engine.position.board import Board
 
 # The kinds of step, so readers (the desk, tests) can group them.
 KINDS = frozenset({
@@ -54,6 +55,7 @@ WHAT = frozenset({
                          # that does not protect): `of` is the card whose effect or keyword it is
     "waits",             # a queued action waits (the event slot)
     "values_changed",    # a consequence: derived values of `cards[0]` changed
+    "cost_paid",         # damage a Soul takes paying a cost (pays HP, 11.5.5)
 })
 
 
@@ -104,6 +106,12 @@ class Step:
     reasons: tuple[Reason, ...] = ()   # the records the step's "why" is made from (reasons.py)
     facts: Facts = Facts()
 
+    @property
+    def said(self) -> str:
+        """The step's words as one sentence, as an answer quotes them."""
+        text = self.text.strip()
+        return text if text.endswith((".", "!", "?", ")")) else text + "."
+
     def to_dict(self) -> dict[str, Any]:
         out = self._dict()
         out["facts"] = facts_dict(self)
@@ -137,12 +145,16 @@ class Explainer(Protocol):
 
 @dataclass
 class Trace:
-    """The growing list of steps; optionally a snapshot of the state after each one."""
+    """The growing list of steps; optionally a snapshot of the state after each one and the board
+    derived after it (`board`: the game's own, derived once per version of the state and shared by
+    every step, watcher and check that sees that version)."""
 
     cap: int = 10_000
     snapshot: Callable[[], dict[str, Any]] | None = None
+    board: Callable[[], Board] | None = None
     steps: list[Step] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
+    boards: list[Board] = field(default_factory=list)   # with `board`: the board after each step
     observer: Callable[[], None] | None = None
     explainer: Explainer | None = None
     watch: Callable[[Step], None] | None = None   # after every step (the answers' ledger)
@@ -167,6 +179,8 @@ class Trace:
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())
+        if self.board is not None:
+            self.boards.append(self.board())
         if self.observer is not None:
             self.observer()
         if self.watch is not None:
@@ -186,7 +200,8 @@ class Trace:
         for change in changes:
             if "card" in change:
                 for end in (change.get("from"), change.get("to")):
-                    if isinstance(end, str) and ":" in end:
+                    # a slot, not "A:L2 (face down)" nor "A.hand"
+                    if isinstance(end, str) and ":" in end and " " not in end:
                         out.setdefault((end, str(change["card"])), None)
             elif isinstance(change.get("slot"), str) and self.namer is not None:
                 holder = self.namer(change["slot"])
@@ -205,6 +220,12 @@ class Trace:
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())
+        if self.board is not None:
+            try:
+                with budget.unlimited():   # the step that says the clock ran out still shows its board
+                    self.boards.append(self.board())
+            except Exception:  # noqa: BLE001 - the engine failing to derive: that step has no board
+                pass
         return step
 
     def cited(self) -> set[str]:
@@ -216,6 +237,10 @@ class Trace:
             # a step whose snapshot raised (the engine failing there) has no state: zip stops before it
             for item, state in zip(out, self.states, strict=False):
                 item["state"] = state
+        for item, board in zip(out, self.boards, strict=False):
+            # the values a board picture shows (contributions left to the final `derived`): a step's
+            # board is drawn from what the engine derived there, never by loading its state again
+            item["derived"] = board.derived(detail=True, contributions=False)
         return out
 
 

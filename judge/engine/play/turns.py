@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from judge.engine.data.edition import numbers
 from judge.engine.data.errors import Reason
+from judge.engine.data.keywords import words as keyword_words
 from judge.engine.play import zones
 from judge.engine.play.game import Game
 from judge.engine.position.board import SPANS
@@ -81,8 +82,12 @@ def _slot_stays(g: Game, ended: Lasting, step: int) -> None:
     if ended.kind != "lay" or ended.on is None:
         return
     for other in (e for e in g.state.lasting if e.kind == "lay" and e.on == ended.on):
+        last = g.state.last_turn(other)
+        till = f" until the end of turn {last} ({g.state.player_of_turn(last)}'s)" if last is not None else ""
+        what = keyword_words(other.value) if isinstance(other.value, str) else "affected"
         reason = Reason.of("slot_effect_stays", slot=str(ended.on), ended=ended.source, other=other.source,
-                           until=SPANS.get(other.until, other.until.replace("_", " ")))
+                           until=SPANS.get(other.until, other.until.replace("_", " ")), what=what, till=till,
+                           last_turn=last)
         g.trace.add("consequence", f"Because of step {step}: {reason.text}.", reason.rules, caused_by=step,
                     reasons=[reason])
 
@@ -152,7 +157,11 @@ def begin_turn(g: Game) -> None:
             g.trace.add("turn", f"{nxt} is Decked Out: this is their turn {ps.decked_out_turns} of "
                                 f"{numbers().decked_out_turns} counted from then.", ("glossary/decked-out",))
     elif ps.decked_out_turns is not None:
+        # glossary/decked-out: a Decked Out player stays Decked Out for the rest of the duel
         ps.decked_out_turns += 1
+        g.trace.add("turn", f"{nxt} stays Decked Out for the rest of the duel, though their deck is no "
+                            f"longer empty: this is their turn {ps.decked_out_turns} of "
+                            f"{numbers().decked_out_turns} counted from then.", ("glossary/decked-out",))
     zones.draw(g, nxt, 1, "the draw that begins the Preparation Phase", ("glossary/preparation-phase",))
 
 

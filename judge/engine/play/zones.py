@@ -43,7 +43,7 @@ def rounded(amount: int, kind: str) -> tuple[int, str, tuple[str, ...]]:
 
 
 def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
-                arithmetic: str = "", battle: bool = False) -> int:
+                arithmetic: str = "", battle: bool = False, what: str = "") -> int:
     """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
 
     14.1.4 / 11.6.5: damage from an effect only reaches a Soul that still has HP. Damage never
@@ -61,7 +61,10 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     how = f": {arithmetic}" if arithmetic else ""
     if hp <= 0:
         g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind}{rounding} from {source} does "
-                              "not reach it (14.1.4).", (*rules, *R_EFFECT_DAMAGE_HP, *r_round),
+                              "not reach it (14.1.4).",
+                    # 13.4.1 (each instance deals its own) is the rule of damage dealt, not of damage
+                    # that finds no HP: cited only where the instance deals it
+                    (*(r for r in rules if r != "13.4.1"), *R_EFFECT_DAMAGE_HP, *r_round),
                               cards=[g.at(ref)])
         return 0
     dealt = min(amount, -(-hp // 5) * 5)
@@ -71,7 +74,8 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     extra = f" (only {min(dealt, hp)} of {amount}: it had {hp} HP left)" if short else ""
     g.trace.add("damage", f"{name} takes {amount} {kind}{rounding} from {source}{how}{extra}; HP {hp} → "
                           f"{max(0, hp - dealt)}.",
-                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}])
+                (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}],
+                what=what)
     return dealt
 
 
@@ -253,6 +257,34 @@ def is_leader_altar(g: Game, ref: SlotRef) -> bool:
     return ref.slot == g.state.field.root
 
 
+def unequip(g: Game, ref: SlotRef, source: str) -> bool:
+    """10.3.5: an Armament leaves while its Wielder stays: it goes to its owner's Elysium (ours, as for a
+    captured Wielder, 10.3.4a), the Wielder loses its values, and if its damage is now as high as its new
+    maximum HP it is captured (14.4.3)."""
+    soul = g.state.soul_at(ref)
+    if soul is None or soul.captured:
+        return False
+    if soul.armament is None:
+        reason = Reason.of("part_skipped", effect=source, verb="unequip", ref=str(ref),
+                           which=f"{soul.name} ({ref}) carries no Armament")
+        g.trace.add("effect", f"{source}: {reason.text}.", reason.rules, reasons=[reason],
+                    cards=[(ref, soul.name)])
+        return False
+    arm = soul.armament
+    before = g.board().souls[ref].max_hp.total
+    soul.armament = None
+    owner = g.state.soul(ref).owner
+    g.state.players[owner].elysium.append(arm.name)
+    after = g.board().souls[ref].max_hp.total
+    fell = (f" {soul.name} stays and loses the Armament's values: maximum HP {before} → {after}, damage "
+            f"{soul.damage}." if after != before else f" {soul.name} stays and loses the Armament's values.")
+    g.trace.add("zone", f"{arm.name} leaves {soul.name} ({ref}) for {owner}'s Elysium ({source}).{fell}",
+                ("10.3.5", "10.3.3", "interpretation/armament-leaves"),
+                [{"card": arm.name, "from": str(ref), "to": f"{owner}.elysium"}], cards=[(ref, soul.name)])
+    check_captures(g, max_hp_fell=after < before)
+    return True
+
+
 def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bool:
     soul = g.state.soul_at(ref)
     if soul is None:
@@ -260,9 +292,7 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     if is_leader_altar(g, ref):
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
                             "where it is, and the rest of the effect still happens.",
-                    (*rules, *R_LEADER_STAYS, "11.6.6",
-                                                                                 "11.6.3"),
-                                                                                 cards=[(ref, soul.name)])
+                    (*rules, *R_LEADER_STAYS, "11.6.6", "11.6.3"), cards=[(ref, soul.name)], what="kept_off")
         return False
     changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "the hand too", "10.3.4b"))
     text = f"{soul.name} ({ref}) returns to {soul.owner}'s hand ({source})." + more
@@ -279,7 +309,8 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
         return False
     if is_leader_altar(g, ref):
         g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
-                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"), cards=[(ref, soul.name)])
+                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"), cards=[(ref, soul.name)],
+                    what="kept_off")
         return False
     text = f"{soul.name} ({ref}) is exiled ({source}); its slot is free again."
     if soul.captured:
@@ -328,7 +359,7 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
         if soul is not None and is_leader_altar(g, ref):
             g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} "
                                 "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"),
-                                cards=[(ref, soul.name)])
+                                cards=[(ref, soul.name)], what="kept_off")
         else:
             g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part "
                                   "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"),

@@ -8,7 +8,9 @@ force with their sources, negation (13.5.2) and Unyielding against Static Effect
     board.unyielding_against(ref, source_rank=1, source_controller="B")
     board.derived()                   # the contract's §5 `derived` dict
 
-Nothing here is stored: a Board is computed from the State on request and thrown away.
+Nothing here is stored: a Board is computed from the State on request and thrown away; the Game keeps
+the one of its state's board_version, and after a change that touches only some Souls it derives those
+again and shares the other views (`derive(state, before, changes)`, Board.patched).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from judge.engine.data.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.data.keywords import MORAL, UNYIELDING
 from judge.engine.position import tree
 from judge.engine.position.conditions import _failed, failed_conditions_realm
-from judge.engine.position.state import PLAYERS, Armament, Lasting, SlotRef, State
+from judge.engine.position.state import PLAYERS, Armament, Lasting, SlotRef, Soul, State
 from judge.engine.position.views import Blocked, Contribution, KeywordSource, RealmView, SoulView, Value
 
 R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
@@ -32,6 +34,10 @@ R_STATIC = ("13.1.1",)
 R_AURA = ("13.1.1", "13.1.2")  # 13.1.3 is cited where a Realm is left out (battle, position)
 R_GRANTED = ("13.2.1",)
 
+# condition keys that read only the Soul whose effect it is (its own values, line, keywords): a change
+# to another Soul never changes whether they hold (Board.patched)
+LOCAL_CONDITIONS = frozenset({"line", "front_line", "damaged", "hp_at_most_half", "attribute", "leader",
+                              "rank", "captured", "keyword"})
 R_SLOT = ("13.3.3",)  # 13.3.4 (two on one slot) is cited by the step that lays a second one
 R_STACK = ("13.4.1",)
 SPANS = {"end_of_turn": "this turn",
@@ -105,6 +111,8 @@ class Board:
 
     def __init__(self, state: State) -> None:
         self.state = state
+        self._cards: dict[str, CardDef] = {}   # the library's cards as looked up while deriving
+        self._where = _uid_index(state)        # state.find_uid, once for every card on the field
         self.lines = {p: tree.lines(state, p) for p in PLAYERS}
         self.proactive = {p: tree.proactive_slots(state, p) for p in PLAYERS}
         self._sources = self._collect_sources()
@@ -112,7 +120,72 @@ class Board:
         self.negated = self._negation()
         self.souls: dict[SlotRef, SoulView] = {}
         self.realms: dict[SlotRef, RealmView] = {}
+        self._made: dict[tuple[bool, bool], dict[str, dict[str, Any]]] = {}
+        self.memo: dict[Any, Any] = {}   # what others work out from this board (targets.combinations)
+        self._lasting = tuple(state.lasting)          # the lasting effects it was derived with
+        self._prelim: dict[SlotRef, int] = {}         # each Soul's HP before Static Effects (conditions)
         self._compute()
+        # whether a later board may be made from this one by deriving only the Souls a change touched
+        # (patch): no Moral (an aura along the tree) and only conditions that read their own Soul
+        self._patchable = not any(v.has(MORAL.name) for v in self.souls.values()) and all(
+            set(eff.condition) <= LOCAL_CONDITIONS for src in self._sources for eff in src.card.effects
+            if eff.kind == "static")
+
+    @classmethod
+    def patched(cls, prev: Board, changes: list[tuple[Any, str]]) -> Board | None:
+        """The board of `prev.state` after `changes` (tracked.Version.changes: every change to what
+        derived values read since `prev` was derived), made by deriving again only the Souls the changes
+        touched, or None when they may reach further (then derive the whole board). It reaches only:
+        damage dealt to or healed from a Soul, and lasting gains of values laid on or lifted from Souls,
+        on a board without Moral and whose conditions read their own Soul, where the touched Souls give
+        nothing to others (their Static Effects are their own). Everything else (a card moving, a
+        capture, a keyword granted, a negation, a slot effect, a Realm) derives the whole board."""
+        if not prev._patchable:
+            return None
+        state = prev.state
+        touched: set[SlotRef] = set()
+        for part, what in changes:
+            if what == "damage" and isinstance(part, Soul):
+                touched.add(prev._where.get(part.uid) or SlotRef("", ""))
+            elif part is not state.lasting or not prev._lasting_changes(touched):
+                return None
+        for ref in touched:
+            soul = state.soul_at(ref) if ref.player else None
+            if soul is None or soul.captured or not prev._gives_only_itself(soul):
+                return None
+        board = cls.__new__(cls)
+        board.__dict__.update(prev.__dict__)
+        board.souls, board._prelim = dict(prev.souls), dict(prev._prelim)
+        board._made, board.memo, board._lasting = {}, {}, tuple(state.lasting)
+        budget.check_time()
+        board._compute(touched)
+        return board
+
+    def _lasting_changes(self, touched: set[SlotRef]) -> bool:
+        """The lasting effects since this board, when only gains on Souls came or went (their Souls
+        added to `touched`); False for anything else."""
+        before = {id(e): e for e in self._lasting}
+        now = {id(e): e for e in self.state.lasting}
+        kept_before = [e for e in self._lasting if id(e) in now]
+        kept_now = [e for e in self.state.lasting if id(e) in before]
+        if any(a is not b for a, b in zip(kept_before, kept_now, strict=True)):
+            return False
+        for eff in [e for e in self._lasting if id(e) not in now] + [e for e in self.state.lasting
+                                                                      if id(e) not in before]:
+            if eff.kind != "gain" or eff.to is None:
+                return False
+            ref = self._where.get(eff.to)
+            if ref is not None:
+                if ref.is_realm:
+                    return False
+                touched.add(ref)
+        return True
+
+    def _gives_only_itself(self, soul: Soul) -> bool:
+        """Whether every Static Effect of the Soul (and of its Armament) applies to that Soul alone."""
+        cards = [self._card(soul.name), *([self._card(soul.armament.name)] if soul.armament else [])]
+        return all(eff.to in ("self", "wielder") and not eff.negate for card in cards for eff in card.effects
+                   if eff.kind == "static")
 
     # --- lookups
     def view(self, ref: SlotRef) -> SoulView | RealmView | None:
@@ -149,23 +222,32 @@ class Board:
             return False
         return source_controller != ref.player and source_rank <= view.card.rank
 
-    def derived(self, detail: bool = True) -> dict[str, dict[str, Any]]:
-        """The contract's §5 `derived`: every occupied soul and realm slot."""
+    def derived(self, detail: bool = True, contributions: bool = True) -> dict[str, dict[str, Any]]:
+        """The contract's §5 `derived`: every occupied soul and realm slot (without `contributions`: the
+        values a board picture shows, each step's in a ruling with snapshots). Made once per board: the
+        steps that share a board share it (read it, never change it)."""
+        made = self._made.get((detail, contributions))
+        if made is not None:
+            return made
         out: dict[str, dict[str, Any]] = {}
         for p in PLAYERS:
             for slot in self.state.field.slots:
                 ref = SlotRef(p, slot)
                 if ref in self.souls:
-                    out[str(ref)] = self.souls[ref].to_dict(detail)
+                    out[str(ref)] = self.souls[ref].to_dict(detail, contributions)
             for slot in self.state.field.realm_slots:
                 ref = SlotRef(p, slot)
                 if ref in self.realms:
-                    out[str(ref)] = self.realms[ref].to_dict(detail)
+                    out[str(ref)] = self.realms[ref].to_dict(detail, contributions)
+        self._made[(detail, contributions)] = out
         return out
 
     # --- building
     def _card(self, name: str) -> CardDef:
-        return self.state.known_card(name)
+        card = self._cards.get(name)
+        if card is None:
+            card = self._cards[name] = self.state.known_card(name)
+        return card
 
     def _collect_sources(self) -> list[_Source]:
         out = []
@@ -240,7 +322,8 @@ class Board:
 
     def _printed_hp(self) -> dict[SlotRef, int]:
         """Current HP before any effect applies (printed and Armament HP, minus damage): what a negation's
-        condition reads, since the effects that add HP depend on what the negation reaches."""
+        condition reads, since the effects that add HP depend on what the negation reaches
+        (interpretation/negation-condition-hp)."""
         out: dict[SlotRef, int] = {}
         for ref in self.state.soul_refs(active=False):
             soul = self.state.soul(ref)
@@ -267,15 +350,18 @@ class Board:
             return not failed_conditions_realm(cond)
         return not _failed(self, src.ref, cond, prelim)
 
-    def _compute(self) -> None:
+    def _compute(self, only: set[SlotRef] | None = None) -> None:
+        """Every Soul's and Realm's values; with `only` (patched), those Souls' alone."""
         state = self.state
-        work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.soul_refs(active=False)}
-        realm_work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.realm_refs(active=False)}
+        work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.soul_refs(active=False)
+                                      if only is None or ref in only}
+        realm_work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.realm_refs(active=False)
+                                            if only is None}
         self._printed(work, realm_work)
         self._lasting_parts(work, realm_work)
-        prelim = {ref: sum(c.amount for c in w.parts["hp"]) - state.soul(ref).damage
-                  for ref, w in work.items()}
-        self._statics(work, prelim)
+        self._prelim.update({ref: sum(c.amount for c in w.parts["hp"]) - state.soul(ref).damage
+                             for ref, w in work.items()})
+        self._statics(work, self._prelim)
         self._moral(work, self._unyielding(work))
         for ref, w in work.items():
             w.blocked.extend(self.negation_blocked.get(ref, []))
@@ -339,7 +425,7 @@ class Board:
                 kind, rules, label = "slot", R_SLOT, f"{eff.source} (laid on {eff.on})"
                 payload = {"grant": Keyword(eff.value)} if isinstance(eff.value, str) else eff.value
             else:
-                where = state.find_uid(eff.to) if eff.to is not None else None
+                where = self._where.get(eff.to) if eff.to is not None else None
                 targets = [where] if where is not None and (where in work or where in realm_work) else []
                 kind, rules, label = ("lasting", lasting_rules(eff.until),
                                       f"{eff.source} ({SPANS.get(eff.until, eff.until.replace('_', ' '))})")
@@ -355,23 +441,28 @@ class Board:
     def _statics(self, work: dict[SlotRef, _Work], prelim: dict[SlotRef, int]) -> None:
         """Static effects and auras of active, non-negated cards (13.1, 13.2): the controller's own
         first, so that Unyielding they give counts against the opponent's (13.6.1)."""
-        gifts: list[tuple[_Source, dict[str, Any], str, SlotRef]] = []
-        for src in self._sources:
-            if src.uid in self.negated:
-                continue
-            for eff in src.card.effects:
-                if eff.kind != "static" or eff.negate or not self._condition_ok(src, eff.condition, prelim):
-                    continue
-                payload: dict[str, Any] = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
-                to = eff.to if not (src.is_armament and eff.to == "self") else "wielder"
-                own = to in ("self", "wielder")
-                kind = "armament" if src.is_armament and own else ("printed" if own else "aura")
-                gifts.extend((src, payload, kind, ref) for ref in self._resolve_group(src, to) if ref in work)
+        gifts = [gift for src in self._sources if src.uid not in self.negated
+                 for gift in self._gifts(src, work, prelim)]
         unyielding: set[SlotRef] | None = None
         for src, payload, kind, ref in sorted(gifts, key=lambda g: g[0].controller != g[3].player):
             if src.controller != ref.player and unyielding is None:
                 unyielding = self._unyielding(work)  # once every own gift is in
             self._give(work[ref], ref, src, payload, kind, unyielding or set())
+
+    def _gifts(self, src: _Source, work: dict[SlotRef, _Work],
+               prelim: dict[SlotRef, int]) -> list[tuple[_Source, dict[str, Any], str, SlotRef]]:
+        """What one card's Static Effects give now, and to whom (13.1.1: only while their condition holds)."""
+        out: list[tuple[_Source, dict[str, Any], str, SlotRef]] = []
+        for eff in src.card.effects:
+            to = eff.to if not (src.is_armament and eff.to == "self") else "wielder"
+            own = to in ("self", "wielder")
+            if eff.kind != "static" or eff.negate or (own and src.ref not in work) or \
+                    not self._condition_ok(src, eff.condition, prelim):
+                continue
+            payload: dict[str, Any] = {"gain": eff.gain} if eff.gain else {"grant": eff.grant}
+            kind = "armament" if src.is_armament and own else ("printed" if own else "aura")
+            out.extend((src, payload, kind, ref) for ref in self._resolve_group(src, to) if ref in work)
+        return out
 
     def _moral(self, work: dict[SlotRef, _Work], unyielding: set[SlotRef]) -> None:
         """Moral: an aura on every Underling (glossary/moral, 5.1.2); Moral Souls' own keyword lists."""
@@ -457,6 +548,23 @@ class Board:
                          negated=realm.uid in self.negated)
 
 
+def _uid_index(state: State) -> dict[int, SlotRef]:
+    """Where each Soul, Armament (its Wielder's slot) and Realm on the field is, by uid: what
+    `state.find_uid` finds (the first slot in field order, A's before B's)."""
+    out: dict[int, SlotRef] = {}
+    for p in PLAYERS:
+        for name, slot in state.players[p].slots.items():
+            soul = slot.soul
+            if soul is not None:
+                out.setdefault(soul.uid, SlotRef(p, name))
+                if soul.armament is not None:
+                    out.setdefault(soul.armament.uid, SlotRef(p, name))
+        for name, realm in state.players[p].realms.items():
+            if realm is not None:
+                out.setdefault(realm.uid, SlotRef(p, name))
+    return out
+
+
 def _current_hp(max_hp: Value, damage: int) -> Value:
     """glossary/hp: current HP is maximum HP minus damage, never below 0."""
     parts = list(max_hp.contributions)
@@ -465,8 +573,15 @@ def _current_hp(max_hp: Value, damage: int) -> Value:
     return Value.of(parts)
 
 
-def derive(state: State) -> Board:
+def derive(state: State, before: Board | None = None, changes: list[tuple[Any, str]] | None = None) -> Board:
+    """The board of `state`; given the board `before` of the same state and the `changes` since
+    (tracked.Version.changes), only what they touched is derived again where that is exact
+    (Board.patched)."""
     budget.check_time()
+    if before is not None and changes is not None and before.state is state:
+        board = Board.patched(before, changes)
+        if board is not None:
+            return board
     return Board(state)
 
 

@@ -73,6 +73,8 @@ class Armament(Tracked):
 
 @dataclass
 class Ambush(Tracked):
+    QUIET = frozenset({"uid", "name", "owner", "setter"})   # derived values never read Ambushes
+
     uid: int
     name: str
     owner: str
@@ -81,6 +83,8 @@ class Ambush(Tracked):
 
 @dataclass
 class Soul(Tracked):
+    QUIET = frozenset({"recruited_this_turn", "attacks_made"})   # what derived values never read
+
     uid: int
     name: str
     owner: str
@@ -93,6 +97,8 @@ class Soul(Tracked):
 
 @dataclass
 class Slot(Tracked):
+    QUIET = frozenset({"ambushes"})
+
     soul: Soul | None = None
     ambushes: list[Ambush] = field(default_factory=list)
 
@@ -108,6 +114,9 @@ class Realm(Tracked):
 
 @dataclass
 class PlayerState(Tracked):
+    QUIET = frozenset({"hand", "hand_hidden", "deck", "deck_hidden", "elysium", "exile",
+                       "decked_out_turns"})
+
     slots: dict[str, Slot]
     realms: dict[str, Realm | None]
     hand: list[str] = field(default_factory=list)
@@ -161,6 +170,9 @@ class Lasting(Tracked):
 
 @dataclass
 class State(Tracked):
+    # what derived values never read (tracked.py): changing it bumps `version`, not `board_version`
+    QUIET = frozenset({"turn_player", "phase", "turn", "used", "event_slot", "outcome", "next_uid", "round"})
+
     turn_player: str
     phase: str
     turn: int
@@ -203,15 +215,9 @@ class State(Tracked):
         return uid
 
     def copy(self) -> State:
-        """A deep copy sharing the (immutable) library."""
-        lib = self.library
-        self.library = None  # type: ignore[assignment]
-        try:
-            dup = copy.deepcopy(self)
-        finally:
-            self.library = lib
-        dup.library = lib
-        return dup
+        """A deep copy sharing the (immutable) library and field (tracked.SHARED); the original is left
+        untouched."""
+        return copy.deepcopy(self)
 
     @property
     def field(self) -> Field:

@@ -12,9 +12,10 @@ Ambush is its own source; a granted effect's source is its granter, 13.2.2).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from judge.engine.data import budget
-from judge.engine.data.cards import EffectDef, TargetSpec
+from judge.engine.data.cards import CardDef, EffectDef, TargetSpec
 from judge.engine.data.errors import Reason, Violation
 from judge.engine.position.board import Board
 from judge.engine.position.conditions import failed_conditions
@@ -28,6 +29,10 @@ R_TWICE = ("11.4.6",)
 R_UNYIELDING = ("11.4.7", "13.6.2", "13.6.3")
 R_CHOSEN = ("11.4.1",)
 MAX_COMBINATIONS = 200
+# the exclusions a "no legal target" names (11.4.1): a rule that shuts out a Soul the selector would
+# otherwise take (Unyielding, 13.6.2; the Front Line, 11.4.2); the rest (a side, captured or not, a
+# condition) is what the selector itself asks for, which the effect's own text already says
+EXCLUSIONS_SAID = ("target_unyielding", "target_not_front_line")
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,12 @@ class Source:
     rank: int
     ref: SlotRef | None = None      # where the source card stands (None for an Event or a card elsewhere)
     granted_by: str | None = None   # a granted effect counts as coming from its granter, its rank (13.2.2)
+    type: str | None = None         # the source card's type (soul, event, ambush, realm, armament)
+
+    @classmethod
+    def of(cls, controller: str, card: CardDef, ref: SlotRef | None = None) -> Source:
+        """The source a card makes for the effects its controller uses (13.6.3)."""
+        return cls(controller, card.name, card.rank, ref, type=card.type)
 
 
 def _side_players(side: str, controller: str) -> tuple[str, ...]:
@@ -56,31 +67,39 @@ def _soul_label(board: Board, ref: SlotRef) -> str:
 
 def why_not(board: Board, spec: TargetSpec, ref: SlotRef | None, source: Source) -> Violation | None:
     """Why `ref` is not a legal choice for `spec`, or None when it is."""
-    state = board.state
     if ref is None:
-        return Violation("a target must be a slot like B:C3", R_CHOSEN)
+        return _refused("target_not_a_slot")
     players = _side_players(spec.side, source.controller)
-    whose = {"own": f"one of {source.controller}'s", "opposing": f"one of {opponent(source.controller)}'s",
-             "any": "any"}[spec.side]
+    sides = {"side": spec.side, "controller": source.controller, "source": source.name}
     if spec.what == "realm":
         if not ref.is_realm or ref.player not in players:
-            return Violation(f"{ref} is not {whose} realm slots; {source.name} targets a Realm", R_CHOSEN)
-        realm = state.realm_at(ref)
+            return _refused("target_not_realm_slot", slot=str(ref), **sides)
+        realm = board.state.realm_at(ref)
         if realm is not None and realm.shattered:
-            return Violation.because(Reason.of("target_realm_shattered", card=realm.name, slot=str(ref)))
+            return _refused("target_realm_shattered", card=realm.name, slot=str(ref))
         if realm is None:
-            return Violation(f"no active Realm stands on {ref}", ("11.6.2", "glossary/active"))
+            return _refused("target_no_active_realm", slot=str(ref))
         return None
     if ref.is_realm:
-        return Violation(f"{ref} is a realm slot; {source.name} targets a "
-                         f"{'Soul Spot' if spec.what == 'spot' else 'Soul'}", R_CHOSEN)
+        return _refused("target_realm_slot", slot=str(ref), source=source.name, what=spec.what)
     if ref.player not in players:
-        return Violation(f"{_soul_label(board, ref)} is not {whose}: {source.name} targets "
-                         f"{'an opposing' if spec.side == 'opposing' else 'your own'} "
-                         f"{'Soul Spot' if spec.what == 'spot' else 'Soul'}", R_DEFAULT)
+        soul = board.state.soul_at(ref)
+        return _refused("target_wrong_side", card=soul.name if soul else None, slot=str(ref), what=spec.what,
+                        **sides)
     if spec.what == "spot":
         return _why_not_spot(board, spec, ref, source)
     return _why_not_soul(board, spec, ref, source)
+
+
+def _standing(board: Board, ref: SlotRef) -> dict[str, str]:
+    """The card standing on `ref` as a fact ({"card": name}), or none where the slot is empty."""
+    holder = board.state.realm_at(ref) if ref.is_realm else board.state.soul_at(ref)
+    return {"card": holder.name} if holder is not None else {}
+
+
+def _refused(code: str, **facts: Any) -> Violation:
+    """A target refusal: its reason record (errors.REASONS), its words and rules made from it."""
+    return Violation.because(Reason.of(code, **facts))
 
 
 def _why_not_spot(board: Board, spec: TargetSpec, ref: SlotRef, source: Source) -> Violation | None:
@@ -90,34 +109,29 @@ def _why_not_spot(board: Board, spec: TargetSpec, ref: SlotRef, source: Source) 
     soul = board.state.soul_at(ref)
     # 11.4.5: the target names the Soul on it, so it targets that Soul as well
     if soul is None or soul.captured:
-        front = " in the Front Line" if spec.naming == "front" else ""
-        return Violation(f"{ref} has no active Soul on it; {source.name} targets a Soul Spot with an "
-                         f"active Soul{front} on it", ("11.4.5",))
+        return _refused("target_spot_empty", slot=str(ref), source=source.name, naming=spec.naming)
     if spec.naming == "front" and not board.is_front_line(ref):
-        return Violation(f"{_soul_label(board, ref)} is in line {board.line(ref)}, not the Front Line; "
-                         f"{source.name} targets a Soul Spot with an active Soul in the Front Line on it",
-                         ("11.4.5",))
+        return _refused("target_spot_not_front", card=soul.name, slot=str(ref), line=board.line(ref),
+                        source=source.name)
     return _unyielding(board, ref, source, R_NAMING + ("13.6.1", "13.6.3"))
 
 
 def _why_not_soul(board: Board, spec: TargetSpec, ref: SlotRef, source: Source) -> Violation | None:
     soul = board.state.soul_at(ref)
     if soul is None:
-        return Violation(f"no Soul stands on {ref}", R_CHOSEN)
+        return _refused("target_no_soul", slot=str(ref))
+    card, slot = soul.name, str(ref)
     if spec.captured and not soul.captured:
-        return Violation(f"{soul.name} ({ref}) is not captured; {source.name} asks for a captured Soul",
-                         R_CAPTURED)
+        return _refused("target_not_captured", card=card, slot=slot, source=source.name)
     if soul.captured and not spec.captured:
-        return Violation(f"{soul.name} ({ref}) is captured; only an effect that asks for a captured Soul can "
-                         "target it", R_CAPTURED)
+        return _refused("target_captured", card=card, slot=slot)
     if not soul.captured and spec.lines == "front" and not board.is_front_line(ref):
-        return Violation.because(Reason.of("target_not_front_line", card=soul.name, slot=str(ref),
-                                           line=board.line(ref), source=source.name))
-    if spec.where:
-        failed = failed_conditions(board, ref, spec.where)
-        if failed:
-            return Violation(f"{soul.name} ({ref}) {' and '.join(failed)}, which {source.name} does not "
-                             "allow", R_CHOSEN)
+        return _refused("target_not_front_line", card=card, slot=slot, line=board.line(ref),
+                        source=source.name)
+    failed = failed_conditions(board, ref, spec.where) if spec.where else []
+    if failed:
+        return _refused("target_condition", card=card, slot=slot, failed=" and ".join(failed),
+                        source=source.name)
     return _unyielding(board, ref, source, R_UNYIELDING)
 
 
@@ -144,8 +158,9 @@ def excluded(board: Board, effect: EffectDef, source: Source) -> list[Reason]:
             if holder is None:
                 continue
             problem = why_not(board, spec, ref, source)
-            if problem is not None and problem.reason is not None and problem.reason not in out:
-                out.append(problem.reason)
+            reason = problem.reason if problem is not None else None
+            if reason is not None and reason.code in EXCLUSIONS_SAID and reason not in out:
+                out.append(reason)
     return out
 
 
@@ -170,20 +185,19 @@ def verify_targets(board: Board, effect: EffectDef, chosen: list[SlotRef | None]
     out: list[Violation] = []
     specs = effect.targets
     if len(chosen) != len(specs):
-        out.append(Violation(f"{source.name} takes {len(specs)} target{'s' if len(specs) != 1 else ''}, "
-                             f"{len(chosen)} given", R_CHOSEN))
+        out.append(_refused("target_count", source=source.name, wanted=len(specs), given=len(chosen)))
     seen: set[SlotRef] = set()
     for spec, ref in zip(specs, chosen, strict=False):
         if ref is not None and ref in seen:
-            out.append(Violation(f"{ref} is chosen twice; the same card or slot can't be chosen twice as a "
-                                 f"target of one effect", R_TWICE))
+            out.append(_refused("target_chosen_twice", slot=str(ref), **_standing(board, ref)))
             continue
         if ref is not None:
             seen.add(ref)
         problem = why_not(board, spec, ref, source)
         if problem:
             # 11.4.1: each target must be legal at the moment it is chosen
-            out.append(Violation(problem.text, tuple(dict.fromkeys((*problem.rules, *R_CHOSEN)))))
+            rules = tuple(dict.fromkeys((*problem.rules, *R_CHOSEN)))
+            out.append(Violation(problem.text, rules, problem.reason))
     return out
 
 
@@ -193,7 +207,18 @@ def combinations(board: Board, effect: EffectDef, source: Source,
     of `itertools.product` over the selectors' candidates. A depth-first walk that enters a branch only
     when the selectors left can still be given distinct slots (a matching), so every branch it enters
     ends in a list: the work grows with `limit` × targets², never with the product of the pools. It also
-    looks at the request's clock (budget.check_time) as it goes."""
+    looks at the request's clock (budget.check_time) as it goes. Worked out once per board and version
+    of what it reads (state.board_version): checking a cast and then casting it ask twice (board.memo)."""
+    key = ("combinations", id(effect), source, limit, board.state.board_version)
+    kept = board.memo.get(key)
+    if kept is not None and kept[0] is effect:
+        return [list(combo) for combo in kept[1]]
+    out = _combinations(board, effect, source, limit)
+    board.memo[key] = (effect, out)
+    return [list(combo) for combo in out]
+
+
+def _combinations(board: Board, effect: EffectDef, source: Source, limit: int) -> list[list[SlotRef]]:
     pools = [candidates(board, spec, source) for spec in effect.targets]
     out: list[list[SlotRef]] = []
     chosen: list[SlotRef] = []
@@ -243,7 +268,7 @@ def choose_targets(board: Board, effect: EffectDef, given: list[SlotRef | None] 
     effect can't be used."""
     if not effect.targets:
         if given:
-            return [], [Violation(f"{source.name} takes no targets", R_CHOSEN)], False
+            return [], [_refused("takes_no_targets", source=source.name)], False
         return [], [], False
     if given:
         problems = verify_targets(board, effect, list(given), source)

@@ -118,7 +118,7 @@ class SoulView:
     def keyword_names(self) -> list[str]:
         return list(dict.fromkeys(k.keyword.name for k in self.keywords))
 
-    def to_dict(self, detail: bool = True) -> dict[str, Any]:
+    def to_dict(self, detail: bool = True, contributions: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
             "card": self.card.name, "line": self.line, "atk": self.atk.total, "def": self.def_.total,
             "hp": self.hp.total, "max_hp": self.max_hp.total, "damage": self.damage,
@@ -127,9 +127,10 @@ class SoulView:
         if detail:
             if self.armament:
                 out["armament"] = self.armament
-            out["contributions"] = {key: [c.to_dict() for c in val.contributions]
-                                    for key, val in (("atk", self.atk), ("def", self.def_),
-                                                     ("max_hp", self.max_hp), ("hp", self.hp))}
+            if contributions:
+                out["contributions"] = {key: [c.to_dict() for c in val.contributions]
+                                        for key, val in (("atk", self.atk), ("def", self.def_),
+                                                         ("max_hp", self.max_hp), ("hp", self.hp))}
             out["keyword_sources"] = [k.to_dict() for k in self.keywords]
             if self.negated:
                 out["negated"] = True
@@ -158,7 +159,7 @@ class RealmView:
     def instances(self, name: str) -> list[KeywordSource]:
         return [k for k in self.keywords if k.keyword.name == name]
 
-    def to_dict(self, detail: bool = True) -> dict[str, Any]:
+    def to_dict(self, detail: bool = True, contributions: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
             "card": self.card.name, "atk": self.atk.total, "def": self.def_.total, "hp": self.hp.total,
             "max_hp": self.max_hp.total, "damage": self.damage,
@@ -166,9 +167,10 @@ class RealmView:
             "proactive": True, "shattered": self.shattered,
         }
         if detail:
-            out["contributions"] = {key: [c.to_dict() for c in val.contributions]
-                                    for key, val in (("atk", self.atk), ("def", self.def_),
-                                                     ("max_hp", self.max_hp), ("hp", self.hp))}
+            if contributions:
+                out["contributions"] = {key: [c.to_dict() for c in val.contributions]
+                                        for key, val in (("atk", self.atk), ("def", self.def_),
+                                                         ("max_hp", self.max_hp), ("hp", self.hp))}
             out["keyword_sources"] = [k.to_dict() for k in self.keywords]
             if self.negated:
                 out["negated"] = True

@@ -22,7 +22,7 @@ from judge.engine.position.board import Board
 from judge.engine.position.state import SETUP, SlotRef, opponent
 from judge.engine.position.targets import Source
 from judge.engine.position.views import R_NEGATION, KeywordSource
-from judge.engine.rules.moment import R_SETUP, Check, line_rules
+from judge.engine.rules.moment import R_SETUP, Check, line_rules, moment_now
 
 # --- the verbs ---------------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ def verify_cast(c: Check) -> None:
     if state.event_slot:
         c.because(Reason.of("event_slot_taken", event=state.event_slot, next=card.name))
     eff = card.main_effect
-    source = Source(c.player, card.name, card.rank)
+    source = Source.of(c.player, card)
     if "caster" in c.action.args:
         caster = c.slot_ref("caster", r)
         if caster is None:
@@ -226,11 +226,11 @@ def verify_spring(c: Check) -> None:
         moment = c.window.moment or {}
         subjects = moment.get("subjects") or []
         if not c.window.response or moment.get("trigger") != eff.trigger or ref not in subjects:
-            c.no(f"{amb.name} names a moment ({eff.trigger.replace('_', ' ')}): it can only be sprung in "
-                 "answer to that moment, while the effect it answers is on top of the Cascade", "10.4.6",
-                 "12.6.1")
+            c.because(Reason.of("ambush_moment_missing", ambush=amb.name,
+                                moment=eff.trigger.replace("_", " "), now=moment_now(c.state, c.window, ref),
+                                ambusher=str(ref)))
     c.condition(ref, card, eff)
-    c.targets(eff, Source(c.player, card.name, card.rank))
+    c.targets(eff, Source.of(c.player, card))
 
 
 def verify_activate(c: Check) -> None:
@@ -262,7 +262,7 @@ def verify_activate(c: Check) -> None:
         c.proactive(ref, "user of an Activated Effect", ("glossary/activated-effect", "glossary/proactive"))
     c.limit(holder.uid, card, eff)
     c.condition(ref, card, eff)
-    c.targets(eff, Source(c.player, card.name, card.rank, ref))
+    c.targets(eff, Source.of(c.player, card, ref))
 
 
 def verify_use(c: Check) -> None:

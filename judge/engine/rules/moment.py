@@ -36,7 +36,7 @@ class Offer:
         """Who the offered effect counts as coming from (13.2.2: a granted one, from its granter)."""
         rank = card.rank if self.source_rank is None else self.source_rank
         name = f"{card.name}'s {self.effect} granted by {self.granted_by}" if self.granted_by else card.name
-        return Source(self.player, name, rank, self.card, self.granted_by)
+        return Source(self.player, name, rank, self.card, self.granted_by, card.type)
 
 
 @dataclass(frozen=True)
@@ -218,6 +218,27 @@ def line_rules(line: int | None) -> tuple[str, ...]:
     """The glossary entries that name a line (glossary/line, /second-line, /third-line)."""
     named = {2: ("glossary/second-line",), 3: ("glossary/third-line",)}.get(line or 0, ())
     return ("glossary/line", *named)
+
+
+def moment_now(state: State, window: Window, ambusher: SlotRef) -> str:
+    """10.4.6: the moment an Ambush that names one could answer now, in words: the effect on top of the
+    Cascade and what it targets, or the attack just declared, or that there is none."""
+    moment = window.moment if window.response else None
+    if not moment:
+        return ("no response window is open now" if not window.response
+                else "nothing it could answer is on top of the Cascade now")
+    def name(ref: SlotRef) -> str:
+        soul = state.soul_at(ref)
+        return f"{soul.name} ({ref})" if soul is not None else str(ref)
+    subjects = [name(r) for r in moment.get("subjects") or []]
+    whose = "its Ambusher " + name(ambusher)
+    what = moment.get("what") or "the effect"
+    if moment.get("trigger") == "attacked":
+        said = f"{what} has just been declared"
+    else:
+        said = f"{what} is on top of the Cascade, targeting " + (
+            " and ".join(subjects) if subjects else f"none of {ambusher.player}'s Souls")
+    return said if ambusher in (moment.get("subjects") or []) else f"{said}, not {whose}"
 
 
 # glossary/setup, glossary/recruit: before turn 1 only the recruiting rounds (interpretation/setup-rounds)

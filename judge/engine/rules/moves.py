@@ -67,7 +67,7 @@ def cast(m: Moment) -> Candidates:
     for card in m.hand("event"):
         eff = card.main_effect
         for caster in m.own_souls:
-            for targets in m.target_lists(eff, Source(m.player, card.name, card.rank)):
+            for targets in m.target_lists(eff, Source.of(m.player, card)):
                 yield _with_targets({"cast": card.name, "caster": m.rel(caster)}, targets)
 
 
@@ -94,7 +94,7 @@ def spring(m: Moment) -> Candidates:
     for ref in m.own_souls:
         for amb in dict.fromkeys(a.name for a in state.slot(ref).ambushes if a.owner == m.player):
             card = state.known_card(amb)
-            for targets in m.target_lists(card.main_effect, Source(m.player, card.name, card.rank)):
+            for targets in m.target_lists(card.main_effect, Source.of(m.player, card)):
                 yield _with_targets({"spring": amb, "at": m.rel(ref)}, targets)
 
 
@@ -105,7 +105,7 @@ def activate(m: Moment) -> Candidates:
         card = state.known_card(holder.name)
         for eff in card.effects:
             if eff.kind == "activated":
-                for targets in m.target_lists(eff, Source(m.player, card.name, card.rank, ref)):
+                for targets in m.target_lists(eff, Source.of(m.player, card, ref)):
                     yield _with_targets({"activate": eff.label, "card": m.rel(ref)}, targets)
 
 

@@ -202,7 +202,7 @@ def _with_reading(card: dict[str, Any], path: str, problems: Any) -> dict[str, A
         return card    # the card reader says what is wrong with the type
     reading = read_card_text(card["text"], card_type)
     for problem in reading.problems:
-        problems.add(path, problem.text)
+        problems.problem(path, "card_text", said=problem.text, text_problem=problem.to_dict())
     if reading.problems:
         return None
     read = dict(card)
