@@ -538,18 +538,18 @@ def test_a_trigger_lost_with_its_captured_card_answers_resolves_by_name():
 
 def test_a_step_with_a_reason_record_is_matched_by_its_facts_not_its_words():
     from judge.engine.data.errors import Reason
-    from judge.engine.driver.reading import _about
+    from judge.engine.driver.values import about
     from judge.engine.play.trace import CardAt, Facts, Step
 
     taunt = Reason.of("taunt_on", card="Iron Sentinel", slot="B:C3", radius="Shade Scout (B:L2)")
     with_record = Step(5, "consequence", f"Because of step 4: {taunt.text}.", (), reasons=(taunt,))
-    assert _about(with_record, {"B:C3"})
-    assert not _about(with_record, {"B:L2"})   # named in the words, but the record is about the Taunt Soul
+    assert about(with_record, {"B:C3"})
+    assert not about(with_record, {"B:L2"})   # named in the words, but the record is about the Taunt Soul
     words = "Storm Titan's Defiance 5 does nothing to Stubborn Squire (B:L2, rank 1)."
     no_record = Step(6, "nonevent", words, (), facts=Facts("kept_off", (CardAt("B:L2", "Stubborn Squire"),)))
-    assert _about(no_record, {"B:L2"}) and not _about(no_record, {"B:C3"})
+    assert about(no_record, {"B:L2"}) and not about(no_record, {"B:C3"})
     # the words alone decide nothing: a step whose facts name no card is about no card
-    assert not _about(Step(7, "nonevent", words, ()), {"B:L2"})
+    assert not about(Step(7, "nonevent", words, ()), {"B:L2"})
 
 
 def test_a_cast_that_waited_for_the_event_slot_says_so_in_its_answer():

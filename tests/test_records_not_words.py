@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCOPE = ("judge/engine", "judge/desk", "judge/web")
 RENDERERS = {"judge/engine/play/trace.py", "judge/engine/data/errors.py"}
-DECIDING = {"startswith", "endswith", "split", "partition", "find", "index", "count"}
+DECIDING = {"startswith", "endswith", "split", "find", "index", "count"}
 REGEX = {"match", "search", "fullmatch", "findall", "finditer", "sub", "split"}
 
 

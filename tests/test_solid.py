@@ -53,9 +53,13 @@ def save(app, scenario) -> str:
 def two_editions(tmp_path, monkeypatch):
     from editions_copy import copy_editions, import_fixture
 
+    from judge.web import caching
+
     copy_editions(tmp_path, monkeypatch)
     import_fixture()
-    return tmp_path
+    caching.codex_version.cache_clear()  # the current edition is 0.4.1 here, and 0.4.0 again after
+    yield tmp_path
+    caching.codex_version.cache_clear()
 
 
 def prepared(client, url: str):
@@ -157,14 +161,15 @@ def test_a_client_that_went_away_stops_the_work_and_nothing_half_done_is_kept(tw
 def test_the_cost_limit_reserves_before_the_work_so_concurrent_requests_cannot_overspend(tmp_path, index_dir):
     from judge.web import limits
 
-    app = served_app(tmp_path / "r.sqlite3", index_dir, JUDGE_COST_LIMIT="3/minute")  # 2 s budget each
+    app = served_app(tmp_path / "r.sqlite3", index_dir, JUDGE_COST_LIMIT="30/minute")  # a 2 s budget each
     limiter = app.extensions["judge_limiter"]
     with app.test_request_context("/api/v1/resolve", method="POST"):
-        first = limits._reserve(limiter)          # one request running: 2 of 3 seconds reserved
-        with pytest.raises(limits.Limited):       # a second at the same time has no room
+        running = [limits._reserve(limiter) for _ in range(15)]  # 15 requests at once: 30 s reserved
+        with pytest.raises(limits.Limited):                       # a 16th has no room
             limits._reserve(limiter)
-        limits._settle(limiter, first, 0.05)      # the first took 0.05 s: the rest is refunded
-        assert limits._reserve(limiter)           # so another fits now
+        for done in running[:2]:
+            limits._settle(limiter, done, 0.05)                   # two took 0.05 s: the rest is refunded
+        assert limits._reserve(limiter)                           # so another fits now
 
 
 # -- 2. reading whatever the query -----------------------------------------------------------------------
@@ -285,8 +290,6 @@ def test_a_corrupt_database_is_reported_everywhere_and_takes_no_more_saves(tmp_p
 
 
 def test_intact_rulings_are_read_on_a_read_only_disk(tmp_path, index_dir, monkeypatch):
-    from judge.rulings import StoreUnavailable
-
     db = tmp_path / "r.sqlite3"
     app = served_app(db, index_dir)
     rid = save(app, SIMPLE)
@@ -299,7 +302,7 @@ def test_intact_rulings_are_read_on_a_read_only_disk(tmp_path, index_dir, monkey
     store = reader.extensions["rulings"]
 
     def read_only(*_a, **_k):  # what opening for writing says on a read-only mount (root ignores modes)
-        raise StoreUnavailable("the database is read-only", 60)
+        raise store._failure(sqlite3.OperationalError("unable to open database file"))
 
     monkeypatch.setattr(store, "_connect", read_only)
     monkeypatch.setattr("os.access", lambda *_a, **_k: False)

@@ -118,6 +118,8 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
         ruling = runner.resolve(data, source="changes", snapshots=False, edition=edition)
     except runner.DeskInputError as exc:
         return {"problems": exc.problems}, []
+    except budget.OutOfTime as exc:  # its budget ran out before the first step (loading it): no ruling
+        return {"problems": [{"path": "", "message": f"not judged: {exc}"}]}, []
     expect = data.get("expect")
     expected = expect.get("cites") or [] if isinstance(expect, dict) else []
     return runner.outcome(ruling), list(cited_rules(ruling, expected))
@@ -126,6 +128,7 @@ def _judge(data: dict[str, Any], edition: str) -> tuple[dict[str, Any], list[str
 KIND = "changes"   # what the store keeps a judgement under: "changes <from>...<to> <versions>"
 BATCH = 20         # saved rulings read from the store at once (their scenarios only)
 LEASE_SECONDS = 30.0  # how long one process may hold an edition pair's judging before another may
+WAIT = 1.5  # seconds a request waits for another judging the same pair (then 503 with Retry-After)
 
 
 class Pending(Exception):
@@ -193,7 +196,8 @@ _reports_lock = threading.Lock()
 def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
                    seconds: float | None = None) -> EditionChanges:
     """The report of /changes/<old>...<new>, bounded: judgements are made at most `seconds` at a time (a
-    request's budget; one ruling's two judgements may run SAVED_SECONDS × 2 past it), each kept in the
+    request's budget; a ruling is started while the longest judgement so far would fit, so one ruling's
+    two judgements, at most SAVED_SECONDS × 2, may run past it), each kept in the
     store under the versions of what judged it, so a ruling is judged once (a save adds one, judged by
     the next request) by whichever worker or instance comes first; one process judges an edition pair
     at a time (a lease in the store). Raises Pending while rulings remain unjudged (the caller answers
@@ -210,17 +214,16 @@ def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
         found = _reports.get((id(saved), kind))
     if found is not None and found[1] == stamp:
         return found[2]
-    kept = saved.kept_all(kind)
     ids = saved.ids()
-    todo = [e for e in library if f"library:{e.pid}" not in kept]
-    if todo or len(kept) < len(library) + len(ids):
-        _judge_some(kind, todo, saved, old, new, [c.id for c in (*rules, *glossary)], seconds)
-        kept = saved.kept_all(kind)
+    total = len(library) + len(ids)
+    if len(saved.kept_keys(kind)) < total:
+        _complete(kind, library, total, saved, old, new, [c.id for c in (*rules, *glossary)], seconds)
+    kept = saved.kept_all(kind)
     judged = [_unpacked("library", e.pid, kept[f"library:{e.pid}"]) for e in library
               if f"library:{e.pid}" in kept]
     judged += [_unpacked("saved", rid, kept[rid]) for rid in ids if rid in kept]
-    if len(judged) < len(library) + len(ids):
-        raise Pending(len(judged), len(library) + len(ids))
+    if len(judged) < total:  # a saved ruling deleted meanwhile, say
+        raise Pending(len(judged), total)
     report = EditionChanges(old, new, rules, glossary, data, tuple(judged))
     with _reports_lock:
         if len(_reports) > 8:
@@ -229,13 +232,30 @@ def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
     return report
 
 
+def _complete(kind: str, library: list[Any], total: int, saved: RulingStorage, old: str, new: str,
+              changed: list[str], seconds: float | None) -> None:
+    """Judge what is left for as long as `seconds` allow (or wait up to WAIT for the process judging
+    it); Pending when rulings remain unjudged."""
+    keys = saved.kept_keys(kind)
+    todo = [e for e in library if f"library:{e.pid}" not in keys]
+    held = _judge_some(kind, todo, saved, old, new, changed, seconds)
+    keys = saved.kept_keys(kind)
+    waited = time.monotonic() + min(WAIT, seconds if seconds is not None else WAIT)
+    while not held and len(keys) < total and time.monotonic() < waited:  # another judges: wait a little
+        time.sleep(0.2)
+        keys = saved.kept_keys(kind)
+    if len(keys) < total:
+        raise Pending(len(keys), total)
+
+
 def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, new: str, changed: list[str],
-                seconds: float | None) -> None:
+                seconds: float | None) -> bool:
     """Judge unjudged rulings (the library's first, then saved ones, oldest first, BATCH at a time) and
-    keep each, until `seconds` have passed (or the client went away); nothing when another holds it."""
+    keep each, until `seconds` have passed (or the client went away); False (nothing done) when another
+    process holds the pair's lease."""
     holder = saved.lease(kind, LEASE_SECONDS)
     if holder is None:
-        return
+        return False
     request = budget.CURRENT.get()
     gone = request.gone if request is not None else None
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -247,12 +267,11 @@ def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, n
                 for rid, scenario in batch:
                     yield "saved", rid, rid, scenario
 
-        first = True
+        longest = 0.0  # the longest judgement of this request so far: the next is expected to fit in it
         for ruling_kind, rid, key, scenario in pending():
-            out_of_time = deadline is not None and time.monotonic() + 2 * SAVED_SECONDS > deadline
-            if (out_of_time and not first) or (gone is not None and gone()):
-                return
-            first = False
+            began = time.monotonic()
+            if (deadline is not None and began + longest > deadline) or (gone is not None and gone()):
+                return True
             if ruling_kind == "library":
                 with budget.unlimited():
                     change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
@@ -260,7 +279,9 @@ def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, n
                 with budget.limit(budget.Budget(seconds=SAVED_SECONDS, steps=runner.WEB_STEP_CAP, gone=gone)):
                     change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
             if gone is not None and gone():
-                return  # cut short because the client left: not kept
+                return True  # cut short because the client left: not kept
             saved.keep(kind, key, _packed(change))
+            longest = max(longest, time.monotonic() - began)
     finally:
         saved.release(kind, holder)
+    return True

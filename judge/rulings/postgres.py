@@ -225,6 +225,10 @@ class PostgresStore:
                                               (kind, key)).fetchone())
         return None if row is None else bytes(row[0])
 
+    def kept_keys(self, kind: str) -> set[str]:
+        return {r[0] for r in self._run(lambda db: db.execute("SELECT key FROM kept WHERE kind = %s",
+                                                              (kind,)).fetchall())}
+
     def kept_all(self, kind: str) -> dict[str, bytes]:
         rows = self._run(lambda db: db.execute("SELECT key, value FROM kept WHERE kind = %s",
                                                (kind,)).fetchall())

@@ -87,6 +87,8 @@ class RulingStorage(Protocol):
 
     def kept(self, kind: str, key: str) -> bytes | None: ...
 
+    def kept_keys(self, kind: str) -> set[str]: ...
+
     def kept_all(self, kind: str) -> dict[str, bytes]: ...
 
     def keep(self, kind: str, key: str, value: bytes, replaces: str = "") -> None: ...
@@ -166,8 +168,13 @@ def _cause(exc: sqlite3.Error) -> StoreUnavailable:
 
 MIN_FREE = 1024 * 1024  # bytes free on the database's disk below which /healthz says saves would fail
 CHECK_EVERY = 300.0     # seconds between two `PRAGMA quick_check`s of a worker (and one at start)
+NO_SAVES_READ_ONLY = "the database is read-only: saves would fail"
+NO_SAVES_FULL = "the disk holding the database is full: saves would fail"
 WRITE_CAUSES = ("the database is read-only", "the disk holding the database is full",
-                "the database file can't be opened")  # a read may still work on a read-only connection
+                "the database file can't be opened", "the disk holding the database failed (I/O error)",
+                NO_SAVES_READ_ONLY, NO_SAVES_FULL)
+# (a read may still work on a read-only connection, or an immutable one where not even the WAL's index
+# can be made: a read-only mount, a full disk)
 
 
 class RulingStore:
@@ -271,6 +278,9 @@ class RulingStore:
         failure = _cause(exc)
         if failure.cause == CORRUPT:
             self._mark_corrupt(CORRUPT)
+        elif failure.cause in WRITE_CAUSES:  # say why, when the disk says it: read-only or full
+            failure = StoreUnavailable(self._save_problem() or failure.cause, failure.retry_after,
+                                       failure.detail)
         return failure
 
     def _check_identity(self) -> None:
@@ -435,6 +445,10 @@ class RulingStore:
                                                (kind, key)).fetchone())
         return None if row is None else bytes(row[0])
 
+    def kept_keys(self, kind: str) -> set[str]:
+        return {r[0] for r in self._read(lambda db: db.execute("SELECT key FROM kept WHERE kind = ?",
+                                                               (kind,)).fetchall())}
+
     def kept_all(self, kind: str) -> dict[str, bytes]:
         rows = self._read(lambda db: db.execute("SELECT key, value FROM kept WHERE kind = ?",
                                                 (kind,)).fetchall())
@@ -514,11 +528,11 @@ class RulingStore:
         """Why a save would fail now, though the database reads: its disk is read-only or full."""
         folder = self.path.parent
         if not (os.access(folder, os.W_OK) and os.access(self.path, os.W_OK)):
-            return "the database is read-only: saves would fail"
+            return NO_SAVES_READ_ONLY
         try:
             disk = os.statvfs(folder)
         except OSError:
             return None
         if disk.f_bavail * disk.f_frsize < MIN_FREE:
-            return "the disk holding the database is full: saves would fail"
+            return NO_SAVES_FULL
         return None

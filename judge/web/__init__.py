@@ -34,6 +34,7 @@ BLUEPRINTS = [
     "judge.web.health:bp",        # /healthz                                   (for a proxy)
     "judge.web.edition_pages:bp",  # /editions, /changes/<from>...<to>        (Codex editions)
     "judge.web.offline:bp",       # /manifest.webmanifest, /sw.js, /offline…   (the site offline)
+    "judge.web.styles:bp",        # /styles/<name>.css                         (one stylesheet a page)
 ]
 
 # Settings read from the environment when set (numbers and booleans parsed), below create_app's config.

@@ -72,6 +72,7 @@ ALIASES = {"JUDGE_LIMIT_API": "JUDGE_LIMIT_ENGINE", "JUDGE_LIMIT_DESK": "JUDGE_L
            "JUDGE_LIMIT_SHARE": "JUDGE_LIMIT_SAVE"}
 SLOT_WAIT = 1.0  # seconds a costly request waits for an engine slot before a 503
 COST_UNIT = 0.01  # seconds of work in one unit of the cost budget (a request costs at least one)
+RESERVE_SHARE = 10  # a request reserves its budget, but never more than a tenth of the window's seconds
 
 READING_API = ("/api/v1/rules/", "/api/v1/glossary/", "/api/v1/cards/", "/api/v1/rulings/", "/api/openapi")
 
@@ -242,7 +243,8 @@ def _reserve(limiter: Limiter) -> int | None:
     """Reserve this request's whole budget of seconds before any work (a 429 when the client's window
     has no room for it): the units reserved, or None when the storage failed (not counted)."""
     item, who, counter = _cost_item(), get_remote_address(), _cost_counter(limiter)
-    units = _units(float(current_app.config["JUDGE_BUDGET_SECONDS"]) or 2.0)
+    budget_seconds = float(current_app.config["JUDGE_BUDGET_SECONDS"]) or 2.0
+    units = min(_units(budget_seconds), max(1, item.amount // RESERVE_SHARE))
     try:
         room = counter.hit(item, who, cost=units)
     except Exception:

@@ -37,6 +37,7 @@ from judge.search import export
 from judge.search import store as index_store
 from judge.web import caching
 from judge.web.links import scenario_url
+from judge.web.styles import STYLESHEETS, stylesheet_url
 
 bp = Blueprint("offline", __name__)
 
@@ -82,7 +83,8 @@ def kept_urls() -> dict[str, list[str]]:
                     *(scenario_url(e.pid) for e in LIBRARY.entries())],
         "offline": [url_for("offline.page"), url_for("offline.search_page"), url_for("offline.search_data"),
                     url_for("offline.missing"), url_for("offline.manifest")],
-        "static": [url_for("static", filename=name) for name in static_files()],
+        "static": [*(url_for("static", filename=name) for name in static_files()),
+                   *(stylesheet_url(name) for name in STYLESHEETS)],
         "network_first": [url_for("desk.desk")],
     }
 

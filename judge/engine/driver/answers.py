@@ -33,7 +33,8 @@ from judge.engine.driver.asking import (
     used_label,
     uses_effect,
 )
-from judge.engine.driver.reading import Answer, Reader, Said
+from judge.engine.driver.reading import Reader
+from judge.engine.driver.values import Answer, Said, sentence
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, State
 
@@ -121,7 +122,7 @@ def _can_attack(reader: Reader, ask: Ask) -> Said:
     violations = _attack_refusal(g, ref)
     why = "; ".join(v.text for v in violations) or "no Soul or Realm of the opponent can be its Attack Target"
     rules = tuple(dict.fromkeys(r for v in violations for r in v.rules)) or ("glossary/attack-target",)
-    return "no", f"No: {reading.sentence(why)}", n, rules
+    return "no", f"No: {sentence(why)}", n, rules
 
 
 def _attack_refusal(g: Game, ref: SlotRef) -> list[Violation]:
@@ -234,7 +235,26 @@ def _offer_happens(actions: Sequence[Action], state: State, cards: Sequence[Slot
 
 
 def _offer_values(actions: Sequence[Action], state: State, cards: Sequence[SlotRef]) -> list[Ask]:
-    return [Ask("value", slot=ref, of=of) for ref in cards for of in ("hp", "atk", "def")]
+    """Their HP, ATK and DEF (a Realm: whether it is shattered); and, when the queue uses an Event or an
+    effect (which may draw or discard), the hands of both players."""
+    out = [Ask("value", slot=ref, of=of) for ref in cards
+           for of in (("shattered",) if ref.is_realm else ("hp", "atk", "def"))]
+    if any(uses_effect(a) for a in actions):
+        out += [Ask("value", player=p, of="hand") for p in ("A", "B")]
+    return out
+
+
+def _offer_where(actions: Sequence[Action], state: State, cards: Sequence[SlotRef]) -> list[Ask]:
+    """Where the cards the queue names end up, and their Armaments (each name once, where one card has it)."""
+    names: list[str] = []
+    for ref in cards:
+        holder = state.holder_at(ref)
+        soul = state.soul_at(ref) if not ref.is_realm else None
+        if holder is not None:
+            names.append(holder.name)
+        if soul is not None and soul.armament is not None:
+            names.append(soul.armament.name)
+    return [Ask("where", card=n) for n in dict.fromkeys(names) if len(asking.start_places(state, n)) == 1]
 
 
 def _offer_winner(actions: Sequence[Action], state: State, cards: Sequence[SlotRef]) -> list[Ask]:
@@ -266,7 +286,7 @@ QUESTIONS: dict[str, Question] = {q.kind: q for q in (
     Question("winner", asking.read_true, _winner_words, Reader.winner, {"const": True},
              offer=_offer_winner),
     Question("where", asking.read_card_at_start, _where_words, _where,
-             {"type": "string", "example": "Iron Blade"}, offered=False),
+             {"type": "string", "example": "Iron Blade"}, offer=_offer_where),
 )}
 KINDS = tuple(QUESTIONS)
 

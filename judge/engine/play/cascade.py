@@ -406,6 +406,41 @@ def _source(g: Game, p: Pending, ref: SlotRef) -> targets.Source:
     return targets.Source(p.controller, name, p.source_rank, ref, p.granted_by)
 
 
+def _push_mandatory(g: Game, p: Pending, ref: SlotRef, source: targets.Source,
+                    items: list[Pending]) -> bool:
+    """A mandatory Timing Effect goes on the Cascade, its targets chosen now (True), or is lost without one
+    (11.8.3, False); the turn player's first (interpretation/trigger-order)."""
+    tp = g.state.turn_player
+    chosen, _, _ = targets.choose_targets(g.board(), p.effect, None, source)
+    if p.effect.targets and not chosen:
+        lost = targets.no_target(g.board(), p.effect, source, code="trigger_lost_no_target")
+        g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {lost.text}.",
+                    ("11.8.3", *lost.rules), reasons=[lost],
+                    cards=[(ref, p.card)], what="trigger_missed", of=p.card)
+        return False
+    entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
+                  source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
+    entry.targets = [effects.make_target(g, r, s)
+                     for r, s in zip(chosen, p.effect.targets, strict=False)]
+    # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
+    rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
+    order = ""
+    if len(items) > 1:
+        rules = (*rules, "interpretation/trigger-order")
+    if len({i.controller for i in items}) > 1:
+        # glossary Turn player: their simultaneous triggers are handled first
+        order = (f" {tp} is the turn player, so their simultaneous triggers are handled first."
+                 if p.controller == tp else f" It comes after {tp}'s, the turn player's, which are "
+                                            "handled first.")
+        rules = (*rules, "glossary/turn-player")
+    put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used "
+                             f"for {p.controller} by the game ({p.trigger_text})"
+                             f"{', its targets chosen now' if p.effect.targets else ''}"
+                             f"{_targets_text(g, entry, bool(chosen))}.{order}",
+                   rules)
+    return True
+
+
 def flush_pending(g: Game) -> bool:
     """Waiting Timing Effects: mandatory ones go on the Cascade (targets chosen now; lost without
     one or when their card is gone, 11.8.3), optional ones are offered in the window (11.8.4).
@@ -426,33 +461,8 @@ def flush_pending(g: Game) -> bool:
             continue
         source = _source(g, p, ref)   # 13.2.2: one rank, the granter's for a granted effect, everywhere
         if p.mandatory:
-            chosen, _, _ = targets.choose_targets(g.board(), p.effect, None, source)
-            if p.effect.targets and not chosen:
-                lost = targets.no_target(g.board(), p.effect, source, code="trigger_lost_no_target")
-                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {lost.text}.",
-                            ("11.8.3", *lost.rules), reasons=[lost],
-                            cards=[(ref, p.card)], what="trigger_missed", of=p.card)
+            if not _push_mandatory(g, p, ref, source, items):
                 continue
-            entry = Entry(g.new_entry_id(), "timing", p.card, p.effect, p.controller, p.source_rank,
-                          source_uid=p.card_uid, source_ref=ref, context=dict(p.context))
-            entry.targets = [effects.make_target(g, r, s)
-                             for r, s in zip(chosen, p.effect.targets, strict=False)]
-            # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
-            rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
-            order = ""
-            if len(items) > 1:
-                rules = (*rules, "interpretation/trigger-order")
-            if len({i.controller for i in items}) > 1:
-                # glossary Turn player: their simultaneous triggers are handled first
-                order = (f" {tp} is the turn player, so their simultaneous triggers are handled first."
-                         if p.controller == tp else f" It comes after {tp}'s, the turn player's, which are "
-                                                    "handled first.")
-                rules = (*rules, "glossary/turn-player")
-            put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used "
-                                     f"for {p.controller} by the game ({p.trigger_text})"
-                                     f"{', its targets chosen now' if p.effect.targets else ''}"
-                                     f"{_targets_text(g, entry, bool(chosen))}.{order}",
-                           rules)
         else:
             g.offered.append(p)
             # 11.4.1: an effect without a legal target can't be used; said at the offer, with the rank it

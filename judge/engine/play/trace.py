@@ -207,7 +207,7 @@ class Trace:
                 holder = self.namer(change["slot"])
                 if holder is not None:
                     out.setdefault((change["slot"], holder), None)
-        for reason in _records(reasons):
+        for reason in records(reasons):
             for slot_key, card_key in SLOT_CARD_FACTS:
                 slot, card = reason.facts.get(slot_key), reason.facts.get(card_key)
                 if isinstance(slot, str) and ":" in slot:
@@ -248,12 +248,12 @@ class Trace:
 SLOT_CARD_FACTS = (("slot", "card"), ("taunter_slot", "taunter"))
 
 
-def _records(reasons: Iterable[Reason]) -> list[Reason]:
+def records(reasons: Iterable[Reason]) -> list[Reason]:
     """Reason records with the ones nested in them (the candidates a target excluded)."""
     out: list[Reason] = []
     for r in reasons:
         out.append(r)
-        out += _records([x for x in r.facts.get("excluded", ()) if isinstance(x, Reason)])
+        out += records([x for x in r.facts.get("excluded", ()) if isinstance(x, Reason)])
     return out
 
 
