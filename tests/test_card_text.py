@@ -222,3 +222,26 @@ def test_a_scenario_card_given_as_text_is_read_and_its_problems_have_its_key_pat
     with pytest.raises(ScenarioError) as exc:
         load_scenario(scenario)
     assert {p["path"] for p in exc.value.problems} == {"cards[0].text"}
+
+
+def test_berserk_chooses_no_target_so_a_selector_in_it_is_declined() -> None:
+    problem, = read_card_text("Berserk: Deal 10 damage to any opposing Soul.").problems
+    assert problem.code == "contradiction"
+    assert read_card_text("Berserk: Deal 10 damage to the attacker.").keywords == \
+        [{"berserk": [{"damage": 10, "to": "attacker"}]}]
+
+
+def test_any_mark_it_does_not_know_is_named_not_skipped() -> None:
+    text = "Deal 10 damage to the attacker @ once."
+    problem, = read_card_text(text, "event").problems
+    assert problem.code == "unreadable" and problem.offset == text.index("@")
+
+
+def test_a_text_that_stops_after_a_bracket_is_read_and_named_without_looping() -> None:
+    reading = read_card_text("When this Soul is recruited: draw 1 card. (This effect is mandatory.) Deal")
+    assert [p.code for p in reading.problems] == ["unfinished"]
+    assert reading.effects[0]["mandatory"] is True
+
+
+def test_any_soul_as_a_requirement_is_no_requirement() -> None:
+    assert read_card_text("Caster: Any Soul. Draw 1 card.", "event").caster is None

@@ -24,6 +24,14 @@ TRIGGER_WORDS = {"recruited": "when it is recruited", "attacked": "when it is at
                  "captured": "when it is captured", "targeted": "when it is targeted",
                  "captures_attack_target": "when it captures its attack target"}
 TRIGGERS = tuple(TRIGGER_WORDS)
+# The same triggers as a card prints them ("When this Soul is attacked:"): the word that leads and what
+# the Soul (or the Ambusher) does, the first the Codex's phrasing, the others read too (card text in
+# words: judge/engine/driver/card_text/).
+TRIGGER_TEXT = {"recruited": ("When", ("is recruited",)), "attacked": ("When", ("is attacked",)),
+                "attacks": ("When", ("attacks",)), "after_battle": ("After", ("battles",)),
+                "captured": ("When", ("is captured",)),
+                "targeted": ("When", ("is targeted by an opposing Effect", "is targeted by an Effect")),
+                "captures_attack_target": ("When", ("captures the Soul it attacked",))}
 DURATIONS = ("end_of_turn", "end_of_opponents_next_turn", "permanently")
 SIDES = ("own", "opposing", "any")
 TAUNT_RADII = TAUNT.choices

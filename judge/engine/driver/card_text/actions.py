@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine.data.parts import PARTS
 from judge.engine.driver.card_text.pieces import Act
+
+# The parts that name one card and nothing else ("capture it", "exile it", "negate that Effect"), and
+# those that give an amount to one card ("deal 10 damage to …", "heal 10 damage from …"): read from
+# the parts table, so a new part of either shape is read the same way.
+ONE_REF = tuple(key for key, part in PARTS.items() if [k.kind for k in part.FORM] == ["ref"])
+AMOUNT_TO = tuple(key for key, part in PARTS.items() if [k.kind for k in part.FORM] == ["amount", "ref"])
 
 
 def _one(reader: Any, act: Act, eff: Any, key: str = "objs") -> list[str]:
@@ -25,22 +32,16 @@ def _duration(act: Act) -> dict[str, Any]:
 
 
 def _grant_value(act: Act) -> Any:
-    if act.args.get("frozen"):
-        return "frozen"
-    if act.args.get("cannot_attack"):
-        return "cannot_attack"
     return act.args.get("kw")
 
 
 def build_action(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """The parts `act` says, in order ("each of two …" gives one part per target)."""
     verb = act.verb
-    if verb in ("damage", "heal"):
+    if verb in AMOUNT_TO:
         return [{verb: act.args["num"], "to": ref} for ref in _one(reader, act, eff)]
-    if verb in ("capture", "return", "exile"):
+    if verb in ONE_REF:
         return [{verb: ref} for ref in _one(reader, act, eff)]
-    if verb == "negate":
-        return [{"negate": ref} for ref in _one(reader, act, eff)]
     if verb == "gain":
         stats = dict(act.args.get("stats") or {})
         if act.args.get("lose"):
@@ -60,7 +61,11 @@ def build_action(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
         return [{"enlist": spec}]
     if verb == "if":
         return [_if(reader, act, eff)]
-    return _MORE[verb](reader, act, eff)
+    if verb == "teleport":
+        return _teleport(reader, act, eff)
+    if verb == "lay":
+        return _lay(reader, act, eff)
+    return _battle(reader, act, eff)
 
 
 def _teleport(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
@@ -72,11 +77,11 @@ def _teleport(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
 
 def _lay(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """13.3.3: an effect laid on a Soul Spot ("any Soul on the targeted Spot …")."""
-    what: Any = _grant_value(act)
+    what: Any = _grant_value(act)      # a bare keyword is laid as it is ("lay: frozen")
     if what is None and act.args.get("stats"):
         sign = -1 if act.args.get("lose") else 1
         what = {"gain": {k: sign * v for k, v in act.args["stats"].items()}}
-    elif isinstance(what, dict) or (isinstance(what, str) and what not in ("frozen",)):
+    elif isinstance(what, dict):
         what = {"grant": what}
     return [{"lay": what, "on": ref, **_duration(act)} for ref in _one(reader, act, eff)]
 
@@ -87,8 +92,6 @@ def _battle(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     return [{"battle": {"attacker": a, "target": t, "counts_as_attack": False}}
             for a, t in zip(attackers, targets, strict=False)]
 
-
-_MORE = {"teleport": _teleport, "lay": _lay, "battle": _battle}
 
 
 def _if(reader: Any, act: Act, eff: Any) -> dict[str, Any]:

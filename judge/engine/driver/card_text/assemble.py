@@ -13,6 +13,8 @@ from typing import Any
 
 from rapidfuzz.distance import OSA
 
+from judge.engine.data.keywords import KEYWORDS
+from judge.engine.data.parts import STATIC_PARTS
 from judge.engine.driver.card_text.actions import build_action
 from judge.engine.driver.card_text.effects import finish_effect, numbered
 from judge.engine.driver.card_text.grammar import Correction
@@ -149,7 +151,7 @@ class Assembler:
         if (who, self.type) not in (("caster", "event"), ("ambusher", "ambush")):
             self.not_on_type(piece, f"a {'Caster' if who == 'caster' else 'Ambusher'} requirement")
             return
-        setattr(self, who, cond)
+        setattr(self, who, cond or None)   # "Any Soul": no requirement
 
     def on_values(self, piece: Piece) -> None:
         if self.type != "armament":
@@ -177,7 +179,12 @@ class Assembler:
             (name, value), = kw.items()
             if isinstance(value, tuple) and value[0] == "actions":
                 eff = _Effect(piece.start, subject="self")
-                return {name: self.resolve_all(value[1], eff)}
+                actions = self.resolve_all(value[1], eff)
+                if eff.targets:   # glossary/berserk: its actions choose no targets
+                    self.problem("contradiction", piece.start, piece.end,
+                                 why=f"{KEYWORDS[name].title} chooses no target; name whom it acts on "
+                                     "('the attacker', 'every opposing Soul', 'this Soul')")
+                return {name: actions}
             if isinstance(value, tuple) and value[0] == "core":
                 core = value[1]
                 eff = _Effect(piece.start, subject="self", targets=list(core["targets"]),
@@ -280,7 +287,7 @@ def _static_like(acts: list[Act]) -> bool:
     target), with no duration."""
     def fits(act: Act) -> bool:
         subject = act.args.get("subject") or next(iter(act.args.get("objs") or []), None)
-        return (act.verb in ("gain", "grant", "negate") and "dur" not in act.args
+        return (act.verb in STATIC_PARTS and "dur" not in act.args
                 and isinstance(subject, Obj) and subject.how == "ref")
     return bool(acts) and all(fits(a) for a in acts)
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from judge.engine.data.keywords import KEYWORDS
+from judge.engine.data.parts import STATIC_PARTS
 
 
 def canonical_keyword(kw: Any) -> Any:
@@ -129,7 +130,7 @@ def _effect(eff: Mapping[str, Any], default_kind: str | None = None) -> dict[str
         out["cost"] = [({**c, "by": c.get("by", "self")} if "pay_hp" in c else dict(c)) for c in eff["cost"]]
     if eff.get("do"):
         out["do"] = _parts(eff["do"], count)
-    for key in ("gain", "grant", "to", "negate"):
+    for key in (*STATIC_PARTS, "to"):
         if key in eff:
             out[key] = _part({key: eff[key]}, count)[key]
     return out

@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.data.card_records import GROUP_REFS, SINGLE_REFS
-
-_STATIC_PARTS = ("gain", "grant", "negate")
+from judge.engine.data.parts import STATIC_PARTS as _STATIC_PARTS
 
 
 def _limit(header: list[tuple[str, Any]]) -> str | None:

@@ -1,10 +1,14 @@
-"""The grammar of card text (lark, Earley) and its lexer. The phrases of the engine's vocabulary
-(durations, triggers, references, keyword titles: phrases.py) are generated into the grammar, the
-rest of the Codex's sentence shapes are written out below. Text is read lower-cased; the lexer cuts it
-into words (so that "a" never matches the start of "attacked"), forgives one typo in a word it knows,
-reads numbers written as words, slot names, and a card's name after "named".
+"""The grammar of card text (lark, LALR: a card reads in well under a millisecond) and its lexer. The
+phrases of the engine's vocabulary (durations, triggers, references, keyword titles: phrases.py) are
+generated into the grammar, the rest of the Codex's sentence shapes are written out below. The lexer
+cuts text into words, lower-cased (so that "a" never matches the start of "attacked"), forgives one
+typo in a word it knows (one letter changed, added, dropped or two swapped: the correction is kept),
+reads numbers written as words, slot names and a card's name after "named", and marks a "," or "and"
+before a number (joining values: "10 ATK and 5 DEF", not actions). Where LALR meets a choice it
+shifts: "If it is damaged, capture it and draw 1 card" draws only if damaged.
 
-    tree, notes = parse("Activated, 1/Turn: Heal 10 damage from one of your Souls.")
+    tokens, corrections = words_of("Activated, 1/Turn: Heal 10 damage from one of your Souls.")
+    tree = parse_tokens(tokens)
 """
 
 from __future__ import annotations
@@ -276,8 +280,8 @@ def grammar_text() -> str:
 
 # --- the lexer ------------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"[+-]\d+|\d+\s*/\s*(?:turn|game)\b|\d+|[a-z][a-z0-9'·-]*[a-z0-9]|[a-z]|[.,:;()]",
-                    re.IGNORECASE)
+_TOKEN = re.compile(r"[+-]\d+|\d+\s*/\s*(?:turn|game)\b|\d+|[a-z][a-z0-9'·-]*[a-z0-9]|[a-z]|[.,:;()]|\S",
+                    re.IGNORECASE)   # the last: any other mark, so that nothing is skipped unread
 
 
 # "," and "and" before a number join values ("10 ATK and 5 DEF"), not actions: one token of lookahead.

@@ -11,7 +11,7 @@ writing share one vocabulary.
 from __future__ import annotations
 
 from judge.engine.data.card_records import DURATIONS as DURATION_KEYS
-from judge.engine.data.card_records import GROUP_REFS, SINGLE_REFS, STAT_KEYS, TRIGGERS
+from judge.engine.data.card_records import GROUP_REFS, SINGLE_REFS, STAT_KEYS, TRIGGER_TEXT, TRIGGERS
 from judge.engine.data.keywords import KEYWORDS
 
 # 13.3.1: how long a lasting effect lasts (the Codex's own words).
@@ -21,16 +21,9 @@ DURATIONS: dict[str, tuple[str, ...]] = {
     "permanently": ("permanently",),
 }
 
-# Triggers (contract §3): the word that leads ("When"/"After") and what the subject does.
-TRIGGER_PHRASES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "recruited": ("When", ("is recruited",)),
-    "attacked": ("When", ("is attacked",)),
-    "attacks": ("When", ("attacks",)),
-    "after_battle": ("After", ("battles",)),
-    "captured": ("When", ("is captured",)),
-    "targeted": ("When", ("is targeted by an opposing Effect", "is targeted by an Effect")),
-    "captures_attack_target": ("When", ("captures the Soul it attacked",)),
-}
+# Triggers (contract §3): the word that leads ("When"/"After") and what the subject does, from the
+# trigger table itself (card_records.TRIGGER_TEXT).
+TRIGGER_PHRASES: dict[str, tuple[str, tuple[str, ...]]] = TRIGGER_TEXT
 
 # References in `do:` (contract §3) that a card names in words. `target…` is said by the selector
 # that chose it ("an opposing Soul in the Front Line") and then "it", "that Soul", "the first", …

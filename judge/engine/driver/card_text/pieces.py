@@ -11,6 +11,8 @@ from typing import Any
 from lark import Token, Transformer, Tree
 from lark.tree import Meta
 
+from judge.engine.data.keywords import CANNOT_ATTACK, FROZEN, KEYWORDS
+
 
 @dataclass(frozen=True)
 class Obj:
@@ -94,8 +96,9 @@ def _keyword(name: str, children: list[Any]) -> Any:
     num = _tag(children, "num")
     actions = _tag(children, "actions")
     core = _tag(children, "core")
-    if radius is not None or name == "taunt":
-        return {name: {"radius": radius or "same_direct_superior"}}
+    record = KEYWORDS[name]
+    if record.value == "radius":
+        return {name: {"radius": radius or record.default}}
     if num is not None:
         return {name: num}
     if stats is not None:
@@ -385,9 +388,9 @@ _HANDLERS: dict[str, Any] = {
     "a_damage": _act("damage"), "a_heal": _act("heal"), "a_capture": _act("capture"),
     "a_return": _act("return"), "a_exile": _act("exile"), "a_teleport": _act("teleport"),
     "a_gain": _act("gain"), "a_lose": _act("gain", lose=True), "a_grant": _act("grant"),
-    "a_frozen": _act("grant", frozen=True), "a_cannot_attack": _act("grant", cannot_attack=True),
+    "a_frozen": _act("grant", kw=FROZEN.name), "a_cannot_attack": _act("grant", kw=CANNOT_ATTACK.name),
     "a_lay_gain": _act("lay"), "a_lay_lose": _act("lay", lose=True), "a_lay_grant": _act("lay"),
-    "a_lay_frozen": _act("lay", frozen=True), "a_lay_cannot_attack": _act("lay", cannot_attack=True),
+    "a_lay_frozen": _act("lay", kw=FROZEN.name), "a_lay_cannot_attack": _act("lay", kw=CANNOT_ATTACK.name),
     "a_negate": _act("negate"), "a_draw": _act("draw"), "a_discard_self": _act("discard", who="self"),
     "a_discard_opponent": _act("discard", who="opponent"), "a_enlist": _act("enlist"),
     "a_battle": _act("battle"), "a_battle_itself": _act("battle", itself=True),

@@ -89,7 +89,8 @@ def _library_names() -> tuple[str, ...]:
 
 
 def _parse(text: str, tokens: list[Token]) -> tuple[list[Piece], list[TextProblem]]:
-    """Parse; on an error, name it and go on from the next sentence."""
+    """Parse; on an error, name it, keep what the sentences before it say, and go on from the next
+    sentence, so that every unreadable sentence is named."""
     pieces: list[Piece] = []
     problems: list[TextProblem] = []
     while tokens:
@@ -99,11 +100,13 @@ def _parse(text: str, tokens: list[Token]) -> tuple[list[Piece], list[TextProble
         except UnexpectedInput as exc:
             bad = _bad_index(exc, tokens)
             problems.append(_unreadable(text, tokens, bad, exc))
-            start = _sentence_start(tokens, bad)
-            head = tokens[:start]
+            head = tokens[:min(_sentence_start(tokens, bad), bad)]
             if head:
-                pieces.extend(_parse(text, head)[0])
-            tokens = tokens[_sentence_end(tokens, bad):]
+                try:
+                    pieces.extend(pieces_of(grammar.parse_tokens(head)))
+                except UnexpectedInput as again:   # never silently: the sentences before it are named too
+                    problems.insert(-1, _unreadable(text, head, _bad_index(again, head), again))
+            tokens = tokens[max(_sentence_end(tokens, bad), 1):]
     return pieces, problems
 
 

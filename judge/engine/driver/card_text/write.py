@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge.engine.data.keywords import KEYWORDS
+from judge.engine.data.keywords import CANNOT_ATTACK, FROZEN, KEYWORDS
+from judge.engine.driver.card_text.actions import AMOUNT_TO, ONE_REF
 from judge.engine.driver.card_text.phrases import (
     COUNT_WORDS,
     DURATIONS,
@@ -405,8 +406,7 @@ class _Context:
             return None
         part = self.do[i]
         verb = next(iter(part))
-        key = "to" if verb in ("damage", "heal") else \
-            (verb if verb in ("capture", "return", "exile") else None)
+        key = "to" if verb in AMOUNT_TO else (verb if verb in ONE_REF else None)
         if key is None:
             return None
         start = self.index(part[key])
@@ -500,9 +500,9 @@ class _Context:
 
     def grant_words(self, kw: Any, ref: Any) -> str:
         name = kw if isinstance(kw, str) else next(iter(kw))
-        if name == "frozen":
-            return "are Frozen" if self.is_plural(ref) else "is Frozen"
-        if name == "cannot_attack":
+        if name == FROZEN.name:
+            return f"are {FROZEN.title}" if self.is_plural(ref) else f"is {FROZEN.title}"
+        if name == CANNOT_ATTACK.name:
             return "can't attack"
         return f"{self.verb('gains', ref)} {keyword_words(kw)}"
 
