@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine import VERBS
 from judge.reading.compose import (
+    ANSWERING,
     DEFAULT_TURN,
     LEADERS,
     PHASE_OF_VERB,
@@ -21,8 +23,6 @@ from judge.reading.parts import Mention
 
 # the order slots are chosen in when none was said: the altar's own branches first (each a Front Line
 # Soul), then further out; a slot's rank must be at least the card's (glossary Recruit)
-NEAR_FIRST = ("C3", "L2", "R2")
-FAST_VERBS = ("spring", "use", "pass")
 
 
 def assemble(c: Composer) -> dict[str, Any]:
@@ -76,7 +76,8 @@ def _turn_player(c: Composer) -> str:
 
 def _free(c: Composer, player: str, rank: int) -> str | None:
     taken = {p.slot for p in c.pieces if p.player == player and not p.realm and p.slot}
-    order = [*NEAR_FIRST, *[s for s in c.field.slots if s not in NEAR_FIRST and s != c.field.root]]
+    near = sorted(c.field.children(c.field.root), key=lambda s: -c.field.rank(s))   # C3, L2, R2
+    order = [*near, *[s for s in c.field.slots if s not in near and s != c.field.root]]
     for s in order:
         parent = c.field.parent(s)
         if s not in taken and c.field.rank(s) >= rank and (parent == c.field.root or parent in taken):
@@ -195,7 +196,7 @@ def _queue(c: Composer, turn_player: str, phase: str) -> list[dict[str, Any]]:
     current = phase
     tp = turn_player
     for a in c.actions:
-        by = a.get("by") or (tp if a["verb"] not in FAST_VERBS or not out else None)
+        by = a.get("by") or (tp if a["verb"] not in ANSWERING or not out else None)
         if by is None:  # a Fast answer without a player: the one who did not act just before
             prev = out[-1]["by"] if out else tp
             by = other(prev)
@@ -232,7 +233,8 @@ def _queue(c: Composer, turn_player: str, phase: str) -> list[dict[str, Any]]:
 def _fill(c: Composer, a: dict[str, Any], before: list[dict[str, Any]]) -> None:
     """What an action needs on the board that was not said: its card in the hand, an Ambush set."""
     by = a["by"]
-    plays = a["verb"] in ("cast", "recruit", "equip", "invoke", "set") and a.get("card")
+    # a card played from the hand: the verb table's verbs of a card that are not Fast (a sprung Ambush is set)
+    plays = VERBS[a["verb"]].value == "card" and not VERBS[a["verb"]].fast and a.get("card")
     if plays and a["card"] not in c.hands[by]:
         c.hands[by].append(a["card"])
         c.guesses.append(Guess(f"{a['card']} in {by}'s hand", f"{by} plays it"))
@@ -295,25 +297,23 @@ def _slot_of(x: Any) -> str | None:
     return x.slot if isinstance(x, (Piece, Mention)) else None
 
 
-# each verb's own keys as the contract writes them (§4), from what the reader gathered for it
-WRITTEN: dict[str, Any] = {
-    "attack": lambda a: {"attack": _slot_of(a.get("attacker")), "target": _ref(a.get("target"))},
-    "cast": lambda a: {"cast": a["card"], **({"caster": _slot_of(a["caster"])} if a.get("caster") else {})},
-    "spring": lambda a: {"spring": a["card"], "at": _slot_of(a.get("at"))},
-    "recruit": lambda a: {"recruit": a["card"], "to": _slot_of(a.get("piece"))},
-    "invoke": lambda a: {"invoke": a["card"], "to": _slot_of(a.get("piece"))},
-    "equip": lambda a: {"equip": a["card"], "to": _slot_of(a.get("to"))},
-    "set": lambda a: {"set": a["card"], "at": _slot_of(a.get("at"))},
-    "activate": lambda a: {"activate": a.get("effect_label"), "card": _slot_of(a.get("holder"))},
-    "use": lambda a: {"use": a.get("effect_label"), "card": _slot_of(a.get("holder"))},
-    "pass": lambda a: {"pass": True},
-    "end_phase": lambda a: {"end_phase": True},
-}
+# what the reader gathered for each key of an action (§4), by key: the slot of a card, or a reference
+KEY_SOURCES = {"to": ("piece", "to"), "at": ("at",), "caster": ("caster",), "card": ("holder",)}
+VALUE_SOURCES = {"card": lambda a: a.get("card"), "slot": lambda a: _slot_of(a.get("attacker")),
+                 "effect": lambda a: a.get("effect_label"), "true": lambda a: True}
 
 
 def _written(a: dict[str, Any]) -> dict[str, Any]:
     """An action as the contract writes it (§4)."""
-    out: dict[str, Any] = WRITTEN[a["verb"]](a)
+    verb = VERBS[a["verb"]]
+    out: dict[str, Any] = {verb.name: VALUE_SOURCES[verb.value](a)}
+    for key in verb.keys:
+        if key == "target":
+            out[key] = _ref(a.get("target"))
+            continue
+        found = next((a[k] for k in KEY_SOURCES.get(key, ()) if a.get(k) is not None), None)
+        if found is not None or verb.required == key:
+            out[key] = _slot_of(found)
     targets = [t for t in (_ref(p) for p in a.get("targets") or []) if t]
     if targets:
         out["targets"] = targets

@@ -12,18 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.engine import CardDef, Library, load_field
+from judge.engine import VERBS, CardDef, Library, load_field
 from judge.reading.parts import Mention, Part
 
 PHASES = ("preparation", "combat", "emplacement")
-PHASE_OF_VERB = {
-    "attack": "combat",
-    "set": "emplacement",
-    "recruit": "preparation",
-    "cast": "preparation",
-    "equip": "preparation",
-    "invoke": "preparation",
-}
+# the verbs a player takes in answer to the other (the verb table's verbs that respond in a window, and
+# passing), so their player says nothing of whose turn it is; activating is the turn player's usual move
+ANSWERING = frozenset({*(v.name for v in VERBS.values() if v.respond is not None), "pass"} - {"activate"})
+# the phase the turn player takes each verb in (the verb table's `phase`)
+PHASE_OF_VERB = {v.name: v.phase for v in VERBS.values() if v.phase}
 PHASE_WORDS = {
     "preparation": "the Preparation Phase",
     "combat": "the Combat Phase",
@@ -142,7 +139,7 @@ class Composer:
             if said:
                 player = self.who(said, p.words)
                 if player:
-                    fast = p.what in ("spring", "answer", "use", "pass")
+                    fast = p.what in ANSWERING or p.what == "answer"
                     self.turn_player = other(player) if fast else player
                     why = (
                         f"{player} answers, so the other player has the turn"
@@ -292,7 +289,7 @@ class Composer:
             card = self.card(d["card"])
             verb = {"ambush": "spring", "event": "cast"}.get(card.type if card else "", "spring")
         act: dict[str, Any] = {"verb": verb, "by": by, "words": part.words}
-        mine = by or (self.turn_player if verb not in ("spring", "use", "pass") else None)
+        mine = by or (self.turn_player if verb not in ANSWERING else None)
         taking = getattr(self, f"_act_{verb}", None)
         if taking is not None:
             taking(act, d, mine)

@@ -18,22 +18,11 @@ from dataclasses import dataclass, field
 
 from rapidfuzz.distance import DamerauLevenshtein
 
-from judge.engine import KEYWORDS, load_field
+from judge.engine import KEYWORDS, VERBS, load_field
 
 # --- the verbs, by the verb table's own names --------------------------------------------------------------
-VERB_WORDS: dict[str, tuple[str, ...]] = {
-    "attack": ("attack", "attacks", "attacked", "attacking", "swings"),
-    "cast": ("cast", "casts", "casting"),
-    "spring": ("spring", "springs", "sprang", "sprung", "springing", "flips", "reveals"),
-    "recruit": ("recruit", "recruits", "recruited", "recruiting", "summons", "summoned"),
-    "equip": ("equip", "equips", "equipped", "equipping", "attaches", "wielding", "wields"),
-    "invoke": ("invoke", "invokes", "invoked", "invoking"),
-    "set": ("set", "sets", "setting"),
-    "activate": ("activate", "activates", "activated", "activating"),
-    "use": ("use", "uses", "using"),
-    "pass": ("pass", "passes", "passed", "passing"),
-    "end_phase": ("end", "ends", "ended", "ending"),
-}
+# the verb table's own words for each verb as people say it (judge.engine VERBS, `said`)
+VERB_WORDS: dict[str, tuple[str, ...]] = {v.name: v.said for v in VERBS.values()}
 
 # --- the closed class: each word's class, a terminal of the grammar ---------------------------------------
 CLASSES: dict[str, tuple[str, ...]] = {

@@ -41,7 +41,7 @@ def matches(typed: str, known: Iterable[str], n: int = 2, cutoff: float = 0.75) 
 
 def _range(facts: Mapping[str, Any]) -> Mapping[str, str]:
     lo, hi = facts.get("lo"), facts.get("hi")
-    return {"range": f"{lo}..{hi}" if hi is not None else f"at least {lo}"}
+    return {"bounds": f"{lo}..{hi}" if hi is not None else f"at least {lo}"}
 
 
 def _near(sep: str, end: str = "") -> Callable[[Mapping[str, Any]], Mapping[str, str]]:
@@ -94,7 +94,7 @@ PROBLEMS: dict[str, ProblemKind] = {
     "not_a_choice": ProblemKind("expected one of {options}, got {got}"),
     "not_a_bool": ProblemKind("expected true or false, got {got}"),
     "not_a_number": ProblemKind("expected a whole number, got {got}"),
-    "out_of_range": ProblemKind("expected {range}, got {got}", _range),
+    "out_of_range": ProblemKind("expected {bounds}, got {got}", _range),
     "not_a_step": ProblemKind("expected a multiple of {step}, got {got}"),
     "negative": ProblemKind("expected 0 or more, got {got}"),
     "not_positive": ProblemKind("expected a whole number above 0, got {got}"),

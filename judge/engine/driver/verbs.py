@@ -72,6 +72,8 @@ class Verb:
     named: str | None = None          # how an answer to it names it when it plays no card ("the attack")
     places: bool = False              # it puts its card on its `to` slot (the desk names it there after)
     offered: bool = True              # legal_actions() lists it (a verb only ever queued by hand: False)
+    phase: str | None = None          # the phase the turn player takes it in, where it has one
+    said: tuple[str, ...] = ()        # the verb as people say it, for reading a dispute in words
 
     def describe(self) -> dict[str, Any]:
         """The verb as data (vocabulary()): JSON-able, without the functions."""
@@ -106,37 +108,50 @@ TABLE: tuple[Verb, ...] = (
     # name, value kind, keys, required key, card type, Fast; then verify, do, candidates
     Verb("recruit", "card", ("to",), "to", "soul", False,
          legality.verify_recruit, placing.recruit, moves.recruit, in_setup=True,
-         words="{by} recruits {value} to {to:written}", places=True),
+         words="{by} recruits {value} to {to:written}", places=True,
+         said=("recruit", "recruits", "recruited", "recruiting", "summons", "summoned"),
+         phase="preparation"),
     Verb("cast", "card", ("caster",), None, "event", False,
          legality.verify_cast, _cast, moves.cast, on_cascade=True,
-         words="{by} casts {value} with {caster}{targets}"),
+         words="{by} casts {value} with {caster}{targets}",
+         said=("cast", "casts", "casting"), phase="preparation"),
     Verb("equip", "card", ("to",), "to", "armament", False,
          legality.verify_equip, placing.equip, moves.equip,
-         words="{by} equips {value} to {to}"),
+         words="{by} equips {value} to {to}",
+         said=("equip", "equips", "equipped", "equipping", "attaches", "wielding", "wields"),
+         phase="preparation"),
     Verb("invoke", "card", ("to",), "to", "realm", False,
          legality.verify_invoke, placing.invoke, moves.invoke, realm_slot=True,
-         words="{by} invokes {value} on {to:written}", places=True),
+         words="{by} invokes {value} on {to:written}", places=True,
+         said=("invoke", "invokes", "invoked", "invoking"), phase="preparation"),
     Verb("set", "card", ("at",), "at", "ambush", False,
          legality.verify_set, placing.set_ambush, moves.set_ambush,
-         words="{by} sets {value} face down under {at}"),
+         words="{by} sets {value} face down under {at}",
+         said=("set", "sets", "setting"), phase="emplacement"),
     Verb("spring", "card", ("at",), "at", "ambush", True,
          legality.verify_spring, _answering(cascade.spring), moves.spring, respond=cascade.spring,
-         on_cascade=True, words="{by} springs {value} (set on {at:slot}){targets}"),
+         on_cascade=True, words="{by} springs {value} (set on {at:slot}){targets}",
+         said=("spring", "springs", "sprang", "sprung", "springing", "flips", "reveals")),
     Verb("activate", "effect", ("card",), "card", None, True,
          legality.verify_activate, _answering(cascade.activate), moves.activate, respond=cascade.activate,
-         on_cascade=True, words="{by} activates {value} of {card}{targets}"),
+         on_cascade=True, words="{by} activates {value} of {card}{targets}",
+         said=("activate", "activates", "activated", "activating")),
     Verb("use", "effect", ("card",), "card", None, True,
          legality.verify_use, _answering(cascade.use), moves.use, respond=cascade.use,
-         on_cascade=True, in_setup=True, words="{by} uses {value} of {card}{targets}"),
+         on_cascade=True, in_setup=True, words="{by} uses {value} of {card}{targets}",
+         said=("use", "uses", "using")),
     Verb("attack", "slot", ("target",), "target", None, False,
          legality.verify_attack, battle.declare, moves.attack,
-         words="{value:own} attacks {target}", named="the attack"),
+         words="{value:own} attacks {target}", named="the attack",
+         said=("attack", "attacks", "attacked", "attacking", "swings"), phase="combat"),
     Verb("pass", "true", (), None, None, True,
          legality.verify_pass, _nothing, moves.pass_, in_setup=True,
-         words="{by} passes", in_answer=False),
+         words="{by} passes", in_answer=False,
+         said=("pass", "passes", "passed", "passing")),
     Verb("end_phase", "true", (), None, None, False,
          legality.verify_end_phase, _end_phase, moves.end_phase, in_setup=True,
-         words="{by} ends {phase}", in_answer=False),
+         words="{by} ends {phase}", in_answer=False,
+         said=("end", "ends", "ended", "ending")),
 )
 VERBS: Mapping[str, Verb] = {v.name: v for v in TABLE}
 NAMES: tuple[str, ...] = tuple(VERBS)

@@ -23,7 +23,7 @@ from judge.engine.data import budget
 from judge.engine.data.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.data.keywords import MORAL, UNYIELDING
 from judge.engine.position import tree
-from judge.engine.position.conditions import _failed, failed_conditions_realm
+from judge.engine.position.conditions import CONDITIONS, _failed, failed_conditions_realm
 from judge.engine.position.state import PLAYERS, Armament, Lasting, SlotRef, Soul, State
 from judge.engine.position.views import Blocked, Contribution, KeywordSource, RealmView, SoulView, Value
 
@@ -35,9 +35,9 @@ R_AURA = ("13.1.1", "13.1.2")  # 13.1.3 is cited where a Realm is left out (batt
 R_GRANTED = ("13.2.1",)
 
 # condition keys that read only the Soul whose effect it is (its own values, line, keywords): a change
-# to another Soul never changes whether they hold (Board.patched)
-LOCAL_CONDITIONS = frozenset({"line", "front_line", "damaged", "hp_at_most_half", "attribute", "leader",
-                              "rank", "captured", "keyword"})
+# to another Soul never changes whether they hold (Board.patched). Every key of the conditions table
+# does; a key added there that reads another card must be left out here.
+LOCAL_CONDITIONS = frozenset(CONDITIONS)
 R_SLOT = ("13.3.3",)  # 13.3.4 (two on one slot) is cited by the step that lays a second one
 R_STACK = ("13.4.1",)
 SPANS = {"end_of_turn": "this turn",
