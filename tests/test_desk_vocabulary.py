@@ -8,6 +8,7 @@ import json
 import re
 from html import unescape
 
+from judge.desk import card_form
 from judge.engine import vocabulary
 from judge.engine.data import card_records, parts
 
@@ -17,6 +18,9 @@ def test_the_endpoint_serves_the_engines_vocabulary_with_an_etag(client):
     assert response.status_code == 200 and response.mimetype == "application/json"
     served = response.get_json()
     words = {"reference_words": served.pop("reference_words"), "duration_words": served.pop("duration_words")}
+    # the desk's own additions: the card form's table (judge/desk/card_form.py) and the grants it values
+    assert served.pop("card_form") == json.loads(json.dumps(card_form.CARD_FORM))
+    assert set(served.pop("grant_valued")) <= set(vocabulary()["keywords"]["all"])
     assert served == json.loads(json.dumps(vocabulary()))
     references = vocabulary()["references"]
     assert set(words["reference_words"]) == {"target", *references["single"], *references["groups"]}
@@ -69,5 +73,7 @@ def test_the_page_hands_the_vocabulary_to_its_scripts(client):
     raw = re.search(r'data-vocabulary="([^"]*)"', page)
     assert raw
     handed = json.loads(unescape(raw.group(1)))
-    assert {k: v for k, v in handed.items() if not k.endswith("_words") or k in vocabulary()} \
+    assert handed["card_form"] == json.loads(json.dumps(card_form.CARD_FORM))
+    assert {k: v for k, v in handed.items()
+            if (not k.endswith("_words") or k in vocabulary()) and k not in ("card_form", "grant_valued")} \
         == json.loads(json.dumps(vocabulary()))
