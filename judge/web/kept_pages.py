@@ -10,6 +10,7 @@ what an idle server makes. Concurrent first views of one id in a worker wait for
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import zlib
 from collections.abc import Iterator
@@ -26,8 +27,13 @@ KIND = "page"
 WAIT = 30.0  # seconds a view waits for another thread making the same page, then makes its own
 
 
+KEPT_HEADERS = ("Link",)   # what a view sets that is part of the page (its JSON twin), kept with it
+
+
 def _key(rid: str) -> str:
-    return f"{rid} {caching.site_version()} {origin()} {request.endpoint}"
+    """A kept page is the page of this ruling, for this site, origin, view and engine (a new engine rules
+    again: its pages are made anew)."""
+    return f"{rid} {caching.site_version()} {caching.ruling_versions()} {origin()} {request.endpoint}"
 
 
 _locks: dict[str, threading.Lock] = {}
@@ -66,7 +72,8 @@ def register(app: Flask) -> None:
         if found is None:
             g.judge_page_key = (key, f"{rid} ")
             return None
-        return Response(found, mimetype=mimetype)
+        head, _, body = found.partition(b"\n")
+        return Response(body, mimetype=mimetype, headers=json.loads(head))
 
     @app.after_request
     def keep_page(response: Response) -> Response:
@@ -74,8 +81,9 @@ def register(app: Flask) -> None:
         if made is not None and response.status_code == 200 and not response.direct_passthrough:
             key, replaces = made
             with contextlib.suppress(StoreUnavailable):  # else made again next time
-                current_app.extensions["rulings"].keep(KIND, key, zlib.compress(response.get_data(), 6),
-                                                       replaces=replaces)
+                head = json.dumps({h: response.headers[h] for h in KEPT_HEADERS if h in response.headers})
+                kept = zlib.compress(head.encode() + b"\n" + response.get_data(), 6)
+                current_app.extensions["rulings"].keep(KIND, key, kept, replaces=replaces)
         return response
 
     @app.teardown_request
