@@ -62,3 +62,24 @@ def shots():
         return None
     Path(folder).mkdir(parents=True, exist_ok=True)
     return Path(folder)
+
+
+# The two sizes the answer-first and dispute-in-words tests run at: a desktop and a phone.
+VIEWS = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+@pytest.fixture(params=list(VIEWS))
+def view(request, browser):
+    """A page at each of VIEWS, its JavaScript and console errors in `page.errors`, its size's name in
+    `page.view`."""
+    width, height = VIEWS[request.param]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.errors = errors
+    page.view = request.param
+    yield page
+    context.close()

@@ -17,22 +17,6 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 PID = "13-static-and-unyielding/harold-defiance-vs-unyielding-rank1"   # asks what happens to the Squire
-VIEWS = {"desktop": (1280, 800), "phone": (390, 844)}
-
-
-@pytest.fixture(params=list(VIEWS))
-def view(request, browser):
-    width, height = VIEWS[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    page.view = request.param
-    yield page
-    context.close()
 
 
 def shot(page, name: str) -> None:

@@ -9,23 +9,8 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-VIEWS = {"desktop": (1280, 800), "phone": (390, 844)}
 DISPUTE = ("Grey Knight casts Firebolt at Harold; B answers by springing Hidden Snare at Grey Knight. "
            "Does Firebolt resolve?")
-
-
-@pytest.fixture(params=list(VIEWS))
-def page(request, browser):
-    width, height = VIEWS[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    yield page
-    context.close()
 
 
 def _open_desk(page, live_server) -> None:
@@ -33,7 +18,8 @@ def _open_desk(page, live_server) -> None:
     page.wait_for_function("() => document.querySelector('#desk').dataset.ready === '1'")
 
 
-def test_a_dispute_typed_is_read_marked_corrected_resolved_and_shared(page, live_server):
+def test_a_dispute_typed_is_read_marked_corrected_resolved_and_shared(view, live_server):
+    page = view
     _open_desk(page, live_server)
     page.get_by_label("The dispute in words").fill(DISPUTE)
     page.get_by_role("button", name="Read it").click()
@@ -60,7 +46,8 @@ def test_a_dispute_typed_is_read_marked_corrected_resolved_and_shared(page, live
     assert page.errors == []
 
 
-def test_a_sentence_it_cannot_read_is_declined_naming_the_words(page, live_server):
+def test_a_sentence_it_cannot_read_is_declined_naming_the_words(view, live_server):
+    page = view
     _open_desk(page, live_server)
     before = page.locator("#board").inner_html()
     page.get_by_label("The dispute in words").fill("Knight attacks Harold. What happens to Harold?")
