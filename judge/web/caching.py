@@ -104,7 +104,9 @@ def page_key() -> str:
     """What selects a cacheable page: the site's version, our origin, the path and the query parameters
     the page reads (none for most)."""
     query = urlencode(read_args(READS.get(request.endpoint or "", ())))
-    return f"{site_version()} {origin()} {request.path}?{query}"
+    # the current edition selects the content too: an edition made current in a running server (judge
+    # import-codex --current) makes every page anew
+    return f"{site_version()} {editions().current} {origin()} {request.path}?{query}"
 
 
 def _etag() -> str | None:

@@ -110,7 +110,9 @@ def test_the_custom_card_form_shows_only_its_types_fields_and_speaks_in_words(pa
     whom = form.get_by_label("Acts on")
     offered = [o.text_content() for o in whom.locator("option").all() if o.is_enabled()]
     assert whom.is_visible() and "the Ambusher" in offered
-    assert "the Caster" not in offered                                   # an Ambush has no Caster
+    # an Ambush has no Caster of its own: "the Caster" is the Caster of the Event it answers
+    # (interpretation/answered-caster); "the Wielder" it has none of
+    assert "the Caster" in offered and "the Wielder" not in offered
     assert not any("_" in o for o in whom.locator("option").all_text_contents())
     does.select_option(label="whom gains +… ATK")
     assert form.get_by_label("Until").is_visible() and form.get_by_label("Amount", exact=True).is_visible()

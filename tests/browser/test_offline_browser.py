@@ -144,7 +144,7 @@ def test_keeping_the_site_logs_no_error_and_stays_under_its_bound(visited):
     assert record["codex"] == load_codex().version
     expected = 1 + len({*load_codex().rules, *load_codex().cited_absent}) + len(load_codex().glossary)
     assert record["pages"] > expected + len(LIBRARY.entries())   # rules, glossary, library, and more
-    assert 0 < record["bytes"] <= record["storage"] <= 5 * 1024 * 1024   # the bound the README states
+    assert 0 < record["bytes"] <= record["storage"] <= 8 * 1024 * 1024   # the bound the README states
 
 
 def test_a_rule_never_opened_opens_offline(visited, site):
