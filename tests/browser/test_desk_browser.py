@@ -68,7 +68,10 @@ def place_custom_card(page, ref, name, *, leader=False, rank=3, atk=20, defence=
 
 
 def yaml_has(page, text):
-    page.wait_for_function("t => document.querySelector('#yaml-text').value.includes(t)", arg=text)
+    # the editor follows the desk after a debounce and a round trip; on a loaded 2-core machine that took
+    # past the page's 10 s default once in a whole run, so this wait is longer (no time is asserted)
+    page.wait_for_function("t => document.querySelector('#yaml-text').value.includes(t)", arg=text,
+                           timeout=30_000)
 
 
 def slot_text(page, ref):
