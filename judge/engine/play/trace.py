@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from judge.engine.data import budget
 from judge.engine.data.errors import Reason, StepLimit
+from judge.engine.play.sayings import Said
 from judge.engine.position.board import Board
 
 # The kinds of step, so readers (the desk, tests) can group them.
@@ -105,6 +106,7 @@ class Step:
     caused_by: int | None = None   # the step this one follows from (a consequence, a capture, a win)
     reasons: tuple[Reason, ...] = ()   # the records the step's "why" is made from (reasons.py)
     facts: Facts = Facts()
+    record: Said | None = None   # what it says, as a record (sayings.py); `text` is rendered from it
 
     @property
     def said(self) -> str:
@@ -160,13 +162,15 @@ class Trace:
     watch: Callable[[Step], None] | None = None   # after every step (the answers' ledger)
     namer: Callable[[str], str | None] | None = None   # the name of the card on a slot now (the game's)
 
-    def add(self, kind: str, text: str, rules: Iterable[str] = (),
+    def add(self, kind: str, text: str | Said, rules: Iterable[str] = (),
             changes: Iterable[dict[str, Any]] = (), caused_by: int | None = None,
             reasons: Iterable[Reason] = (), *, cards: Iterable[tuple[Any, str]] = (), what: str = "",
             of: str | None = None, action: int | None = None, player: str | None = None,
             because: tuple[str, ...] = (), shows: Iterable[tuple[str, str, int]] = ()) -> Step:
         if kind not in KINDS:
             raise ValueError(f"unknown step kind {kind!r}")
+        record = text if isinstance(text, Said) else None
+        text = text.text if isinstance(text, Said) else text
         if len(self.steps) >= self.cap:
             raise StepLimit(f"the cap of {self.cap} steps was reached; the last step was: {text}")
         budget.check(len(self.steps))
@@ -175,7 +179,8 @@ class Trace:
             caused_by = self.explainer.cause(kind, changes)
         reasons = tuple(reasons)
         facts = Facts(what, self._cards(cards, changes, reasons), of, action, player, because, tuple(shows))
-        step = Step(len(self.steps) + 1, kind, text, _unique(rules), changes, caused_by, reasons, facts)
+        step = Step(len(self.steps) + 1, kind, text, _unique(rules), changes, caused_by, reasons, facts,
+                    record)
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())
@@ -214,9 +219,11 @@ class Trace:
                     out.setdefault((slot, str(card or "")), None)
         return tuple(CardAt(slot, name) for slot, name in out)
 
-    def force(self, kind: str, text: str, rules: Iterable[str] = ()) -> Step:
+    def force(self, kind: str, text: str | Said, rules: Iterable[str] = ()) -> Step:
         """Add a step even past the cap (for the report that names the loop)."""
-        step = Step(len(self.steps) + 1, kind, text, _unique(rules))
+        record = text if isinstance(text, Said) else None
+        text = text.text if isinstance(text, Said) else text
+        step = Step(len(self.steps) + 1, kind, text, _unique(rules), record=record)
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())

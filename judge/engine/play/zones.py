@@ -9,6 +9,7 @@ from judge.engine.data.edition import numbers
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
 from judge.engine.play.game import Game
+from judge.engine.play.sayings import say
 from judge.engine.position import tree
 from judge.engine.position.board import Board
 from judge.engine.position.state import PLAYERS, Realm, Slot, SlotRef, Soul
@@ -181,8 +182,7 @@ def _shatter(g: Game, ref: SlotRef) -> None:
     realm = g.state.realm(ref)
     realm.shattered = True
     g.left[realm.uid] = "shattered"
-    g.trace.add("capture", f"{realm.name} ({ref}) is at 0 HP and shatters: turned face down, it "
-                           "blocks its slot for the rest of the duel.",
+    g.trace.add("capture", say("realm_shatters", card=realm.name, slot=ref),
                 ("10.5.4", "glossary/shatter"),
                 [{"slot": str(ref), "shattered": [False, True]}])
 

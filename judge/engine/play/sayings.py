@@ -1,0 +1,93 @@
+"""The words of the trace: one table of what a step can say, and the one renderer that makes a step's
+text from its record.
+
+A step is made from a record, never from a sentence written where it happens:
+
+    g.trace.add("heal", say("heal_nothing", card=name, amount=amount, rounding=rounding, source=source),
+                rules)
+
+`say(code, **facts)` is a `Said`: a code of `SAYINGS` and the facts its words are made of. The trace
+keeps the record on the step (`Step.said`) and renders its `text` once, here. A fact may itself be a
+`Said` (a clause that is there only sometimes), a `Reason` (its words), a list or tuple of those (joined
+with a space: sentences one after another) or None (nothing: a clause that is not there).
+
+Adding a kind of step sentence: a row here (its code, its words as a format string over its facts),
+the call that says it, a ruling or test that shows it (docs/ENGINE.md, "Adding a step's words").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from string import Formatter
+from typing import Any
+
+from judge.engine.data.errors import Reason
+
+# code -> words: a format string over the facts (str.format syntax, e.g. "{value:+d}"). The rows are
+# grouped by the module that says them; a module's rows stay in its own group.
+SAYINGS: dict[str, str] = {
+    # --- judge/engine/play/zones.py
+    "realm_shatters": "{card} ({slot}) is at 0 HP and shatters: turned face down, it blocks its slot for "
+                      "the rest of the duel.",
+    # --- judge/engine/play/battle.py
+    # --- judge/engine/play/turns.py
+    # --- judge/engine/play/placing.py
+    # --- judge/engine/play/nonevents.py
+    # --- judge/engine/play/consequences.py
+    # --- judge/engine/play/effects.py
+    # --- judge/engine/play/cascade.py
+    # --- judge/engine/play/references.py
+    # --- judge/engine/play/game.py
+    # --- judge/engine/driver/resolve.py
+}
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a step says, as a record: a code of SAYINGS and its facts."""
+
+    code: str
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.code not in SAYINGS:
+            raise KeyError(f"unknown step words {self.code!r}; add a row to SAYINGS")
+
+    @property
+    def text(self) -> str:
+        return render(self)
+
+
+def say(code: str, **facts: Any) -> Said:
+    return Said(code, facts)
+
+
+def render(said: Said) -> str:
+    """The one place a step's words are made: its code's words, filled from its facts."""
+    return SAYINGS[said.code].format_map(_Facts(said.facts))
+
+
+def fields(code: str) -> set[str]:
+    """The facts the words of `code` name (tests check every row against the calls that say it)."""
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in Formatter().parse(SAYINGS[code]) if name}
+
+
+def words(value: Any) -> Any:
+    """A fact as it goes into words: a Said or a Reason as its text, a list of them joined, None as
+    nothing; anything else as it is (so format specs like {n:+d} apply)."""
+    if isinstance(value, (Said, Reason)):
+        return value.text
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, (Said, Reason)) for v in value):
+        return " ".join(v.text for v in value)
+    return value
+
+
+class _Facts(dict[str, Any]):
+    def __init__(self, facts: Mapping[str, Any]) -> None:
+        super().__init__({k: words(v) for k, v in facts.items()})
+
+    def __missing__(self, key: str) -> str:
+        raise KeyError(f"step words need the fact {key!r}")
