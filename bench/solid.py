@@ -33,6 +33,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE / "tests"))
+from faults import damage  # the suite's own way of corrupting a database
+
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 JUDGE = Path(sys.executable).parent / "judge"
 SAVED = int(os.environ.get("SOLID_SAVED", "2000"))  # saved rulings for the /changes check
@@ -413,12 +416,7 @@ def _storage(root: Path, port: int, mount: Path) -> None:
                 conn.execute("INSERT OR IGNORE INTO rulings VALUES (?,?,?,?,?,?)",
                              (f"c{n:011x}", json.dumps({**SIMPLE, "title": f"c{n}"}), "0.4.0", "{}",
                               store_pack({}), "2026-01-01T00:00:00+00:00"))
-        with sqlite3.connect(db) as conn:
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        data = bytearray(db.read_bytes())
-        for page in range(1, len(data) // 4096):
-            data[page * 4096 + 8: page * 4096 + 600] = b"\xa5" * 592
-        db.write_bytes(bytes(data))
+        damage(db)
         for pid in workers(process):
             os.kill(pid, signal.SIGTERM)
         time.sleep(8)

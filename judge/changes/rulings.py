@@ -19,7 +19,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -188,100 +188,164 @@ def _unpacked(kind: str, rid: str, value: bytes) -> RulingChange:
                         record["after"])
 
 
-# (store, kind) -> (the store, the saved rulings' stamp, the report); the store kept so its id stays its own
-_reports: dict[tuple[int, str], tuple[RulingStorage, Any, EditionChanges]] = {}
-_reports_lock = threading.Lock()
+@dataclass
+class _Judged:
+    """One worker's judgements of one edition pair (by key: "library:<pid>" or a saved ruling's id),
+    decoded once, and the report last made from them with the saved rulings' stamp it was made for."""
+
+    store: RulingStorage  # kept so that its id stays its own
+    kind: str  # what the store keeps its judgements under
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    changes: dict[str, RulingChange] = field(default_factory=dict)
+    report: tuple[Any, EditionChanges] | None = None
+
+
+_judged: dict[tuple[int, str], _Judged] = {}
+_judged_lock = threading.Lock()
+PAIRS = 8          # edition pairs a worker keeps judgements of (then it starts again)
+READ_AT_ONCE = 500  # kept judgements read from the store in one query
+RENDER_SECONDS = (0.05, 40e-6)  # time kept for making the answer: fixed, and per ruling in the report
+
+
+def _pair(saved: RulingStorage, kind: str) -> _Judged:
+    with _judged_lock:
+        found = _judged.get((id(saved), kind))
+        if found is None:
+            if len(_judged) >= PAIRS:
+                _judged.clear()
+            found = _judged[(id(saved), kind)] = _Judged(saved, kind)
+        return found
 
 
 def cached_changes(old: str, new: str, saved: RulingStorage, versions: str = "",
                    seconds: float | None = None) -> EditionChanges:
-    """The report of /changes/<old>...<new>, bounded: judgements are made at most `seconds` at a time (a
-    request's budget; a ruling is started while the longest judgement so far would fit, so one ruling's
-    two judgements, at most SAVED_SECONDS × 2, may run past it), each kept in the
-    store under the versions of what judged it, so a ruling is judged once (a save adds one, judged by
-    the next request) by whichever worker or instance comes first; one process judges an edition pair
-    at a time (a lease in the store). Raises Pending while rulings remain unjudged (the caller answers
-    503 with Retry-After), UnknownEdition for an edition we don't hold."""
+    """The report of /changes/<old>...<new>, bounded by `seconds` (what is left of a request's budget).
+
+    Each ruling is judged once, by whichever worker or instance comes first, and kept in the store under
+    the versions of what judged it (a save adds one ruling, judged by the next request); one process
+    judges an edition pair at a time (a lease in the store), one thread of a worker works on a pair at a
+    time (the others wait for it, within their own time). A worker decodes each kept judgement once and
+    keeps it, so a save costs the next request one ruling, not the whole report. Work stops where the
+    next ruling would not fit before the deadline with the time to make the answer left over (each
+    request does at least one ruling's work, so every request makes progress).
+
+    Raises Pending while rulings remain unjudged or undecoded (the caller answers 503 with
+    Retry-After), UnknownEdition for an edition we don't hold."""
     rules, glossary, data = codex_changes(old, new)
     library = LIBRARY.entries()
     if old == new:  # one edition against itself: every ruling is the same, nothing to judge or decode
         same = [RulingChange("library", e.pid, "same", (), None, None) for e in library]
         same += [RulingChange("saved", rid, "same", (), None, None) for rid in saved.ids()]
         return EditionChanges(old, new, rules, glossary, data, tuple(same))
-    kind = f"{KIND} {old}...{new} {versions} {library_digest(library)}"
+    deadline = None if seconds is None else time.monotonic() + seconds
+    pair = _pair(saved, f"{KIND} {old}...{new} {versions} {library_digest(library)}")
     stamp = saved.stamp()
-    with _reports_lock:
-        found = _reports.get((id(saved), kind))
-    if found is not None and found[1] == stamp:
-        return found[2]
-    ids = saved.ids()
-    total = len(library) + len(ids)
-    if len(saved.kept_keys(kind)) < total:
-        _complete(kind, library, total, saved, old, new, [c.id for c in (*rules, *glossary)], seconds)
-    kept = saved.kept_all(kind)
-    judged = [_unpacked("library", e.pid, kept[f"library:{e.pid}"]) for e in library
-              if f"library:{e.pid}" in kept]
-    judged += [_unpacked("saved", rid, kept[rid]) for rid in ids if rid in kept]
-    if len(judged) < total:  # a saved ruling deleted meanwhile, say
-        raise Pending(len(judged), total)
-    report = EditionChanges(old, new, rules, glossary, data, tuple(judged))
-    with _reports_lock:
-        if len(_reports) > 8:
-            _reports.clear()
-        _reports[(id(saved), kind)] = (saved, stamp, report)
-    return report
+    made = pair.report
+    if made is not None and made[0] == stamp:
+        return made[1]
+    if not pair.lock.acquire(timeout=WAIT if deadline is None else max(0.0, min(WAIT, _left(deadline)))):
+        raise Pending(len(pair.changes), len(library) + stamp[0])  # another thread of ours is at it
+    try:
+        made = pair.report
+        if made is not None and made[0] == stamp:
+            return made[1]
+        keys = [f"library:{e.pid}" for e in library] + saved.ids()
+        reserve = RENDER_SECONDS[0] + RENDER_SECONDS[1] * len(keys)
+        _gather(pair, keys, library, old, new, [c.id for c in (*rules, *glossary)],
+                None if deadline is None else deadline - reserve, deadline)
+        judged = [pair.changes[k] for k in keys if k in pair.changes]
+        if len(judged) < len(keys):
+            raise Pending(len(judged), len(keys))
+        for gone in set(pair.changes) - set(keys):  # saved rulings deleted meanwhile
+            del pair.changes[gone]
+        report = EditionChanges(old, new, rules, glossary, data, tuple(judged))
+        pair.report = (stamp, report)
+        if deadline is not None and _left(deadline) < reserve:
+            raise Pending(len(judged), len(keys))  # complete: the next request answers it at once
+        return report
+    finally:
+        pair.lock.release()
 
 
-def _complete(kind: str, library: list[Any], total: int, saved: RulingStorage, old: str, new: str,
-              changed: list[str], seconds: float | None) -> None:
-    """Judge what is left for as long as `seconds` allow (or wait up to WAIT for the process judging
-    it); Pending when rulings remain unjudged."""
-    keys = saved.kept_keys(kind)
-    todo = [e for e in library if f"library:{e.pid}" not in keys]
-    held = _judge_some(kind, todo, saved, old, new, changed, seconds)
-    keys = saved.kept_keys(kind)
-    waited = time.monotonic() + min(WAIT, seconds if seconds is not None else WAIT)
-    while not held and len(keys) < total and time.monotonic() < waited:  # another judges: wait a little
-        time.sleep(0.2)
-        keys = saved.kept_keys(kind)
-    if len(keys) < total:
-        raise Pending(len(keys), total)
+def _left(deadline: float) -> float:
+    return deadline - time.monotonic()
 
 
-def _judge_some(kind: str, library: list[Any], saved: RulingStorage, old: str, new: str, changed: list[str],
-                seconds: float | None) -> bool:
-    """Judge unjudged rulings (the library's first, then saved ones, oldest first, BATCH at a time) and
-    keep each, until `seconds` have passed (or the client went away); False (nothing done) when another
-    process holds the pair's lease."""
-    holder = saved.lease(kind, LEASE_SECONDS)
-    if holder is None:
-        return False
+def _gather(pair: _Judged, keys: list[str], library: list[Any], old: str, new: str, changed: list[str],
+            until: float | None, deadline: float | None) -> None:
+    """Into `pair.changes`: what the store keeps (read and decoded READ_AT_ONCE at a time), then what is
+    left judged (holding the pair's lease) or waited for (another process holds it), until `until`. When
+    nothing was read, one ruling is judged before the `deadline` whatever `until` says (progress)."""
+    kind = pair.kind
+    missing = [k for k in keys if k not in pair.changes]
+    found = 0
+    for n in range(0, len(missing), READ_AT_ONCE):
+        if n and until is not None and time.monotonic() > until:
+            return
+        for key, value in pair.store.kept_some(kind, missing[n:n + READ_AT_ONCE]).items():
+            pair.changes[key] = _unpacked(*_kind_and_id(key), value)
+            found += 1
+    missing = [k for k in missing if k not in pair.changes]
+    if not missing:
+        return
+    holder = pair.store.lease(kind, LEASE_SECONDS)
+    if holder is None:  # another process judges this pair: take what it keeps meanwhile, a little while
+        waited = time.monotonic() + (WAIT if until is None else max(0.0, min(WAIT, until - time.monotonic())))
+        while time.monotonic() < waited:
+            time.sleep(0.2)
+            for key, value in pair.store.kept_some(kind, missing[:READ_AT_ONCE]).items():
+                pair.changes[key] = _unpacked(*_kind_and_id(key), value)
+        return
+    try:
+        _judge_some(pair, kind, missing, library, old, new, changed, until,
+                    first_free=found == 0 and (deadline is None or _left(deadline) > 0))
+    finally:
+        pair.store.release(kind, holder)
+
+
+def _kind_and_id(key: str) -> tuple[str, str]:
+    return ("library", key.removeprefix("library:")) if key.startswith("library:") else ("saved", key)
+
+
+def _judge_some(pair: _Judged, kind: str, missing: list[str], library: list[Any], old: str, new: str,
+                changed: list[str], until: float | None, first_free: bool) -> None:
+    """Judge the `missing` rulings in order (the library's, then saved ones, oldest first; their scenarios
+    read BATCH at a time), each written to the store with its batch in one transaction, until the next
+    would not fit before `until` (the longest judgement so far is what the next is expected to take) or
+    the client went away. With `first_free`, the first is judged whatever the clock says (progress)."""
     request = budget.CURRENT.get()
     gone = request.gone if request is not None else None
-    deadline = None if seconds is None else time.monotonic() + seconds
-    try:
-        def pending() -> Iterable[tuple[str, str, str, dict[str, Any]]]:
-            for entry in library:
-                yield "library", entry.pid, f"library:{entry.pid}", entry.data
-            while batch := saved.pending(kind, BATCH):
-                for rid, scenario in batch:
-                    yield "saved", rid, rid, scenario
+    scenarios = {f"library:{e.pid}": e.data for e in library}
+    longest = 0.0
+    for n in range(0, len(missing), BATCH):
+        batch = missing[n:n + BATCH]
+        wanted = [k for k in batch if k not in scenarios]
+        scenarios.update(pair.store.scenarios(wanted) if wanted else [])
+        done: list[tuple[str, bytes]] = []
+        try:
+            for key in batch:
+                began = time.monotonic()
+                free = first_free and n == 0 and not done
+                late = not free and until is not None and began + longest > until
+                if late or (gone is not None and gone()):
+                    return
+                scenario = scenarios.pop(key, None)
+                if scenario is None:  # deleted meanwhile
+                    continue
+                change = _judged_now(*_kind_and_id(key), scenario, old, new, changed, gone)
+                if gone is not None and gone():
+                    return  # cut short because the client left: not kept
+                done.append((key, _packed(change)))
+                pair.changes[key] = change
+                longest = max(longest, time.monotonic() - began)
+        finally:
+            pair.store.keep_many(kind, done)
 
-        longest = 0.0  # the longest judgement of this request so far: the next is expected to fit in it
-        for ruling_kind, rid, key, scenario in pending():
-            began = time.monotonic()
-            if (deadline is not None and began + longest > deadline) or (gone is not None and gone()):
-                return True
-            if ruling_kind == "library":
-                with budget.unlimited():
-                    change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
-            else:
-                with budget.limit(budget.Budget(seconds=SAVED_SECONDS, steps=runner.WEB_STEP_CAP, gone=gone)):
-                    change = judge_twice(ruling_kind, rid, scenario, old, new, changed)
-            if gone is not None and gone():
-                return True  # cut short because the client left: not kept
-            saved.keep(kind, key, _packed(change))
-            longest = max(longest, time.monotonic() - began)
-    finally:
-        saved.release(kind, holder)
-    return True
+
+def _judged_now(ruling_kind: str, rid: str, scenario: dict[str, Any], old: str, new: str, changed: list[str],
+                gone: Callable[[], bool] | None) -> RulingChange:
+    if ruling_kind == "library":  # ours: no clock, so a slow moment never marks one of ours as changed
+        with budget.unlimited():
+            return judge_twice(ruling_kind, rid, scenario, old, new, changed)
+    with budget.limit(budget.Budget(seconds=SAVED_SECONDS, steps=runner.WEB_STEP_CAP, gone=gone)):
+        return judge_twice(ruling_kind, rid, scenario, old, new, changed)

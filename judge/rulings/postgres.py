@@ -15,7 +15,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -213,12 +213,11 @@ class PostgresStore:
         rows = self._run(lambda db: db.execute("SELECT id FROM rulings ORDER BY created, id").fetchall())
         return [r[0] for r in rows]
 
-    def pending(self, kind: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
-        """Up to `limit` saved rulings (id, scenario), oldest first, with nothing kept under `kind`."""
-        rows = self._run(lambda db: db.execute(
-            "SELECT id, scenario FROM rulings r WHERE NOT EXISTS (SELECT 1 FROM kept k WHERE k.kind = %s "
-            "AND k.key = r.id) ORDER BY created, id LIMIT %s", (kind, limit)).fetchall())
-        return [(r[0], json.loads(r[1])) for r in rows]
+    def scenarios(self, ids: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+        """(id, scenario) of those of `ids` still saved, in the order of `ids`."""
+        rows = dict(self._run(lambda db: db.execute("SELECT id, scenario FROM rulings WHERE id = ANY(%s)",
+                                                    (list(ids),)).fetchall())) if ids else {}
+        return [(rid, json.loads(rows[rid])) for rid in ids if rid in rows]
 
     def kept(self, kind: str, key: str) -> bytes | None:
         row = self._run(lambda db: db.execute("SELECT value FROM kept WHERE kind = %s AND key = %s",
@@ -229,9 +228,12 @@ class PostgresStore:
         return {r[0] for r in self._run(lambda db: db.execute("SELECT key FROM kept WHERE kind = %s",
                                                               (kind,)).fetchall())}
 
-    def kept_all(self, kind: str) -> dict[str, bytes]:
-        rows = self._run(lambda db: db.execute("SELECT key, value FROM kept WHERE kind = %s",
-                                               (kind,)).fetchall())
+    def kept_some(self, kind: str, keys: Sequence[str]) -> dict[str, bytes]:
+        """What is kept under `kind` for those of `keys` that have a value."""
+        if not keys:
+            return {}
+        rows = self._run(lambda db: db.execute(
+            "SELECT key, value FROM kept WHERE kind = %s AND key = ANY(%s)", (kind, list(keys))).fetchall())
         return {r[0]: bytes(r[1]) for r in rows}
 
     def keep(self, kind: str, key: str, value: bytes, replaces: str = "") -> None:
@@ -245,6 +247,16 @@ class PostgresStore:
                 db.execute("INSERT INTO kept (kind, key, value) VALUES (%s, %s, %s) ON CONFLICT (kind, key) "
                            "DO UPDATE SET value = excluded.value", (kind, key, value))
         self._run(work)
+
+    def keep_many(self, kind: str, values: Sequence[tuple[str, bytes]]) -> None:
+        """Keep each (key, value) under `kind`, all in one transaction."""
+        def work(db: psycopg.Connection) -> None:
+            with db.transaction(), db.cursor() as cursor:
+                cursor.executemany("INSERT INTO kept (kind, key, value) VALUES (%s, %s, %s) ON CONFLICT "
+                                   "(kind, key) DO UPDATE SET value = excluded.value",
+                                   [(kind, key, value) for key, value in values])
+        if values:
+            self._run(work)
 
     def lease(self, key: str, seconds: float) -> str | None:
         """Take the work `key` for `seconds` (a holder's token), or None while another holds it."""

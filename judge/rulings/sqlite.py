@@ -19,7 +19,7 @@ import sqlite3
 import time
 import uuid
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -83,15 +83,17 @@ class RulingStorage(Protocol):
 
     def ids(self) -> list[str]: ...
 
-    def pending(self, kind: str, limit: int) -> list[tuple[str, dict[str, Any]]]: ...
+    def scenarios(self, ids: Sequence[str]) -> list[tuple[str, dict[str, Any]]]: ...
 
     def kept(self, kind: str, key: str) -> bytes | None: ...
 
     def kept_keys(self, kind: str) -> set[str]: ...
 
-    def kept_all(self, kind: str) -> dict[str, bytes]: ...
+    def kept_some(self, kind: str, keys: Sequence[str]) -> dict[str, bytes]: ...
 
     def keep(self, kind: str, key: str, value: bytes, replaces: str = "") -> None: ...
+
+    def keep_many(self, kind: str, values: Sequence[tuple[str, bytes]]) -> None: ...
 
     def lease(self, key: str, seconds: float) -> str | None: ...
 
@@ -433,12 +435,12 @@ class RulingStore:
         return [r[0] for r in self._read(lambda db: db.execute(
             "SELECT id FROM rulings ORDER BY created, id").fetchall())]
 
-    def pending(self, kind: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
-        """Up to `limit` saved rulings (id, scenario), oldest first, with nothing kept under `kind`."""
-        rows = self._read(lambda db: db.execute(
-            "SELECT id, scenario FROM rulings r WHERE NOT EXISTS (SELECT 1 FROM kept k WHERE k.kind = ? "
-            "AND k.key = r.id) ORDER BY created, id LIMIT ?", (kind, limit)).fetchall())
-        return [(r[0], json.loads(r[1])) for r in rows]
+    def scenarios(self, ids: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+        """(id, scenario) of those of `ids` still saved, in the order of `ids` (one query)."""
+        marks = ",".join("?" * len(ids))
+        rows = dict(self._read(lambda db: db.execute(
+            f"SELECT id, scenario FROM rulings WHERE id IN ({marks})", tuple(ids)).fetchall())) if ids else {}
+        return [(rid, json.loads(rows[rid])) for rid in ids if rid in rows]
 
     def kept(self, kind: str, key: str) -> bytes | None:
         row = self._read(lambda db: db.execute("SELECT value FROM kept WHERE kind = ? AND key = ?",
@@ -449,9 +451,13 @@ class RulingStore:
         return {r[0] for r in self._read(lambda db: db.execute("SELECT key FROM kept WHERE kind = ?",
                                                                (kind,)).fetchall())}
 
-    def kept_all(self, kind: str) -> dict[str, bytes]:
-        rows = self._read(lambda db: db.execute("SELECT key, value FROM kept WHERE kind = ?",
-                                                (kind,)).fetchall())
+    def kept_some(self, kind: str, keys: Sequence[str]) -> dict[str, bytes]:
+        """What is kept under `kind` for those of `keys` that have a value (a few hundred at a time)."""
+        if not keys:
+            return {}
+        marks = ",".join("?" * len(keys))
+        rows = self._read(lambda db: db.execute(
+            f"SELECT key, value FROM kept WHERE kind = ? AND key IN ({marks})", (kind, *keys)).fetchall())
         return {r[0]: bytes(r[1]) for r in rows}
 
     def keep(self, kind: str, key: str, value: bytes, replaces: str = "") -> None:
@@ -463,6 +469,13 @@ class RulingStore:
                            (kind, len(replaces), replaces))
             db.execute("INSERT OR REPLACE INTO kept (kind, key, value) VALUES (?,?,?)", (kind, key, value))
         self._write(work)
+
+    def keep_many(self, kind: str, values: Sequence[tuple[str, bytes]]) -> None:
+        """Keep each (key, value) under `kind`, all in one transaction (one commit for a batch)."""
+        if values:
+            self._write(lambda db: db.executemany(
+                "INSERT OR REPLACE INTO kept (kind, key, value) VALUES (?,?,?)",
+                [(kind, key, value) for key, value in values]))
 
     def lease(self, key: str, seconds: float) -> str | None:
         """Take the work `key` for `seconds` (a holder's token), or None while another holds it."""
