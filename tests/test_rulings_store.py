@@ -73,6 +73,22 @@ def test_the_ruling_kept_per_versions_is_read_back_and_replaced_by_newer_version
     assert store.get(rid).ruling == {"steps": []}  # the ruling made when saved stays as it was
 
 
+def test_judgements_are_kept_a_batch_at_once_and_read_back_by_key(store):
+    ids = [save(store, {**SCENARIO, "title": f"t{n}"}) for n in range(3)]
+    assert store.scenarios([ids[2], "0123456789ab", ids[0]]) == [
+        (ids[2], {**SCENARIO, "title": "t2"}), (ids[0], {**SCENARIO, "title": "t0"})]  # the order asked
+    assert store.scenarios([]) == []
+    store.keep_many("changes a", [(ids[0], b"zero"), ("library:x", b"\x00one")])
+    store.keep_many("changes b", [(ids[0], b"other kind")])
+    store.keep_many("changes a", [])
+    assert store.kept_some("changes a", [ids[0], ids[1], "library:x"]) == {ids[0]: b"zero",
+                                                                           "library:x": b"\x00one"}
+    assert store.kept_some("changes a", []) == {}
+    store.keep_many("changes a", [(ids[0], b"again")])  # kept again: replaced
+    assert store.kept_some("changes a", [ids[0]]) == {ids[0]: b"again"}
+    assert store.kept_keys("changes a") == {ids[0], "library:x"}
+
+
 def test_text_with_nul_characters_survives(store):
     scenario = {**SCENARIO, "title": "nul \x00 inside"}
     rid = save(store, scenario)

@@ -193,6 +193,49 @@ def test_query_strings_a_page_does_not_read_share_its_cache_entry_and_etag(tmp_p
     assert searched == ["frozen", "soul"]  # a parameter the page reads still selects it
 
 
+def reaching_flask(app) -> list[str]:
+    """The paths of the requests that reach the Flask app behind judge.web.fast_reads, as they come."""
+    seen: list[str] = []
+    fast = app.extensions["judge_fast_reads"]
+    inner = fast.inner
+    fast.inner = lambda environ, start_response: seen.append(environ["PATH_INFO"]) or inner(environ,
+                                                                                          start_response)
+    return seen
+
+
+def test_a_kept_page_is_answered_before_flask_with_the_same_bytes_and_headers(tmp_path, index_dir):
+    import gzip
+
+    app = served_app(tmp_path / "r.sqlite3", index_dir)  # production defaults: the page cache on
+    through_flask = reaching_flask(app)
+    rid = save(app, SIMPLE)
+    client = app.test_client()
+    for path in ("/", f"/r/{rid}", "/rules/13.6.2", "/cards/noah"):
+        del through_flask[:]
+        made = client.get(path + "?x=1")
+        again = [client.get(f"{path}?x={n}") for n in range(2, 6)]
+        assert made.status_code == 200 and len(through_flask) == 1  # made once; then answered before Flask
+        assert {a.get_data() for a in again} == {made.get_data()}
+        assert all(dict(a.headers) == dict(made.headers) for a in again)  # CSP, ETag, Cache-Control, Vary
+        head = client.head(f"{path}?x=9")
+        assert head.get_data() == b"" and head.headers["Content-Length"] == made.headers["Content-Length"]
+        zipped = client.get(path, headers={"Accept-Encoding": "gzip"})  # the encoding asked selects it too
+        assert zipped.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(zipped.get_data()) == made.get_data()
+        assert client.get(path, headers={"If-None-Match": made.headers["ETag"]}).status_code == 304
+        assert len(through_flask) == 3  # the zipped page made once, the conditional one by Flask
+    assert client.get("/healthz").status_code == 200 and client.get("/healthz").status_code == 200
+    assert len(through_flask) == 5  # what is not a kept page always goes to Flask
+
+
+def test_with_the_page_cache_off_every_read_goes_to_flask(tmp_path, index_dir):
+    app = served_app(tmp_path / "r.sqlite3", index_dir, JUDGE_PAGE_CACHE=0)
+    through_flask = reaching_flask(app)
+    client = app.test_client()
+    assert [client.get(f"/rules/13.6.2?x={n}").status_code for n in range(3)] == [200] * 3
+    assert len(through_flask) == 3
+
+
 # -- 3. own data at start ----------------------------------------------------------------------------------
 def test_card_pages_answer_on_a_fresh_worker_even_with_no_time_left(tmp_path, index_dir):
     from judge.web import card_pages

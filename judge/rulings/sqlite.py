@@ -340,9 +340,10 @@ class RulingStore:
             connection.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
             if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 connection.execute("PRAGMA journal_mode = WAL")
-            connection.executescript(SCHEMA)
-            if not (self._migrated or migrating):
-                self._apply_migrations(connection)
+            if not self._migrated:  # once migrated, the file (its identity checked above) has the schema
+                connection.executescript(SCHEMA)
+                if not migrating:
+                    self._apply_migrations(connection)
         except sqlite3.Error as exc:
             connection.close()
             raise self._failure(exc) from None

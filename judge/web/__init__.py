@@ -17,7 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
 from judge.rulings import open_store
-from judge.web import caching, compress, errors, kept_pages, limits, previews, security
+from judge.web import caching, compress, errors, fast_reads, kept_pages, limits, previews, security
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -135,6 +135,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask 3 ignores JSON_SORT_KEYS; mixed key types can't sort
+    fast_reads.wrap(app)  # cached pages answered before Flask (innermost: it reads the environ Flask gets)
     if app.config.get("JUDGE_PROXIES"):  # behind N reverse proxies: the client is in X-Forwarded-For
         count = int(app.config["JUDGE_PROXIES"])
         addresses = str(app.config.get("JUDGE_PROXY_ADDRESSES") or os.environ.get("FORWARDED_ALLOW_IPS")
@@ -159,6 +160,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     limits.register(app)
     caching.register(app)
+    fast_reads.register(app)
     kept_pages.register(app)  # after the page cache: a worker's own copy is looked up first
     app.extensions["rulings"] = open_store(app.config)  # creates or migrates the schema
     for target in BLUEPRINTS:

@@ -1,13 +1,14 @@
 """Pages that depend only on the site's content and code: ETag, Cache-Control, 304, and a small
 in-process cache of their bodies.
 
-Rule, glossary, interpretation and card pages, library rulings and permalinks (`/r/<id>`), with their
-JSON twins, are the same for everyone until the Codex data, the engine or the templates change. Their
-ETag is a hash of the site's version (every file they are made from), our origin (judge.web.links) and
-the path with the query parameters the page reads (`twin(reads=…)`; any other is ignored), so a query
-string made up per request neither misses the cache nor evicts it, and
+The Codex's index, rule, glossary, interpretation and card pages, library rulings and permalinks
+(`/r/<id>`), with their JSON twins, are the same for everyone until the Codex data, the engine or the
+templates change. Their ETag is a hash of the site's version (every file they are made from), our
+origin (judge.web.links) and the path with the query parameters the page reads (`twin(reads=…)`; any
+other is ignored), so a query string made up per request neither misses the cache nor evicts it, and
 `If-None-Match` answers 304 without any work, and a repeated view is served from memory
-(`JUDGE_PAGE_CACHE` bodies per worker, least recently used dropped first).
+(`JUDGE_PAGE_CACHE` bodies per worker, least recently used dropped first; the whole answer again,
+before Flask, by judge.web.fast_reads).
 """
 
 from __future__ import annotations
@@ -17,16 +18,19 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 
 from judge import ROOT
 from judge.codex import editions
+from judge.web.compress import TOKEN_SHOWN
 from judge.web.links import origin
 from judge.web.twin import READS, read_args
 
 CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/", "/editions/")
+CACHEABLE_PAGES = ("/",)  # and these exact paths (the Codex's index)
 MAX_AGE = 300  # seconds a browser or proxy may reuse a page before asking again (with its ETag)
 MAX_BODY = 8 * 1024 * 1024    # a body larger than this is not kept in memory
 MAX_BYTES = 96 * 1024 * 1024  # all kept bodies of one worker together
@@ -77,17 +81,17 @@ class PageCache:
         self.size = size
         self.max_bytes = max_bytes
         self.bytes = 0
-        self.items: OrderedDict[str, tuple[bytes, str, dict[str, str]]] = OrderedDict()
+        self.items: OrderedDict[str, tuple[bytes, str, Any]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: str) -> tuple[bytes, str, dict[str, str]] | None:
+    def get(self, key: str) -> tuple[bytes, str, Any] | None:
         with self.lock:
             found = self.items.get(key)
             if found is not None:
                 self.items.move_to_end(key)
             return found
 
-    def put(self, key: str, value: tuple[bytes, str, dict[str, str]]) -> None:
+    def put(self, key: str, value: tuple[bytes, str, Any]) -> None:
         with self.lock:
             old = self.items.pop(key, None)
             self.bytes -= len(old[0]) if old else 0
@@ -109,8 +113,12 @@ def page_key() -> str:
     return f"{site_version()} {editions().current} {origin()} {request.path}?{query}"
 
 
+def cacheable(path: str) -> bool:
+    return path.startswith(CACHEABLE) or path in CACHEABLE_PAGES
+
+
 def _etag() -> str | None:
-    if request.method not in ("GET", "HEAD") or not request.path.startswith(CACHEABLE):
+    if request.method not in ("GET", "HEAD") or not cacheable(request.path):
         return None
     return hashlib.sha256(page_key().encode()).hexdigest()[:24]
 
@@ -149,6 +157,8 @@ def register(app: Flask) -> None:
         if etag is None or response.status_code != 200 or response.direct_passthrough:
             return response
         _conditional(response, etag)
+        if not g.get(TOKEN_SHOWN):  # the same for everyone: judge.web.fast_reads keeps the answer
+            request.environ["judge.page_cached"] = True
         body = response.get_data()
         if len(body) <= MAX_BODY and pages.size > 0:
             headers = {k: v for k, v in response.headers.items() if k in KEPT_HEADERS}
