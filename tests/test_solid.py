@@ -40,8 +40,11 @@ def index_dir(tmp_path_factory):
 
 
 def served_app(path, index_dir, **config):
-    """The app with its production defaults and its own database at `path`."""
-    return create_app({"DATABASE": str(path), "INDEX_DIR": index_dir, **config})
+    """The app with its production defaults and its own database at `path`; a permalink's pages are made
+    at its first view, not in the background after its save (on in the test that says so), so what a
+    test counts is what its requests did."""
+    return create_app({"DATABASE": str(path), "INDEX_DIR": index_dir, "JUDGE_PAGES_AT_SAVE": False,
+                       **config})
 
 
 def save(app, scenario) -> str:
@@ -382,6 +385,30 @@ def test_a_permalink_page_is_made_once_and_kept_with_the_ruling(tmp_path, index_
     monkeypatch.setattr(pages, "board_figure", lambda *a, **k: drawn.append(1) or real(*a, **k))
     again = served_app(db, index_dir).test_client().get(f"/r/{rid}")  # another worker, after a restart
     assert again.get_data() == first.get_data() and drawn == []
+
+
+def test_a_save_makes_its_permalink_pages_in_the_background_so_the_first_view_reads_them(tmp_path, index_dir,
+                                                                                         monkeypatch):
+    from judge.desk import pages
+    from judge.web import kept_pages
+
+    db = tmp_path / "r.sqlite3"
+    app = create_app({"DATABASE": str(db), "INDEX_DIR": index_dir})  # production defaults, pages at save on
+    assert app.config["JUDGE_PAGES_AT_SAVE"] is True
+    rid = save(app, FIGHT)
+    for _ in range(600):
+        if kept_pages.pages_waiting() == 0:
+            break
+        time.sleep(0.1)
+    drawn = []
+    real = pages.board_figure
+    monkeypatch.setattr(pages, "board_figure", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    other = served_app(db, index_dir).test_client()  # another worker: its first view reads the kept page
+    page, twin = other.get(f"/r/{rid}"), other.get(f"/r/{rid}.json")
+    assert page.status_code == twin.status_code == 200 and drawn == []
+    assert "a fight" in page.get_data(as_text=True) and twin.get_json()["id"] == rid
+    made_at_view = served_app(tmp_path / "fresh.sqlite3", index_dir)  # the same ruling, made at its view
+    assert made_at_view.test_client().get(f"/r/{save(made_at_view, FIGHT)}").get_data() == page.get_data()
 
 
 # -- 9. OpenAPI and the server agree -------------------------------------------------------------------------

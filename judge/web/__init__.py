@@ -46,6 +46,7 @@ ENV_SETTINGS: dict[str, Callable[[str], object]] = {
     "JUDGE_LIMIT_CHANGES": str, "JUDGE_COST_LIMIT": str, "JUDGE_ENGINE_SLOTS": int,
     "JUDGE_HTTPS": lambda v: v.lower() in ("1", "true", "yes", "on"), "JUDGE_PROXIES": int,
     "JUDGE_OFFLINE": lambda v: v.lower() not in ("0", "false", "no", "off"),
+    "JUDGE_PAGES_AT_SAVE": lambda v: v.lower() not in ("0", "false", "no", "off"),
     "JUDGE_ORIGIN": str, "JUDGE_PROXY_ADDRESSES": str,
 }
 

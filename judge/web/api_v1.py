@@ -34,7 +34,7 @@ from judge.engine import CARD_TYPES, MAX_CARD_TEXT, budget, read_card_text, writ
 from judge.reading import Declined, read_dispute
 from judge.rulings import RulingTooLarge
 from judge.search.query import MAX_QUERY, clean
-from judge.web import api, card_pages, codex_pages, search_views
+from judge.web import api, card_pages, codex_pages, kept_pages, search_views
 from judge.web.desk import SAVE_RESERVE, view_versions
 from judge.web.errors import BadInput
 from judge.web.links import absolute
@@ -185,6 +185,7 @@ def save_ruling() -> tuple[Response, int, dict[str, str]]:
             view=view["ruling"])
     except RulingTooLarge as exc:
         raise BadInput(f"This ruling is too long to save: {exc}.", status=422) from None
+    kept_pages.make_soon(rid)
     url = absolute(url_for("desk.saved", rid=rid))
     return jsonify({"id": rid, "url": url}), 201, {"Location": url}
 

@@ -35,7 +35,7 @@ from judge.desk.rules import rule_link
 from judge.engine import budget, vocabulary
 from judge.library import LIBRARY, Entry
 from judge.rulings import RulingStorage, RulingTooLarge, Saved
-from judge.web import caching
+from judge.web import caching, kept_pages
 from judge.web.errors import BadInput, error_response
 from judge.web.links import rulings_citing
 from judge.web.security import check_csrf
@@ -338,6 +338,7 @@ def share() -> ResponseReturnValue:
                            view=view["ruling"])
     except RulingTooLarge as exc:
         raise BadInput(f"This ruling is too long to share: {exc}.", status=422) from None
+    kept_pages.make_soon(rid)
     return redirect(url_for("desk.saved", rid=rid), code=303)
 
 
