@@ -30,8 +30,19 @@ def _attr_name(key: str) -> str:
 _ATTR_NAMES: dict[str, str] = {}
 
 
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})
+
+
+def _escaped(value: Any) -> str:
+    """markupsafe's `escape`, the same characters for the same text, without making a Markup per value
+    (a board has hundreds: the heaviest permalinks draw 150 boards)."""
+    if hasattr(value, "__html__"):
+        return str(value.__html__())
+    return str(value).translate(_ESCAPES)
+
+
 def _attrs(attrs: Mapping[str, Any]) -> str:
-    return "".join(f' {_attr_name(k)}="{escape(v)}"' for k, v in attrs.items() if v is not None)
+    return "".join(f' {_attr_name(k)}="{_escaped(v)}"' for k, v in attrs.items() if v is not None)
 
 
 def _el(tag: str, attrs: Mapping[str, Any], *children: str) -> str:
@@ -39,7 +50,7 @@ def _el(tag: str, attrs: Mapping[str, Any], *children: str) -> str:
 
 
 def _text(x: float, y: float, content: Any, cls: str, **attrs: Any) -> str:
-    return _el("text", {"x": f"{x:g}", "y": f"{y:g}", "class": cls, **attrs}, str(escape(content)))
+    return _el("text", {"x": f"{x:g}", "y": f"{y:g}", "class": cls, **attrs}, _escaped(content))
 
 
 def _clip(value: Any, width: int) -> str:
