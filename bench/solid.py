@@ -532,7 +532,7 @@ def check_permalink(root: Path, port: int) -> None:
         print(f"      {line}", flush=True)
     missing = {k: v.count(b"ran past the time") for k, v in {**made_at_view, **at_save}.items()}
     same = made_at_view["idle"] == made_at_view["loaded"]
-    verdict("permalink", same and not any(missing.values()) and max(first.values()) < 2.0,
+    verdict("permalink", same and not any(missing.values()) and first["idle"] < 1.0,
             f"first view drawn at the view: identical idle and under 12 clients resolving {same}, boards "
             f"missing {missing}; " + "; ".join(lines) + f"; later views {figures(later)}")
 
