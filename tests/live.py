@@ -15,6 +15,8 @@ from typing import Any
 
 from werkzeug.serving import make_server
 
+from judge.web.fast_reads import read_whole
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -22,14 +24,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 def answered_whole(wsgi_app: Any) -> Any:
     def app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        answer = wsgi_app(environ, start_response)
-        try:
-            body = b"".join(answer)
-        finally:
-            close = getattr(answer, "close", None)
-            if close is not None:
-                close()
-        return [body]
+        return [read_whole(wsgi_app(environ, start_response))]
     return app
 
 

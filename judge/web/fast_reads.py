@@ -83,19 +83,23 @@ class FastReads:
             answered[:] = [status, headers, exc_info]
             return lambda data: None  # the app returns its body; it never writes
 
-        chunks = self.inner(environ, remember)
-        try:
-            body = b"".join(chunks)
-        finally:
-            close = getattr(chunks, "close", None)
-            if close is not None:
-                close()
+        body = read_whole(self.inner(environ, remember))
         status, headers, exc_info = answered
         start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
         if environ.get(KEPT) and status.startswith("200") and environ["REQUEST_METHOD"] == "GET" and \
                 len(body) <= MAX_BODY and not any(name.lower() == "set-cookie" for name, _ in headers):
             self.kept.put(key, (body, status, list(headers)))
         return [body]
+
+
+def read_whole(answer: Iterable[bytes]) -> bytes:
+    """A WSGI app's body, read whole, and the answer closed (as a WSGI server would close it)."""
+    try:
+        return b"".join(answer)
+    finally:
+        close = getattr(answer, "close", None)
+        if close is not None:
+            close()
 
 
 def wrap(app: Flask) -> None:
