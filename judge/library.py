@@ -15,7 +15,7 @@ import logging
 import stat
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,7 @@ class Library:
         self._answers: dict[str, tuple[dict[str, Any], ...]] = {}
         self._citing: dict[str, list[Entry]] = {}
         self._warming = False
+        self._warmed = threading.Event()  # set once the background warm has resolved every entry
 
     def _files(self) -> list[tuple[Path, int]]:
         """The scenario files under the root in path order, each with its modification time: one stat
@@ -190,15 +191,40 @@ class Library:
                 found.append(entry)
         return found
 
-    def warm_in_background(self) -> None:
+    def warm_in_background(self, done: Callable[[], None] | None = None) -> None:
         """Resolve the whole library once, off the request path, so the first rule page that lists its
-        rulings does not wait for it (about two seconds for 250 scenarios)."""
+        rulings does not wait for it (about two seconds for 250 scenarios); then `done()`."""
         with self._lock:
-            if self._warming:
-                return
-            self._warming = True
-        threading.Thread(target=lambda: [self.cites(e) for e in self.entries()], name="library-cites",
-                         daemon=True).start()
+            start, self._warming = not self._warming, True
+
+        def warm() -> None:
+            for entry in self.entries():
+                self.cites(entry)
+            self._warmed.set()
+        if start:
+            threading.Thread(target=warm, name="library-cites", daemon=True).start()
+        if done is not None:  # once warm, whichever call started it
+            threading.Thread(target=lambda: self._warmed.wait() and done(), name="library-warmed",
+                             daemon=True).start()
+
+    def worked_out(self) -> dict[str, list[Any]]:
+        """The cites and answers worked out so far, by entry: {pid: [cites, answers]} (for `adopt`)."""
+        with self._lock:
+            return {pid: [list(cites), list(self._answers.get(pid, ()))]
+                    for pid, cites in self._cites.items()}
+
+    def adopt(self, worked: Mapping[str, Any]) -> int:
+        """Take cites and answers worked out before (`worked_out`, by the same code for the same files) for
+        the entries held now; how many were taken."""
+        entries, _ = self._current()
+        taken = 0
+        with self._lock:
+            for pid, found in worked.items():
+                if pid in entries and isinstance(found, list) and len(found) == 2:
+                    self._cites[pid] = tuple(str(c) for c in found[0])
+                    self._answers[pid] = tuple(found[1])
+                    taken += 1
+        return taken
 
     def citing(self, rule_id: str) -> list[Entry]:
         """The entries whose ruling cites `rule_id` or a rule under it; worked out once per rule id

@@ -240,6 +240,30 @@ def test_with_the_page_cache_off_every_read_goes_to_flask(tmp_path, index_dir):
 
 
 # -- 3. own data at start ----------------------------------------------------------------------------------
+def test_the_library_worked_out_once_is_kept_and_a_new_worker_reads_it(tmp_path, index_dir, monkeypatch):
+    import judge.library
+    from judge.library import LIBRARY
+    from judge.web import warm
+
+    monkeypatch.setenv("JUDGE_INSTANCE", str(tmp_path / "instance"))
+    first = served_app(tmp_path / "r.sqlite3", index_dir)  # production defaults: warmed at start
+    kept = warm.kept_library(first)
+    for _ in range(1200):  # the library is resolved in the background, then kept
+        if kept.exists():
+            break
+        time.sleep(0.1)
+    assert kept.exists()
+    page = first.test_client().get("/rules/13.6.2").get_data()
+    for cache in (LIBRARY._cites, LIBRARY._answers, LIBRARY._citing):  # as in a new process
+        cache.clear()
+    resolved = []
+    real = judge.library.resolve_entry
+    monkeypatch.setattr(judge.library, "resolve_entry", lambda e: resolved.append(e.pid) or real(e))
+    fresh = served_app(tmp_path / "r.sqlite3", index_dir, JUDGE_PAGE_CACHE=0)  # a recycled worker
+    assert fresh.test_client().get("/rules/13.6.2").get_data() == page and resolved == []
+    assert len(LIBRARY.worked_out()) == len(LIBRARY.entries())
+
+
 def test_card_pages_answer_on_a_fresh_worker_even_with_no_time_left(tmp_path, index_dir):
     from judge.web import card_pages
 

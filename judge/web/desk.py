@@ -55,14 +55,6 @@ def desk_globals() -> dict[str, Any]:
             "asked_words": words.asked_words}
 
 
-@bp.record_once
-def warm_library_at_start(state) -> None:
-    """Resolve the library in the background as the app starts (each gunicorn worker builds its own
-    app), so the first rule page listing its rulings does not wait about two seconds for it."""
-    if not state.app.testing:
-        LIBRARY.warm_in_background()
-
-
 @bp.before_app_request
 def warm_library() -> None:
     if not current_app.testing:
