@@ -30,6 +30,68 @@ SAYINGS: dict[str, str] = {
     # --- judge/engine/play/zones.py
     "realm_shatters": "{card} ({slot}) is at 0 HP and shatters: turned face down, it blocks its slot for "
                       "the rest of the duel.",
+    "damage_rounded": " ({amount} rounded down to a step of {step})",
+    "damage_kind_battle": "battle damage",
+    "damage_kind_effect": "damage",
+    "damage_no_hp_left": "{card} has no HP left, so the {amount} {kind}{rounding} from {source} does not "
+                         "reach it (14.1.4).",
+    "damage_dealt": "{card} takes {amount} {kind}{rounding} from {source}{arithmetic}{short}; HP {hp_before} "
+                    "→ {hp_after}.",
+    "damage_arithmetic": ": {arithmetic}",
+    "damage_only_part": " (only {dealt} of {amount}: it had {hp} HP left)",
+    "heal_nothing": "{card} has no damage, so healing {amount}{rounding} from {source} does nothing "
+                    "(14.2.1).",
+    "healed": "{source} heals {healed} damage{rounding} from {card}{short}: damage {before} → {after}.",
+    "heal_only_part": " (heal {amount}, but it had only {damage} damage)",
+    "captured": "{card} ({slot}) is captured {why}: it is turned face down and stays on its slot "
+                "(10.1.3).{armament}",
+    "captured_max_hp_fell": "because its maximum HP ({max_hp}) is no higher than its damage ({damage})",
+    "captured_at_zero_hp": "at 0 HP (damage {damage}, maximum HP {max_hp})",
+    "armament_to_elysium": " Its Armament {armament} goes to the Elysium (10.3.4).",
+    "armament_to_hand_too": " Its Armament {armament} goes to the hand too (10.3.4).",
+    "lasting_lost": " What lasted on it (even “permanently”) is lost: it lasts only while the card stays on "
+                    "the field.",
+    "no_win_leader_card": "No win: {reason}.",
+    "unequip_no_armament": "{source}: {reason}.",
+    "unequipped": "{armament} leaves {card} ({slot}) for {owner}'s Elysium ({source}).{stays}",
+    "unequip_stays": " {card} stays and loses the Armament's values.",
+    "unequip_stays_max_hp_fell": " {card} stays and loses the Armament's values: maximum HP {before} → "
+                                 "{after}, damage {damage}.",
+    "leader_stays_rest_happens": "{card} ({slot}) is a Leader and never leaves its altar: {source} leaves it "
+                                 "where it is, and the rest of the effect still happens.",
+    "leader_stays": "{card} ({slot}) is a Leader and never leaves its altar: {source} leaves it where it is.",
+    "returned_to_hand": "{card} ({slot}) returns to {owner}'s hand ({source}).{armament}{lost}",
+    "exiled": "{card} ({slot}) is exiled ({source}); its slot is free again.{captured}{armament}{lost}",
+    "exile_reaches_captured": " (The effect asks for a captured Soul, so it reaches one.)",
+    "teleport_no_active_soul": "no active Soul stands on {slot}",
+    "teleport_leader": "{card} is a Leader and never leaves its altar",
+    "teleport_not_own_slot": "{dest} is not one of {player}'s soul slots",
+    "teleport_not_empty": "{dest} is not empty",
+    "teleport_wrong_rank": "{dest} is a rank-{dest_rank} slot and {card} is rank {rank} (exactly its "
+                           "rank)",
+    "teleport_own_underling": "{dest} hangs directly under {card}'s own slot",
+    "teleport_no_active_parent": "{dest} does not hang directly under a slot holding an active Soul, so "
+                                 "nothing could be recruited there",
+    "teleport_under_frozen": "{dest} is under the Frozen {frozen}",
+    "teleport_refused": "{source} can't teleport {card} to {dest}: {problem}; that part is skipped "
+                        "(11.6.3).",
+    "teleported": "{card} is teleported from {slot} to {dest} ({source}); it stays on the field and keeps "
+                  "everything.{armament}{ambushes}",
+    "teleport_armament_moves": " Its Armament {armament} moves with it (10.3.4).",
+    "teleport_ambushes_stay": " The Ambushes set at its old slot stay there (10.4.4).",
+    "deck_empty_no_draw": "{player}'s deck is empty, so {player} draws no{more} card ({why}): drawing from "
+                          "an empty deck does nothing.",
+    "draw_more": " {count} more",
+    "drew_one": "{player} draws 1 card ({why}): {cards}.",
+    "drew_cards": "{player} draws {count} cards ({why}): {cards}.",
+    "discarded": "{player} discards {cards} ({why}){chosen}.",
+    "discard_no_choice": " (no choice was given, so the first cards in the hand are taken)",
+    "captured_instant_idle": "{card}'s {effect} waits for {card} ({slot}) to be captured, but then {card} is "
+                             "no longer active: an Instant Effect whose card is no longer active does "
+                             "nothing.",
+    "captured_timing_lost": "{card}'s {effect} waits for {card} ({slot}) to be captured, but then {card} is "
+                            "no longer active: a Timing Effect whose card is no longer active before it goes "
+                            "on the Cascade is lost.",
     # --- judge/engine/play/battle.py
     # --- judge/engine/play/turns.py
     # --- judge/engine/play/placing.py
