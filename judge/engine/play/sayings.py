@@ -93,6 +93,80 @@ SAYINGS: dict[str, str] = {
                             "no longer active: a Timing Effect whose card is no longer active before it goes "
                             "on the Cascade is lost.",
     # --- judge/engine/play/battle.py
+    "attack_declared": "{card} ({slot}) attacks {target} (attack {count} this Combat Phase{dual}).{notes}",
+    "attack_dual_wielding": ", allowed by Dual Wielding{instances}",
+    "attack_dual_two_instances": "; two instances still allow two",
+    "attack_notes": " {notes}",
+    "attack_target_front_line": "{card} stands in the Front Line.",
+    "attack_ignores_taunt": "{card} is Unyielding against the Taunt of {taunter} (rank {rank}) and ignores "
+                            "it.",
+    "attack_with_range": "{card} attacks from the Second Line with Range.",
+    "attack_taunt_checked_now": "Taunt is checked now, at the declaration, and only now.",
+    "attack_check_passes": "Check: {card} may still fight {target}; the fight begins.",
+    "attack_cancelled": "The attack of {card} is cancelled before the fight: {problem}. A cancelled attack "
+                        "does not count (the glossary says so under Dual Wielding).",
+    "check_attacker_inactive": "the attacker is no longer active",
+    "check_attacker_restricted": "{card} {still}",
+    "check_beyond_reach": "{card} now stands in line {line}, beyond its reach ({reach})",
+    "reach_second_line": "the Second Line with Range",
+    "reach_front_line": "the Front Line",
+    "check_target_changed": "the Attack Target is no longer the same card on {slot}",
+    "check_target_inactive": "{card} ({slot}) is no longer active",
+    "check_target_left_front_line": "{card} ({slot}) has left the Front Line (line {line})",
+    "check_target_guarded": "{card} ({slot}) {still}",
+    "battled_itself": "{card} battled itself: it can never trigger its own Berserk.",
+    "berserk_attacker_captured_too": "{card} was captured in the same step as its target, so it is no longer "
+                                     "active: its Berserk does not trigger (only active cards' effects "
+                                     "trigger).",
+    "attack_source": "{card}'s attack",
+    "battle_source": "{card} in the battle",
+    "attack_arithmetic": "{atk} − {def_} = {raw}{floor}{rounding}",
+    "attack_arithmetic_precision": "{atk}, Precision ignores {def_}{rounding}",
+    "arithmetic_never_below_0": ", never below 0",
+    "arithmetic_rounded_down": ", rounded down to a step of 5: {amount}",
+    "defiance_stopped_by_unyielding": "{card}'s Defiance {amount} (from {source}, rank {source_rank}) does "
+                                      "nothing to {attacker} ({slot}, rank {rank}, Unyielding).",
+    "defiance_source": "{card}'s Defiance (from {source}, rank {source_rank}), an Instant Effect",
+    "defiance_arithmetic": "effect damage, not battle damage, dealt at the same moment as the attack "
+                           "damage{each}{mid}",
+    "defiance_each_instance": ", each instance dealing its own",
+    "defiance_mid_effect": ", in the middle of the effect that started the battle",
+    "defiance_reaches_unyielding": "{card} ({slot}, rank {rank}) is Unyielding, but the Defiance from rank "
+                                   "{source_rank} is of a higher rank, so it reaches it.",
+    "counterblow_source": "{card}'s counterblow (a Realm strikes back with its ATK)",
+    "counterblow_arithmetic": "ATK {atk} − DEF {def_} = {raw}{floor}{rounding}, at the same moment as "
+                              "{against} (the amount and its being battle damage are our reading: 9.4.4 is "
+                              "absent)",
+    "counterblow_against_attack": "the attack damage",
+    "counterblow_against_battle": "{card}'s damage",
+    "capture_step": "Capture step: what the fight brought to 0 HP is captured now, not before.",
+    "berserk_defiance_capture": "{card}'s Defiance captured the attacker: that is no capture in battle for "
+                                "{card}, so its Berserk does not trigger.",
+    "berserk_battle_not_attack": "{card}'s battle was not an attack, so it captured no Soul it attacked: its "
+                                 "Berserk does not trigger.",
+    "unyielding_not_against_battle": "{card} is Unyielding, but battle damage is not an effect: Unyielding "
+                                     "does not protect against it.",
+    "aura_not_to_itself": "{card}'s aura gives to its controller's other Souls, not to {card} itself.",
+    "aura_not_to_realm": "{givers} gives to its controller's Souls; that reaches Souls only, not {realm}, a "
+                         "Realm.",
+    "negated_gives_nothing": "The effects of {card} are negated by an effect in force, so what it would give "
+                             "is stopped for as long as that lasts.",
+    "berserk_captured": "{card} ({slot}) captured the Soul it attacked",
+    "berserk_negated": "{card}'s {keyword} does not trigger ({captured}): {reason}.",
+    "berserk_triggers": "Berserk triggers: {captured} with the attack damage in the capture step.{granted}",
+    "berserk_granted": " {grant}.",
+    "battle_part_soul_gone": "{effect}: the battle can't happen, a Soul it names is no longer active; the "
+                             "part is skipped.",
+    "battle_by_effect_no_soul": "{effect}: only an active Soul can battle, so there is no battle.",
+    "battle_by_effect_restricted": "{card} ({slot}) is {restriction}, so it does not battle in a battle that "
+                                   "counts as an attack.",
+    "battle_by_effect": "{effect} starts a battle: {card} ({slot}) battles {target}. It begins at the fight "
+                        "and uses up no attack; {kind}.",
+    "battle_counts_as_attack": "it counts as an attack{defiance}",
+    "battle_defiance_triggers": ", so {card}'s Defiance triggers",
+    "battle_not_an_attack": "it is not an attack{defiance}",
+    "battle_defiance_idle": ", so Defiance does not trigger",
+    "battles_itself": "{card} ({slot}) battles itself: it can never trigger its own Berserk.",
     # --- judge/engine/play/turns.py
     # --- judge/engine/play/placing.py
     # --- judge/engine/play/nonevents.py
