@@ -168,9 +168,30 @@ SAYINGS: dict[str, str] = {
     "battle_defiance_idle": ", so Defiance does not trigger",
     "battles_itself": "{card} ({slot}) battles itself: it can never trigger its own Berserk.",
     # --- judge/engine/play/turns.py
+    "phase_ends": "{player} ends the {ended} Phase; the {begins} Phase begins.",
+    "setup_round_ends": "Setup: Player {player} ends recruiting round {round} of {rounds}; Player {next}'s "
+                        "recruiting round {next_round} of {next_rounds} begins.",
+    "setup_ends": "Setup: Player {player} ends recruiting round {round} of {rounds}, the last before the "
+                  "first turn; setup is over and Player {first} takes the first turn.",
+    "turn_ends": "{player} ends the Emplacement Phase, and with it turn {turn}.",
+    "lasting_ends": "{source}'s effect on {on} ({until}) ends with turn {turn}.",
+    "lasting_on_slot": "the slot {slot}",
+    "lasting_on_card_gone": "a card that left",
+    "turn_begins": "Turn {turn} begins: {player} is the turn player (their turn {count}); the Preparation "
+                   "Phase begins.",
+    "decked_out_begins": "{player}'s deck is empty at the start of their Preparation Phase: {player} is "
+                         "Decked Out and loses at the end of their {ordinal} turn counted from this one.",
+    "decked_out_turn": "{player} is Decked Out: this is their turn {turn} of {turns} counted from then.",
+    "decked_out_stays": "{player} stays Decked Out for the rest of the duel, though their deck is no longer "
+                        "empty: this is their turn {turn} of {turns} counted from then.",
+    "draw_of_preparation": "the draw that begins the Preparation Phase",
+    "spiral_wakes": "Escalation Spiral: {player} wakes the rank-{rank} slot {slot}, which becomes proactive "
+                    "(no choice was given, so the first rank-{rank} slot is taken); every slot of a lower "
+                    "rank is awake.",
     # --- judge/engine/play/placing.py
     # --- judge/engine/play/nonevents.py
     # --- judge/engine/play/consequences.py
+    "consequence_reason": "Because of step {step}: {reason}.",
     # --- judge/engine/play/effects.py
     # --- judge/engine/play/cascade.py
     # --- judge/engine/play/references.py
