@@ -5,8 +5,6 @@ effects begin at the fight (interpretation/battle-by-effect)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from judge.engine.data import parts
 from judge.engine.data.cards import CardDef, EffectDef
 from judge.engine.data.errors import Reason
@@ -23,6 +21,7 @@ from judge.engine.data.keywords import (
 )
 from judge.engine.play import cascade, effects, nonevents, references, zones
 from judge.engine.play.game import Battle, Entry, Game
+from judge.engine.play.nonevents import Opening
 from judge.engine.play.sayings import Said, say
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
@@ -32,17 +31,6 @@ from judge.engine.rules import legality
 
 R_CHECK = ("9.5.3", "glossary/attack-target")
 
-
-@dataclass(frozen=True)
-class Opening:
-    """A fact whose words open a sentence: a reason's words (which start lower case), first letter
-    capitalized."""
-
-    said: Reason | Said
-
-    def __format__(self, spec: str) -> str:
-        text = self.said.text
-        return format(text[:1].upper() + text[1:], spec)
 R_FIGHT = ("glossary/battle", "glossary/atk", "glossary/def")
 
 

@@ -189,7 +189,34 @@ SAYINGS: dict[str, str] = {
                     "(no choice was given, so the first rank-{rank} slot is taken); every slot of a lower "
                     "rank is awake.",
     # --- judge/engine/play/placing.py
+    "recruited": "{player} recruits {card} (rank {rank}) onto {slot}. It is active at once{statics}; a card "
+                 "put on the field is a new card.",
+    "recruit_statics_apply": ", and its Static Effects apply from now",
+    "equipped": "{player} equips {card} to {wielder} ({slot}); its values add to the Wielder's (equipping is "
+                "not an effect and can't be answered). {wielder} now has {values}.",
+    "invoked": "{player} invokes {card} (rank {rank}) onto {slot}, a rank-{slot_rank} realm slot, at least "
+               "the Realm's rank; Realms belong to no Soul and are not limited by the Escalation Spiral.",
+    "ambush_set": "{player} sets an Ambush face down at {slot}; {setter} is its Setter. Setting is not an "
+                  "effect and can't be answered.{more}",
+    "ambushes_share_slot": " {count} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new "
+                           "Soul there may set its own.",
     # --- judge/engine/play/nonevents.py
+    "taunt_does_not_protect": "The Taunt of {taunter} (rank {taunter_rank}) does not protect {target}: the "
+                              "Attack Target has Taunt itself and its own rank, {rank}, is at least the "
+                              "Taunt Soul's, so it can be attacked.",
+    "defiance_of_attacker": "{card}'s Defiance does not trigger: Defiance triggers when its Soul is "
+                            "attacked, and {card} ({slot}) is the one that {role}.{counterblow}",
+    "role_attacks": "attacks",
+    "role_battles": "battles",
+    "defiance_not_on_counterblow": " A Realm's counterblow does not trigger it either.",
+    "berserk_not_taken": "{card}'s Berserk does not trigger: {why}.",
+    "berserk_target_realm": "it attacked {target}, a Realm, which shatters and is not a Soul that can be "
+                            "captured",
+    "berserk_target_not_captured": "its attack did not capture {target}{left}",
+    "hp_left": " ({hp} HP left)",
+    "berserk_not_by_attack_damage": "{target} was captured, but the attack damage ({dealt}) did not bring it "
+                                    "to 0 HP from {hp}: only a capture by the attack damage itself counts",
+    "taunt_idle": "{reason}.",
     # --- judge/engine/play/consequences.py
     "consequence_reason": "Because of step {step}: {reason}.",
     # --- judge/engine/play/effects.py
