@@ -219,6 +219,47 @@ SAYINGS: dict[str, str] = {
     "taunt_idle": "{reason}.",
     # --- judge/engine/play/consequences.py
     "consequence_reason": "Because of step {step}: {reason}.",
+    "consequence_values": "Because of step {step}: {change}",
+    "values_changed": "{card} ({slot}){arrives}{values}{why}.",
+    "card_arrives": " arrives",
+    "values_list": ": {values}",
+    "value_changed": "{value} {before} → {after}",
+    "because_list": " — {why}",
+    "listed_comma": "{item},",
+    "listed_semicolon": "{item};",
+    "contribution_ends_card_gone": "{label} ({amounts}) ends: its card is no longer active",
+    "contribution_stops_negated": "{label} ({amounts}) stops: its card is negated",
+    "contribution_stays_with_slot": "{label} ({amounts}) stays with the slot {slot} it was laid on",
+    "contribution_ends": "{label} ({amounts}) ends",
+    "contribution_armament_gone": "{label} ({amounts}) no longer adds to it",
+    "contribution_moral_gone": "{label} ({amounts}) no longer reaches it: it is no longer an Underling of "
+                               "that Soul",
+    "contribution_no_longer_applies": "{label} ({amounts}) no longer applies to it{why}",
+    "condition_no_longer_holds": ": its condition no longer holds ({condition})",
+    "no_longer_named": ": it is no longer among the Souls the effect names",
+    "contribution_comes": "{label} ({amounts}) {verb}",
+    "applies_to_it": "applies to it",
+    "applies_to_soul_now_on": "applies to the Soul now on {slot}",
+    "reaches_it_as_it_arrives": "reaches it as it arrives",
+    "applies_from_now": "applies from now",
+    "applies_condition_holds": "applies to it: its condition holds now ({condition})",
+    "unyielding_reached": "{card} is Unyielding (rank {rank}), but {source} is of rank {source_rank}, "
+                          "higher, so it reaches it",
+    "keyword_stays_with_slot": "loses {keyword} from {source}: it stays with the slot {slot}, and the Soul "
+                               "left it",
+    "keyword_lost": "loses {keyword} from {source}{why}",
+    "keyword_card_gone": ": its card is no longer active",
+    "keyword_card_negated": ": its card is negated",
+    "keyword_effect_ends": ": that effect ends",
+    "keyword_gained": "gains {keyword} from {source}{slot}",
+    "keyword_applies_to_new_soul": ", which applies to the Soul now on it",
+    "negated_now": "it is negated{by}: its effects, printed and granted, stop working{lost}",
+    "negated_by": " by {negators}",
+    "negated_keywords_included": " ({keywords} included)",
+    "negation_void": "it is no longer negated: {void}, which negated it, is itself negated by {newer}, "
+                     "newer, and a negated card negates nothing (the newer negation wins)",
+    "a_newer_effect": "a newer effect",
+    "negation_ended": "it is no longer negated: the effect that negated it no longer applies",
     # --- judge/engine/play/effects.py
     # --- judge/engine/play/cascade.py
     # --- judge/engine/play/references.py
