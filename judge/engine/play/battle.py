@@ -20,8 +20,8 @@ from judge.engine.data.keywords import (
     restrictions,
 )
 from judge.engine.play import cascade, effects, nonevents, references, zones
+from judge.engine.play.clauses import Opening, Series
 from judge.engine.play.game import Battle, Entry, Game
-from judge.engine.play.nonevents import Opening
 from judge.engine.play.sayings import Said, say
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
@@ -386,7 +386,7 @@ def _aura_not_to_realm(g: Game, board: stats.Board, target: SlotRef, tgt: SoulVi
     givers = [ref for ref, view in views
               if ref.player == target.player and ref != target and _gives_to_souls(view)]
     if givers:
-        g.trace.add("battle", say("aura_not_to_realm", givers=", ".join(g.name_at(r) for r in givers),
+        g.trace.add("battle", say("aura_not_to_realm", givers=Series(tuple(g.name_at(r) for r in givers)),
                                   realm=tgt.card.name), ("13.1.3",), cards=[g.at(r) for r in givers])
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import MORAL, TAUNT, UNYIELDING
 from judge.engine.data.keywords import words as keyword_words
+from judge.engine.play.clauses import Series
 from judge.engine.play.sayings import Said, say
 from judge.engine.position import condition_words as words
 from judge.engine.position import tree
@@ -274,18 +275,9 @@ def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts
         return None
     arrives = say("card_arrives") if old is None else None
     said = say("values_changed", card=new.name, slot=new.ref, arrives=arrives,
-               values=say("values_list", values=_series(changes, ",")) if changes else None,
-               why=say("because_list", why=_series(why, ";")) if why else None)
+               values=say("values_list", values=Series(tuple(changes))) if changes else None,
+               why=say("because_list", why=Series(tuple(why), "; ")) if why else None)
     return said, tuple(dict.fromkeys(rules))
-
-
-def _series(items: Why | list[Said], sep: str) -> list[Said | Reason]:
-    """Clauses one after another, each but the last followed by `sep` ("," or ";"): the renderer joins
-    them with a space."""
-    out: list[Said | Reason] = []
-    for item in items[:-1]:
-        out.append(say("listed_comma", item=item) if sep == "," else say("listed_semicolon", item=item))
-    return [*out, *items[-1:]]
 
 
 def _shrugged(b: Blocked, new: Facts) -> Reason:
@@ -490,16 +482,17 @@ def _negation(old: Facts | None, new: Facts, board: Board, before: dict[int, Fac
         by = [_name(uid, board) for uid in board.negated_by.get(new.uid, [])]
         lost = sorted({_kw(k) for k in (old.keywords.values() if old else ())
                        if k.kind not in ("slot", "armament")})
-        why.append(say("negated_now", by=say("negated_by", negators=" and ".join(by)) if by else None,
-                       lost=say("negated_keywords_included", keywords=", ".join(lost)) if lost else None))
+        negators = say("negated_by", negators=Series(tuple(by), " and ")) if by else None
+        why.append(say("negated_now", by=negators,
+                       lost=say("negated_keywords_included", keywords=Series(tuple(lost))) if lost else None))
         rules += R_NEGATED
     elif was and not new.negated:
         void = [_name(uid, board) for uid in sorted(board.void_negators)]
         newer = sorted({_name(by, board) for uid in board.void_negators for by in board.negated_by.get(uid,
                                                                                                        [])})
         if void:
-            why.append(say("negation_void", void=" and ".join(void),
-                           newer=" and ".join(newer) if newer else say("a_newer_effect")))
+            why.append(say("negation_void", void=Series(tuple(void), " and "),
+                           newer=Series(tuple(newer), " and ") if newer else say("a_newer_effect")))
             rules += (*R_NEGATED, "interpretation/negation-order")
         else:
             why.append(say("negation_ended"))

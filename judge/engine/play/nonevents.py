@@ -8,12 +8,12 @@ moment the keyword would have acted (declaration, fight, capture step).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import BERSERK, DEFIANCE, TAUNT
-from judge.engine.play.sayings import Said, say
+from judge.engine.play.clauses import Opening
+from judge.engine.play.sayings import say
 from judge.engine.position import tree
 from judge.engine.rules import legality
 
@@ -25,18 +25,6 @@ if TYPE_CHECKING:
 R_TAUNT = ("glossary/taunt",)
 R_DEFIANCE = ("glossary/defiance",)
 R_BERSERK = ("glossary/berserk",)
-
-
-@dataclass(frozen=True)
-class Opening:
-    """A fact whose words open a sentence: a reason's words (which start lower case), first letter
-    capitalized."""
-
-    said: Reason | Said
-
-    def __format__(self, spec: str) -> str:
-        text = self.said.text
-        return format(text[:1].upper() + text[1:], spec)
 
 
 def taunt_exceptions(g: Game, board: Board, target: SlotRef) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from judge.engine.data.cards import CardDef
 from judge.engine.play import cascade, zones
+from judge.engine.play.clauses import Series
 from judge.engine.play.game import Game
 from judge.engine.play.sayings import say
 from judge.engine.position import board as stats
@@ -52,7 +53,7 @@ def equip(g: Game, action: Action) -> None:
         parts.append(text)
         rules += why
     g.trace.add("action", say("equipped", player=player, card=card.name, wielder=soul.name, slot=ref,
-                              values=", ".join(parts)), ("10.3.1", "10.3.3", *rules),
+                              values=Series(tuple(parts))), ("10.3.1", "10.3.3", *rules),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}],
                 shows=[(soul.name, key, value.total) for key, value in
                        (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp))])

@@ -225,8 +225,6 @@ SAYINGS: dict[str, str] = {
     "values_list": ": {values}",
     "value_changed": "{value} {before} → {after}",
     "because_list": " — {why}",
-    "listed_comma": "{item},",
-    "listed_semicolon": "{item};",
     "contribution_ends_card_gone": "{label} ({amounts}) ends: its card is no longer active",
     "contribution_stops_negated": "{label} ({amounts}) stops: its card is negated",
     "contribution_stays_with_slot": "{label} ({amounts}) stays with the slot {slot} it was laid on",

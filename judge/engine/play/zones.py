@@ -8,6 +8,7 @@ from typing import Any
 from judge.engine.data.edition import numbers
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
+from judge.engine.play.clauses import Series
 from judge.engine.play.game import Game
 from judge.engine.play.sayings import Said, say
 from judge.engine.position import tree
@@ -313,7 +314,8 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
                     (*rules, *R_LEADER_STAYS, "11.6.6", "11.6.3"), cards=[(ref, soul.name)], what="kept_off")
         return False
     changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "10.3.4b"))
-    text = say("returned_to_hand", card=soul.name, slot=ref, owner=soul.owner, source=source, **more)
+    text = say("returned_to_hand", card=soul.name, slot=ref, owner=soul.owner, source=source,
+               armament=more["armament"], lost=more["lost"])
     rules = (*rules, *more_rules)
     # 15.5.1 (a card that leaves and comes back is a new card) is cited where it decides something:
     # what lasted on the card is lost with it (13.3.2)
@@ -334,7 +336,8 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
         reaches = say("exile_reaches_captured")
         rules = (*rules, "11.6.2")
     changes, more, more_rules = _leave_field(g, ref, soul, "exile", ("elysium", "10.3.4a"))
-    text = say("exiled", card=soul.name, slot=ref, source=source, captured=reaches, **more)
+    text = say("exiled", card=soul.name, slot=ref, source=source, captured=reaches, armament=more["armament"],
+               lost=more["lost"])
     rules = (*rules, *more_rules)
     g.trace.add("zone", text, (*rules, "glossary/exile", "10.1.3"), changes)
     return True
@@ -435,7 +438,7 @@ def draw(g: Game, player: str, count: int, why: str | Said, rules: tuple[str, ..
             break
         drawn += 1
     if drawn:
-        cards = ", ".join(names)
+        cards = Series(tuple(names))
         g.trace.add("zone", say("drew_cards", player=player, count=drawn, why=why, cards=cards) if drawn > 1
                     else say("drew_one", player=player, why=why, cards=cards),
                     (*rules, "glossary/draw"),
@@ -477,7 +480,7 @@ def discard(g: Game, player: str, count: int, chosen: list[str], why: str | Said
             ps.elysium.append(pick)
     if out:
         note = say("discard_no_choice") if picked_by_engine else None
-        g.trace.add("zone", say("discarded", player=player, cards=", ".join(out), why=why, chosen=note),
+        g.trace.add("zone", say("discarded", player=player, cards=Series(tuple(out)), why=why, chosen=note),
                     (*rules, "glossary/discard"),
                     [{"card": c, "from": f"{player}.hand", "to": f"{player}.elysium"} for c in out])
     return out
