@@ -61,11 +61,13 @@ def declare(g: Game, action: Action) -> None:
     g.battle = b
     try:
         context = {"attacker": soul.uid, "attacked": holder.uid}
-        cascade.triggered(g, "attacks", ref, context, f"{soul.name} ({ref}) attacks")
+        # the occasions go in as words until the Cascade takes them as records (issue 26)
+        cascade.triggered(g, "attacks", ref, context, say("on_attacks", card=soul.name, slot=ref).text)
         if not target.is_realm:
-            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
+            cascade.triggered(g, "attacked", target, context,
+                              say("on_attacked", card=holder.name, slot=target).text)
         cascade.flush_pending(g)
-        cascade.run_window(g, f"the attack declaration of {soul.name} ({ref})")
+        cascade.run_window(g, say("window_after_declaration", card=soul.name, slot=ref).text)
         if g.stopped or g.state.winner:
             return
         problem = check(g, b)
@@ -325,7 +327,8 @@ def _capture_step(g: Game) -> list[SlotRef]:
     for ref in captured:
         # "when this Soul is captured": a captured card is no longer active, so it does not trigger (11.8.1)
         if not ref.is_realm and not g.state.winner:
-            cascade.triggered(g, "captured", ref, {}, f"{g.state.soul(ref).name} ({ref}) is captured")
+            occasion = say("on_captured", card=g.state.soul(ref).name, slot=ref)
+            cascade.triggered(g, "captured", ref, {}, occasion.text)
     return captured
 
 
@@ -440,11 +443,11 @@ def aftermath(g: Game, b: Battle) -> None:
             continue
         seen.add(uid)
         # a Soul captured in the battle is no longer active: its effect is lost, and said so (11.8.1)
-        how = "" if g.is_active_uid(uid) else ", but was captured in it"
+        how = None if g.is_active_uid(uid) else say("battled_but_captured")
         cascade.triggered(g, "after_battle", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid},
-                          f"{g.state.soul(ref).name} ({ref}) has battled{how}")
+                          say("on_battled", card=g.state.soul(ref).name, slot=ref, how=how).text)
     if not b.by_effect and not g.resolving and cascade.flush_pending(g):
-        cascade.run_window(g, "the Timing Effects triggered after the battle")
+        cascade.run_window(g, say("window_after_battle").text)
 
 
 @effects.apply_part.register
@@ -500,12 +503,14 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
 
     if counts_as_attack:
         context = {"attacker": att.uid, "attacked": holder.uid}
-        cascade.triggered(g, "attacks", attacker, context, f"{att.name} ({attacker}) attacks")
+        cascade.triggered(g, "attacks", attacker, context,
+                          say("on_attacks", card=att.name, slot=attacker).text)
         if not target.is_realm and target != attacker:
-            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
+            cascade.triggered(g, "attacked", target, context,
+                              say("on_attacked", card=holder.name, slot=target).text)
         elif target == attacker:
             cascade.triggered(g, "attacked", target, context,
-                              f"{holder.name} ({target}) is attacked (by itself)")
+                              say("on_attacked_by_itself", card=holder.name, slot=target).text)
     outer = g.battle
     g.battle = b
     try:

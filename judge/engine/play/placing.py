@@ -35,9 +35,10 @@ def recruit(g: Game, action: Action) -> None:
                 ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
                                           *(("11.1.4", "13.1.1") if statics else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
-    cascade.triggered(g, "recruited", ref, {}, f"{card.name} ({ref}) is recruited")
+    # the occasions go in as words until the Cascade takes them as records (issue 26)
+    cascade.triggered(g, "recruited", ref, {}, say("on_recruited", card=card.name, slot=ref).text)
     if cascade.flush_pending(g):
-        cascade.run_window(g, f"the recruit of {card.name}, whose Timing Effects triggered")
+        cascade.run_window(g, say("window_after_recruit", card=card.name).text)
 
 
 def equip(g: Game, action: Action) -> None:

@@ -167,6 +167,14 @@ SAYINGS: dict[str, str] = {
     "battle_not_an_attack": "it is not an attack{defiance}",
     "battle_defiance_idle": ", so Defiance does not trigger",
     "battles_itself": "{card} ({slot}) battles itself: it can never trigger its own Berserk.",
+    "on_attacks": "{card} ({slot}) attacks",
+    "on_attacked": "{card} ({slot}) is attacked",
+    "on_attacked_by_itself": "{card} ({slot}) is attacked (by itself)",
+    "on_captured": "{card} ({slot}) is captured",
+    "on_battled": "{card} ({slot}) has battled{how}",
+    "battled_but_captured": ", but was captured in it",
+    "window_after_declaration": "the attack declaration of {card} ({slot})",
+    "window_after_battle": "the Timing Effects triggered after the battle",
     # --- judge/engine/play/turns.py
     "phase_ends": "{player} ends the {ended} Phase; the {begins} Phase begins.",
     "setup_round_ends": "Setup: Player {player} ends recruiting round {round} of {rounds}; Player {next}'s "
@@ -192,6 +200,8 @@ SAYINGS: dict[str, str] = {
     "recruited": "{player} recruits {card} (rank {rank}) onto {slot}. It is active at once{statics}; a card "
                  "put on the field is a new card.",
     "recruit_statics_apply": ", and its Static Effects apply from now",
+    "on_recruited": "{card} ({slot}) is recruited",
+    "window_after_recruit": "the recruit of {card}, whose Timing Effects triggered",
     "equipped": "{player} equips {card} to {wielder} ({slot}); its values add to the Wielder's (equipping is "
                 "not an effect and can't be answered). {wielder} now has {values}.",
     "invoked": "{player} invokes {card} (rank {rank}) onto {slot}, a rank-{slot_rank} realm slot, at least "
