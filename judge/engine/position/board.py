@@ -118,6 +118,10 @@ class Board:
         self._sources = self._collect_sources()
         # the cards with a Static Effect that may reach another card than their own (auras, 13.1.2)
         self._auras = frozenset(src.uid for src in self._sources if reach.reaches_others(src.card))
+        self._aura_at = [i for i, src in enumerate(self._sources) if src.uid in self._auras]
+        self._at: dict[SlotRef, list[int]] = {}   # the sources on each slot, by their place in _sources
+        for i, src in enumerate(self._sources):
+            self._at.setdefault(src.ref, []).append(i)
         self.negated: set[int] = set()   # while _negation runs, no lasting effect is negated yet
         self.negated = self._negation()
         self.souls: dict[SlotRef, SoulView] = {}
@@ -321,10 +325,11 @@ class Board:
     def _compute(self, only: set[SlotRef] | None = None) -> None:
         """Every Soul's and Realm's values; with `only` (patched), those Souls' alone."""
         state = self.state
-        work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.soul_refs(active=False)
-                                      if only is None or ref in only}
-        realm_work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.realm_refs(active=False)
-                                            if only is None or ref in only}
+        # with `only`, cards reach.touched found standing there (their order changes no value)
+        souls = state.soul_refs(active=False) if only is None else [r for r in only if not r.is_realm]
+        realms = state.realm_refs(active=False) if only is None else [r for r in only if r.is_realm]
+        work: dict[SlotRef, _Work] = {ref: _Work() for ref in souls}
+        realm_work: dict[SlotRef, _Work] = {ref: _Work() for ref in realms}
         self._printed(work, realm_work)
         self._lasting_parts(work, realm_work)
         self._prelim.update({ref: sum(c.amount for c in w.parts["hp"]) - state.soul(ref).damage
@@ -411,8 +416,9 @@ class Board:
         """Static effects and auras of active, non-negated cards (13.1, 13.2): the controller's own
         first, so that Unyielding they give counts against the opponent's (13.6.1). With `only`, what
         the cards on those slots give themselves and what every aura gives."""
-        gifts = [gift for src in self._sources if src.uid not in self.negated and
-                 (only is None or src.ref in only or src.uid in self._auras)
+        givers = self._sources if only is None else [self._sources[i] for i in sorted(
+            {*self._aura_at, *(i for ref in only for i in self._at.get(ref, ()))})]   # in _sources' order
+        gifts = [gift for src in givers if src.uid not in self.negated
                  for gift in self._gifts(src, work, prelim)]
         unyielding: set[SlotRef] | None = None
         for src, payload, kind, ref in sorted(gifts, key=lambda g: g[0].controller != g[3].player):
