@@ -127,6 +127,8 @@ class Board:
         self.souls: dict[SlotRef, SoulView] = {}
         self.realms: dict[SlotRef, RealmView] = {}
         self._made: dict[tuple[bool, bool], dict[str, dict[str, Any]]] = {}
+        # each view's part of `derived`, shared with the boards patched from this one (_view_dict)
+        self._dicts: dict[tuple[SlotRef, bool, bool], tuple[SoulView | RealmView, dict[str, Any]]] = {}
         self.memo: dict[Any, Any] = {}   # what others work out from this board (targets.combinations)
         self._lasting = tuple(state.lasting)          # the lasting effects it was derived with
         self._prelim: dict[SlotRef, int] = {}         # each Soul's HP before Static Effects (conditions)
@@ -206,13 +208,22 @@ class Board:
             for slot in self.state.field.slots:
                 ref = SlotRef(p, slot)
                 if ref in self.souls:
-                    out[str(ref)] = self.souls[ref].to_dict(detail, contributions)
+                    out[str(ref)] = self._view_dict(self.souls[ref], detail, contributions)
             for slot in self.state.field.realm_slots:
                 ref = SlotRef(p, slot)
                 if ref in self.realms:
-                    out[str(ref)] = self.realms[ref].to_dict(detail, contributions)
+                    out[str(ref)] = self._view_dict(self.realms[ref], detail, contributions)
         self._made[(detail, contributions)] = out
         return out
+
+    def _view_dict(self, view: SoulView | RealmView, detail: bool, contributions: bool) -> dict[str, Any]:
+        """A view's part of `derived`, made once per view: the boards patched one from another share the
+        views they did not derive again, and with them these dicts (read them, never change them)."""
+        key = (view.ref, detail, contributions)
+        kept = self._dicts.get(key)
+        if kept is None or kept[0] is not view:
+            kept = self._dicts[key] = (view, view.to_dict(detail, contributions))
+        return kept[1]
 
     # --- building
     def _card(self, name: str) -> CardDef:
