@@ -7,7 +7,8 @@ that does not grow with the board) and against the steps (the board's series has
 from N = 20 on, where B's Souls act after a turn passes: against the steps, 1 is a flat cost per step).
 Times are the process's CPU time: on a shared machine, wall time mostly measures the neighbours. Last,
 for the largest board, how many boards each kind of step derived whole and how many it patched (only
-the cards it touched derived again, board.Board.patched).
+the cards it touched derived again, board.Board.patched). The calls column counts the Python function
+calls of one (profiled) resolution per step: the work itself, noise-free.
 
     python bench/engine_growth.py [--runs 9]
 """
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import cProfile
 import math
+import pstats
 import statistics
 import sys
 import time
@@ -111,6 +114,17 @@ def run(data: dict[str, Any], runs: int) -> tuple[int, list[float], list[float]]
     return steps, totals, per_step
 
 
+def calls(data: dict[str, Any]) -> int:
+    """The Python function calls of one resolution: its work, which the neighbours on a shared machine
+    do not change (a profiled run, apart from the timed ones)."""
+    scenario = load_scenario(data)
+    profile = cProfile.Profile()
+    profile.enable()
+    resolve(scenario)
+    profile.disable()
+    return int(pstats.Stats(profile).total_calls)   # type: ignore[attr-defined]
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -125,15 +139,18 @@ def slope(xs: list[int], ys: list[float]) -> float:
 
 def series(label: str, sizes: tuple[int, ...], make: Any, runs: int) -> None:
     print(f"\n{label}")
-    print(f"{'N':>4} {'steps':>6} {'total ms':>9} {'p95':>8} {'per step ms':>12} {'p95':>8}")
+    print(f"{'N':>4} {'steps':>6} {'total ms':>9} {'p95':>8} {'per step ms':>12} {'p95':>8} "
+          f"{'calls/step':>11}")
     medians: list[float] = []
     step_counts: list[int] = []
+    work: list[float] = []
     for n in sizes:
         steps, totals, per_step = run(make(n), runs)
         medians.append(statistics.median(totals))
         step_counts.append(steps)
+        work.append(float(calls(make(n))))
         print(f"{n:>4} {steps:>6} {medians[-1]:>9.2f} {p95(totals):>8.2f} "
-              f"{statistics.median(per_step):>12.3f} {p95(per_step):>8.3f}")
+              f"{statistics.median(per_step):>12.3f} {p95(per_step):>8.3f} {work[-1] / steps:>11.0f}")
     top = [i for i, n in enumerate(sizes) if n >= 7]   # past the fixed costs of a resolution
     print(f"log-log slope of the total time against N: {slope(list(sizes), medians):.2f}, from N = 7: "
           f"{slope([sizes[i] for i in top], [medians[i] for i in top]):.2f} (steps against N: "
@@ -141,6 +158,11 @@ def series(label: str, sizes: tuple[int, ...], make: Any, runs: int) -> None:
     print(f"log-log slope of the total time against the steps: {slope(step_counts, medians):.2f}, "
           f"from N = 7: {slope([step_counts[i] for i in top], [medians[i] for i in top]):.2f} "
           "(1: a flat cost per step)")
+    print(f"log-log slope of the calls against N: {slope(list(sizes), work):.2f}, from N = 7: "
+          f"{slope([sizes[i] for i in top], [work[i] for i in top]):.2f}; against the steps: "
+          f"{slope(step_counts, work):.2f}, from N = 7: "
+          f"{slope([step_counts[i] for i in top], [work[i] for i in top]):.2f} (steps against N from N = 7: "
+          f"{slope([sizes[i] for i in top], [float(step_counts[i]) for i in top]):.2f})")
 
 
 def derivations(data: dict[str, Any]) -> collections.Counter[tuple[str, bool]]:
