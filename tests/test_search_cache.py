@@ -98,3 +98,12 @@ def test_the_test_default_keeps_no_search(client, searches):
     client.get("/search?q=shield")
     client.get("/search?q=shield")
     assert len(searches) == 2
+
+
+def test_a_started_app_sets_its_own_data_aside_from_full_collections(served):
+    """Production start (JUDGE_WARM_AT_START) loads the data every request reads, then freezes it out of
+    the collector's generations (judge/web/warm.py), so no search pays for a walk over the index."""
+    import gc
+
+    assert served.config["JUDGE_WARM_AT_START"] and gc.get_freeze_count() > 0
+    assert served.test_client().get("/search?q=shield").status_code == 200
