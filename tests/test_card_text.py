@@ -157,8 +157,33 @@ def test_the_two_disputes_of_the_issue_read() -> None:
                           "ambush")
     assert trap.effects == [{"kind": "timing", "fast": True, "trigger": "targeted",
                              "do": [{"return": "caster"}]}]
-    aura = read_card_text("Your other Souls gain Reinforcement.")
-    assert aura.problems    # Reinforcement needs its effect: declined, never read as a bare keyword
+    aura = read_card_text("Your other Souls gain Reinforcement: Heal 10 damage from one of your Souls.")
+    assert aura.problems == ()
+    assert aura.effects == [{"kind": "static", "to": "other_own_souls",
+                             "grant": {"reinforcement": {"targets": [{"soul": "own", "lines": "any"}],
+                                                         "do": [{"heal": 10, "to": "target"}]}}}]
+    bare, = read_card_text("Your other Souls gain Reinforcement.").problems
+    # Reinforcement needs its effect: declined, never read as a bare keyword, and the problem says so
+    assert (bare.code, bare.facts["nearest"]) == ("unfinished", "Reinforcement: …")
+
+
+def test_a_granted_keyword_that_carries_its_effect_is_written_as_printed_and_reads_back() -> None:
+    berserk = {"berserk": [{"gain": {"atk": 10}, "to": "self", "until": "permanently"}]}
+    reinforcement = {"reinforcement": {"cost": [{"discard": 1}],
+                                       "targets": [{"soul": "opposing", "lines": "front"}],
+                                       "do": [{"damage": 10, "to": "target"}]}}
+    effects = [{"kind": "static", "grant": berserk, "to": "other_own_souls"},
+               {"kind": "activated", "targets": [{"soul": "own", "lines": "any"}],
+                "do": [{"grant": reinforcement, "to": "target"}, {"draw": 1}]}]
+    text = write_card_text([], effects, "soul")
+    assert "gain Berserk: This Soul gains 10 ATK permanently." in text
+    assert "gains Reinforcement: Cost: Discard 1 card. Deal 10 damage to an opposing Soul" in text
+    reading = read_card_text(text, "soul")
+    assert reading.problems == ()
+    assert canonical_effects(reading.effects) == canonical_effects(effects)
+    # a Reinforcement's own cost is written too (it was left out once)
+    assert write_card_text([{"reinforcement": {"cost": [{"discard": 1}], "do": [{"draw": 1}]}}]) == \
+        "Reinforcement: Cost: Discard 1 card. Draw 1 card."
 
 
 # --- declines -------------------------------------------------------------------------------------

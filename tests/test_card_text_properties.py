@@ -1,6 +1,6 @@
 """The round trip as a property: effects generated from the contract's vocabulary (§3: kinds, limits,
-triggers, conditions, costs, targets, actions, durations, keywords) are written as text and read back
-to the same data (issue 28)."""
+triggers, conditions, costs, targets, actions, durations, keywords, keywords granted with their values
+or with what they do) are written as text and read back to the same data (issue 28)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,30 @@ def _action(to: str) -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+# Keywords that carry what they do, granted ("Your other Souls gain Reinforcement: …"): Reinforcement's
+# Timing Effect (a cost, a target, one or two actions) and Berserk's actions (no target).
+@st.composite
+def reinforcement(draw: Any) -> dict[str, Any]:
+    effect: dict[str, Any] = {}
+    if draw(st.booleans()):
+        effect["cost"] = [draw(st.one_of(COUNTS.map(lambda n: {"discard": n}),
+                                         AMOUNTS.map(lambda n: {"pay_hp": n, "by": "self"})))]
+    if draw(st.booleans()):
+        effect["targets"] = [draw(TARGET)]
+        effect["do"] = [draw(_action("target"))]
+    else:
+        effect["do"] = [draw(_action(draw(REF)))]
+    return {"reinforcement": effect}
+
+
+WITH_EFFECT = st.one_of(reinforcement(),
+                        st.lists(st.deferred(lambda: REF.flatmap(_action)), min_size=1, max_size=2)
+                        .map(lambda actions: {"berserk": actions}))
+# every keyword as an aura grants it: bare, with a number, a radius, values, or what it does
+GRANTED = st.one_of(GRANT, STATS.map(lambda s: {"moral": s}),
+                    st.sampled_from(["same_direct_superior", "other_own_souls", "underlings"])
+                    .map(lambda r: {"taunt": {"radius": r}}), WITH_EFFECT)
+
 OTHER = st.one_of(COUNTS.map(lambda n: {"draw": n}),
                   st.builds(lambda n, w: {"discard": n, "who": w}, COUNTS,
                             st.sampled_from(["self", "opponent"])),
@@ -68,6 +92,9 @@ def effects(draw: Any) -> dict[str, Any]:
         eff["do"] = [draw(_action(draw(REF)))]
     if draw(st.booleans()):
         eff["do"].append(draw(OTHER))
+    if draw(st.integers(min_value=0, max_value=4)) == 0:   # it gives a keyword with what it does
+        eff["do"].append({"grant": draw(WITH_EFFECT), "to": eff["do"][0].get("to", "self")
+                          if "targets" in eff else draw(REF)})
     return eff
 
 
@@ -165,7 +192,7 @@ def cards(draw: Any) -> dict[str, Any]:
         if draw(st.booleans()):
             static["condition"] = draw(CONDITION)
         static.update(draw(st.one_of(st.builds(lambda s, g: {"gain": s, "to": g}, STATS, GROUPS),
-                                     st.builds(lambda k, g: {"grant": k, "to": g}, GRANT, GROUPS),
+                                     st.builds(lambda k, g: {"grant": k, "to": g}, GRANTED, GROUPS),
                                      st.just({"negate": "all_opposing_souls"}))))
         card["effects"].append(static)
     return card

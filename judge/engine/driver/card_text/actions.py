@@ -47,9 +47,9 @@ def build_action(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
         if act.args.get("lose"):
             stats = {k: -v for k, v in stats.items()}
         return [{"gain": dict(stats), "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
-    if verb == "grant":
-        return [{"grant": _grant_value(act), "to": ref, **_duration(act)}
-                for ref in _subject(reader, act, eff)]
+    if verb == "grant":   # a keyword with what it does ("gain Reinforcement: …") is read as printed
+        granted = reader.keyword(_grant_value(act), act)
+        return [{"grant": granted, "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
     if verb == "draw":
         return [{"draw": act.args["num"]}]
     if verb == "discard":

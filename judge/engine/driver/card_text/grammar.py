@@ -60,8 +60,10 @@ def _keyword_rules() -> str:
         elif record.value == "effect":
             valued.append(f'{words} ":" core -> kw__{name}')
     grantable = [line for line in bare + valued if '":" ' not in line]
+    with_effect = [line for line in valued if '":" ' in line]   # Berserk, Reinforcement: what it does
     return ("keyword: " + "\n    | ".join(bare + valued) + "\n"
-            + "grant_kw: " + "\n    | ".join(grantable) + "\n")
+            + "grant_kw: " + "\n    | ".join(grantable) + "\n"
+            + "effect_kw: " + "\n    | ".join(with_effect) + "\n")
 
 
 _STRUCTURE = r'''
@@ -180,6 +182,7 @@ plain: "deal" num "damage" "to" object -> a_damage
     | subject gain_verb stats duration? -> a_gain
     | subject lose_verb stats duration? -> a_lose
     | subject gain_verb grant_kw duration? -> a_grant
+    | subject gain_verb effect_kw -> a_grant
     | subject be "frozen" duration? -> a_frozen
     | subject ("cannot" | "can't") "attack" duration? -> a_cannot_attack
     | article "soul" "on" spot_ref gain_verb stats duration? -> a_lay_gain

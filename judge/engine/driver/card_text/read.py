@@ -148,9 +148,21 @@ def _unreadable(text: str, tokens: list[Token], bad: int, exc: UnexpectedInput) 
     phrase = " ".join(text[token.start_pos:stop.end_pos].split()).rstrip(".")
     expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None) or set()
     lead = " ".join(text[tokens[_sentence_start(tokens, bad)].start_pos:token.start_pos].split())
+    if not phrase and lead:    # the sentence ends too early ("… gain Reinforcement."): say what is missing
+        begin = tokens[_sentence_start(tokens, bad)].start_pos
+        return TextProblem.of("unfinished", phrase=lead, offset=begin, nearest=_next_words(lead, expected))
     return TextProblem.of("unreadable", phrase=phrase, offset=token.start_pos,
                           nearest=_nearest(phrase, expected, lead),
                           unknown=token.type == "UNKNOWN")
+
+
+def _next_words(lead: str, expected: Any) -> str | None:
+    """"Reinforcement: …" for a sentence that stops where one mark or word must come next."""
+    words = [w for w, name in grammar.lexer().literals.items() if name in expected]
+    if len(words) != 1 or not lead:
+        return None
+    last = lead.split()[-1]
+    return f"{last}{words[0]} …" if words[0] in ".,:;" else f"{last} {words[0]} …"
 
 
 @lru_cache(maxsize=1)
