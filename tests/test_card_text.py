@@ -270,3 +270,45 @@ def test_a_text_that_stops_after_a_bracket_is_read_and_named_without_looping() -
 
 def test_any_soul_as_a_requirement_is_no_requirement() -> None:
     assert read_card_text("Caster: Any Soul. Draw 1 card.", "event").caster is None
+
+
+# --- the Codex's other words for the same things ------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "card_type", "same_as"), [
+    # glossary DEF: "'Shield' on a card means DEF"
+    ("+10 Shield.", "armament", "+10 DEF."),
+    ("Your Souls gain 5 Shield this Turn.", "event", "Your Souls gain 5 DEF this Turn."),
+    # "a card" is one card
+    ("Draw a card, then your Opponent discards a card.", "event",
+     "Draw 1 card, then your Opponent discards 1 card."),
+    # glossary Limit: "'1/Turn' means the effect can be used once per turn, '2/Game' twice per duel"
+    ("Activated, twice per Game, once per Turn: Draw 1 card.", "soul",
+     "Activated, 2/Game, 1/Turn: Draw 1 card."),
+    ("Whenever this Soul attacks, it gains 5 ATK this Turn.", "soul",
+     "When this Soul attacks: it gains 5 ATK this Turn."),
+    # 10.4.6 names a moment without "When": "The Ambusher is targeted by an Effect"
+    ("The Ambusher is targeted by an Effect: return the Caster to its owner's hand.", "ambush",
+     "When the Ambusher is targeted by an Effect: return the Caster to its owner's hand."),
+    ("Capture a damaged opposing Soul in the Front Line.", "event",
+     "Capture an opposing damaged Soul in the Front Line."),
+    # an Effect marked Fast is used: Activated (glossary Activated Effect, Fast)
+    ("Fast, 1/Turn: This Soul gains 10 DEF this Turn.", "soul",
+     "Activated, Fast, 1/Turn: This Soul gains 10 DEF this Turn."),
+    ("While this Soul is undamaged, it gains 5 ATK.", "soul",
+     "While this Soul is not damaged, it gains 5 ATK."),
+    ("+5 HP. The Wielder has Range.", "armament", "+5 HP. The equipped Soul has Range."),
+    # only an effect is negated (13.5.1): "it", when being targeted by an Effect is the trigger
+    ("When this Soul is targeted by an opposing Effect: negate it.", "soul",
+     "When this Soul is targeted by an opposing Effect: negate that Effect."),
+])
+def test_other_codex_words_read_as_the_usual_ones(text: str, card_type: str, same_as: str) -> None:
+    reading, usual = read_card_text(text, card_type), read_card_text(same_as, card_type)
+    assert reading.problems == () and usual.problems == ()
+    assert reading.to_dict() | {"corrections": []} == usual.to_dict() | {"corrections": []}
+
+
+def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_soul() -> None:
+    negated, = read_card_text("Activated: Negate this Soul.", "soul").problems
+    assert negated.code == "names_nothing" and "13.5.1" in negated.text
+    moment = read_card_text("The Ambusher is attacked: draw 1 card.", "soul").problems
+    assert [p.code for p in moment] == ["names_nothing"]

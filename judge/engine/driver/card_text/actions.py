@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine.data.card_records import GROUP_REFS
 from judge.engine.data.parts import PARTS
 from judge.engine.driver.card_text.pieces import Act
 
@@ -38,34 +39,49 @@ def _grant_value(act: Act) -> Any:
 def build_action(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """The parts `act` says, in order ("each of two …" gives one part per target)."""
     verb = act.verb
+    if verb in _BUILDERS:
+        parts: list[dict[str, Any]] = _BUILDERS[verb](reader, act, eff)
+        return parts
     if verb in AMOUNT_TO:
         return [{verb: act.args["num"], "to": ref} for ref in _one(reader, act, eff)]
     if verb in ONE_REF:
         return [{verb: ref} for ref in _one(reader, act, eff)]
-    if verb == "gain":
-        stats = dict(act.args.get("stats") or {})
-        if act.args.get("lose"):
-            stats = {k: -v for k, v in stats.items()}
-        return [{"gain": dict(stats), "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
-    if verb == "grant":   # a keyword with what it does ("gain Reinforcement: …") is read as printed
-        granted = reader.keyword(_grant_value(act), act)
-        return [{"grant": granted, "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
-    if verb == "draw":
-        return [{"draw": act.args["num"]}]
-    if verb == "discard":
-        return [{"discard": act.args["num"], "who": act.args["who"]}]
-    if verb == "enlist":
-        spec = dict(act.args.get("enlist") or {})
-        if "name" in spec:
-            spec["name"] = reader.card_name(str(spec["name"]), getattr(spec["name"], "start_pos", act.start))
-        return [{"enlist": spec}]
-    if verb == "if":
-        return [_if(reader, act, eff)]
-    if verb == "teleport":
-        return _teleport(reader, act, eff)
-    if verb == "lay":
-        return _lay(reader, act, eff)
     return _battle(reader, act, eff)
+
+
+def _gain(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    stats = dict(act.args.get("stats") or {})
+    if act.args.get("lose"):
+        stats = {k: -v for k, v in stats.items()}
+    return [{"gain": dict(stats), "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
+
+
+def _grant(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    granted = reader.keyword(_grant_value(act), act)   # "gain Reinforcement: …" with what it does
+    return [{"grant": granted, "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
+
+
+def _enlist(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    spec = dict(act.args.get("enlist") or {})
+    if "name" in spec:
+        spec["name"] = reader.card_name(str(spec["name"]), getattr(spec["name"], "start_pos", act.start))
+    return [{"enlist": spec}]
+
+
+def _negate(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    """13.5.1: what is negated is an effect: the one that triggered this ("negate that Effect"; "it"
+    when the trigger is being targeted by an Effect names nothing else), or, while a Static Effect
+    applies, the effects of a group ("the effects of opposing Souls are negated")."""
+    objs = act.args.get("objs") or []
+    if objs and objs[0].how == "pron" and objs[0].value == "it" and eff.trigger == "targeted" \
+            and not eff.targets:
+        return [{"negate": "triggering_effect"}]
+    refs = _one(reader, act, eff)
+    if any(ref not in ("triggering_effect", *GROUP_REFS) for ref in refs):
+        reader.problem("names_nothing", act.start, act.end,
+                       why="only an effect is negated (13.5.1): 'negate that Effect', or 'the effects of "
+                           "opposing Souls are negated' while a Static Effect applies")
+    return [{"negate": ref} for ref in refs]
 
 
 def _teleport(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
@@ -119,3 +135,13 @@ def _complement(first: dict[str, Any], second: dict[str, Any]) -> bool:
     (key, a), = first.items()
     b = second[key]
     return isinstance(a, bool) and isinstance(b, bool) and a != b
+
+
+_BUILDERS: dict[str, Any] = {
+    "negate": _negate, "gain": _gain, "grant": _grant, "enlist": _enlist,
+    "draw": lambda reader, act, eff: [{"draw": act.args["num"]}],
+    "discard": lambda reader, act, eff: [{"discard": act.args["num"], "who": act.args["who"]}],
+    "if": lambda reader, act, eff: [_if(reader, act, eff)],
+    "teleport": lambda reader, act, eff: _teleport(reader, act, eff),
+    "lay": lambda reader, act, eff: _lay(reader, act, eff),
+}

@@ -98,6 +98,24 @@ class Assembler:
             self.problem("wrong_lead", piece.start, piece.end,
                          expected=repr(f"{expected} … {TRIGGER_PHRASES[key][1][0]}"))
 
+    def on_moment(self, piece: Piece) -> None:
+        """10.4.6: a moment named without "When" ("The Ambusher is targeted by an Effect: …"): a trigger
+        on the card's own Soul or Ambusher; any other subject names nothing the card waits for."""
+        subject = _value(piece.value, "subject")
+        named = {"self": "self", "wielder": "self", "ambusher": "ambusher"}.get(
+            self.own_ref(subject.value) if subject.how == "ref" else "")
+        if subject.how == "pron" and subject.value == "it":
+            named = "ambusher" if self.type == "ambush" else "self"
+        if named is None or (named == "ambusher") != (self.type == "ambush"):
+            self.problem("names_nothing", piece.start, piece.end,
+                         why="a moment is this Soul's, or an Ambush's Ambusher's ('When the Ambusher is "
+                             "attacked:')")
+        eff = self.fresh()
+        if eff is None or eff.trigger is not None:
+            eff = self.new(piece)
+        eff.trigger = _value(piece.value, "trig")
+        eff.subject = named or "self"
+
     def on_cond(self, piece: Piece) -> None:
         eff = self.fresh() or self.new(piece)
         eff.condition.update(_value(piece.value, "conds") or {})

@@ -25,7 +25,7 @@ def _kind(reader: Any, eff: Any, heads: set[str]) -> str:
         return "instant"
     if eff.trigger:
         return "timing"
-    if "activated" in heads or reader.type in ("event", "ambush"):
+    if heads & {"activated", "fast"} or reader.type in ("event", "ambush"):   # "Fast:" is used: Activated
         return "activated"
     return "static"
 

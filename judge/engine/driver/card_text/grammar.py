@@ -70,16 +70,23 @@ _STRUCTURE = r'''
 start: piece*
 
 ?piece: header_piece | trigger_piece | cond_piece | cost_piece | body_piece | target_piece
-      | kw_piece | has_piece | req_piece | values_piece | note_piece | counts_piece
+      | kw_piece | has_piece | req_piece | values_piece | note_piece | counts_piece | moment_piece
 
 header_piece: head_word ("," head_word)* ":"
 head_word: "activated" -> h_activated
     | "fast" -> h_fast
     | "instant" -> h_instant
     | LIMIT -> h_limit
+    | times "per" per_what -> h_times
+times: "once" -> once
+    | "twice" -> twice
+per_what: "turn" -> per_turn
+    | "game" -> per_game
 
-trigger_piece: lead trig_subject trig_event ":"
+trigger_piece: lead trig_subject trig_event (":" | ",")
+moment_piece: subject trig_event ":"
 lead: "when" -> lead_when
+    | "whenever" -> lead_when
     | "after" -> lead_after
 trig_subject: "this" "soul" -> ts_self
     | "it" -> ts_self
@@ -95,6 +102,8 @@ conds: cond ("and" cond)*
 cond: ("is" | "stands") "active" -> c_active
     | "is" "damaged" -> c_damaged
     | "is" "not" "damaged" -> c_undamaged
+    | "is" "undamaged" -> c_undamaged
+    | "has" "no" "damage" -> c_undamaged
     | "has" "half" "its" "hp" "or" "less" -> c_half
     | "has" "more" "than" "half" "its" "hp" -> c_more_than_half
     | ("is" | "stands") "in" "the" line_name "line" bound? -> c_line
@@ -103,6 +112,7 @@ cond: ("is" | "stands") "active" -> c_active
     | "is" "a" "leader" -> c_leader
     | "is" "not" "a" "leader" -> c_not_leader
     | "is" attribute -> c_attribute
+    | "is" "a" attribute "soul" -> c_attribute
     | "is" "captured" -> c_captured
     | "is" "not" "captured" -> c_not_captured
     | "has" grant_kw -> c_keyword
@@ -121,7 +131,7 @@ attribute: "dark" -> attr_dark
     | "light" -> attr_light
 
 cost_piece: "cost" ":" cost_item (("and" | ",") cost_item)* "."
-cost_item: "discard" num card_word -> cost_discard
+cost_item: "discard" count card_word -> cost_discard
     | payer ("pays" | "pay") num "hp" -> cost_pay
 payer: "this" "soul" -> payer__self
     | "the" "caster" -> payer__caster
@@ -148,7 +158,7 @@ note_piece: "(" "this" "effect" "is" "mandatory" "." ")" "."?
 counts_piece: "this" "battle" "counts" "as" "an" "attack" "."
 
 kw_piece: keyword "."
-has_piece: "the" "equipped" "soul" ("has" | "gains") keyword (("and" | ",") keyword)* "."
+has_piece: ("the" "equipped" "soul" | "the" "wielder") ("has" | "gains") keyword (("and" | ",") keyword)* "."
 radius: "(" taunt_radius ")"
 
 target_piece: "target" sel_list ":" actions "."
@@ -193,9 +203,9 @@ plain: "deal" num "damage" "to" object -> a_damage
     | "negate" object -> a_negate
     | "negate" "the" "effects" "of" object -> a_negate
     | "the" "effects" "of" object be "negated" -> a_negate
-    | "you"? "draw" num card_word -> a_draw
-    | "you"? "discard" num card_word -> a_discard_self
-    | "your" "opponent" "discards" num card_word -> a_discard_opponent
+    | "you"? "draw" count card_word -> a_draw
+    | "you"? "discard" count card_word -> a_discard_self
+    | "your" "opponent" "discards" count card_word -> a_discard_opponent
     | "enlist" enlist_what -> a_enlist
     | subject "battles" object -> a_battle
     | subject "battles" "itself" -> a_battle_itself
@@ -237,18 +247,24 @@ pronoun: "it" -> pr_it
     | "the" "second" "target" -> pr_second
 
 selector: article side? adj* "soul" lines? rank_tail? -> sel_soul
+    | article pre_adj side adj* "soul" lines? rank_tail? -> sel_soul
     | num "of" "your" adj* "souls" lines? rank_tail? -> sel_own_soul
     | article side? "empty"? "soul" "spot" naming? -> sel_spot
     | num "of" "your" "empty"? "soul" "spots" -> sel_own_spot
     | article side? "realm" -> sel_realm
     | num "of" "your" "realms" -> sel_own_realm
 multi: "each" "of" num side? adj* "souls" lines? rank_tail? -> multi_soul
+    | "each" "of" num pre_adj side adj* "souls" lines? rank_tail? -> multi_soul
     | num side? adj* "souls" lines? rank_tail? -> multi_soul
+    | num pre_adj side adj* "souls" lines? rank_tail? -> multi_soul
 article: "a" -> art_a
     | "an" -> art_a
     | "any" -> art_any
 side: "opposing" -> side_opposing
     | "enemy" -> side_opposing
+pre_adj: "captured" -> adj_captured
+    | "damaged" -> adj_damaged
+    | attribute -> adj_attribute
 adj: "captured" -> adj_captured
     | "damaged" -> adj_damaged
     | attribute -> adj_attribute
@@ -261,6 +277,9 @@ naming: "with" "an" "active" "soul" "in" "the" "front" "line" "on" "it" -> namin
 
 num: INT -> num_int
     | NUMWORD -> num_word
+count: num
+    | "a" -> num_one
+    | "an" -> num_one
 
 %declare INT SIGNED NUMWORD LIMIT SLOT NAME UNKNOWN COMMA_NUM AND_NUM
 '''
@@ -273,7 +292,7 @@ def grammar_text() -> str:
         _alternatives("duration", phrases.DURATIONS, "dur"),
         _alternatives("ref", phrases.REFS, "ref"),
         _alternatives("taunt_radius", phrases.TAUNT_RADII, "radius"),
-        "stat: " + "\n    | ".join(f'"{k}" -> stat__{k}' for k in phrases.STATS) + "\n",
+        _alternatives("stat", phrases.STAT_WORDS, "stat"),
         "trig_event: " + "\n    | ".join(f"{_words(p)} -> trig__{key}"
                                          for key, (_, ps) in phrases.TRIGGER_PHRASES.items()
                                          for p in ps) + "\n",

@@ -16,8 +16,11 @@ from judge.engine.data.keywords import KEYWORDS
 
 # 13.3.1: how long a lasting effect lasts (the Codex's own words).
 DURATIONS: dict[str, tuple[str, ...]] = {
-    "end_of_turn": ("this Turn", "until the end of the Turn", "until the end of this Turn"),
-    "end_of_opponents_next_turn": ("until the end of your Opponent's next Turn",),
+    "end_of_turn": ("this Turn", "until the end of the Turn", "until the end of this Turn",
+                    "until end of Turn", "until the end of Turn"),
+    "end_of_opponents_next_turn": ("until the end of your Opponent's next Turn",
+                                   "until the end of the Opponent's next Turn",
+                                   "until the end of your Opponent's next turn"),
     "permanently": ("permanently",),
 }
 
@@ -45,6 +48,11 @@ PLURAL_REFS = frozenset({"all_own_souls", "other_own_souls", "underlings"})
 
 # The words of a stat (Moral +5 ATK, gains 10 DEF).
 STATS: dict[str, str] = {key: key.upper() for key in STAT_KEYS}
+# ... and the other words the Codex gives them (glossary ATK, DEF: "'Shield' on a card means DEF", HP).
+STAT_WORDS: dict[str, tuple[str, ...]] = {key: (word,) for key, word in STATS.items()}
+STAT_WORDS["atk"] += ("Attack",)
+STAT_WORDS["def"] += ("Shield", "Defence", "Defense")
+STAT_WORDS["hp"] += ("hit points",)
 
 # Taunt's radius (glossary/taunt), as printed in brackets after the keyword.
 TAUNT_RADII: dict[str, tuple[str, ...]] = {
