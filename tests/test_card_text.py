@@ -312,3 +312,39 @@ def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_s
     assert negated.code == "names_nothing" and "13.5.1" in negated.text
     moment = read_card_text("The Ambusher is attacked: draw 1 card.", "soul").problems
     assert [p.code for p in moment] == ["names_nothing"]
+
+
+@pytest.mark.parametrize(("text", "card_type", "same_as"), [
+    ("Range, Precision.", "soul", "Range. Precision."),
+    ("Unyielding and Defiance: 10.", "soul", "Unyielding. Defiance 10."),
+    # 13.1.1: a Static Effect's condition, said after what it gives
+    ("Your other Souls gain 5 ATK while this Soul is in the Front Line.", "soul",
+     "While this Soul is in the Front Line, your other Souls gain 5 ATK."),
+    ("While this Realm is damaged, your Souls gain 5 DEF.", "realm",
+     "While this card is damaged, your Souls gain 5 DEF."),
+    ("Caster: A Dark Soul. Draw 1 card.", "event", "Caster: Any Dark Soul. Draw 1 card."),
+    ("All of your other Souls gain Precision.", "soul", "Your other Souls gain Precision."),
+    ("While this Soul is your Leader, your Souls gain 5 ATK.", "soul",
+     "While this Soul is a Leader, your Souls gain 5 ATK."),
+])
+def test_lists_of_keywords_a_condition_said_last_and_other_articles(text: str, card_type: str,
+                                                                    same_as: str) -> None:
+    reading, usual = read_card_text(text, card_type), read_card_text(same_as, card_type)
+    assert reading.problems == () and usual.problems == ()
+    assert reading.to_dict() | {"corrections": []} == usual.to_dict() | {"corrections": []}
+
+
+def test_a_requirement_or_condition_names_a_keyword_without_its_value() -> None:
+    assert read_card_text("Ambusher: Any Soul with Defiance. Activated: Draw 1 card.", "ambush").ambusher == \
+        {"keyword": "defiance"}
+    # a value in a condition has no place in the data: declined, not dropped
+    assert read_card_text("While this Soul has Defiance 10, it gains 5 ATK.").problems
+
+
+def test_an_event_or_ambush_is_no_soul_and_a_condition_said_last_on_an_event_is_declined() -> None:
+    paid, = read_card_text("Cost: This Soul pays 10 HP. Draw 1 card.", "event").problems
+    assert paid.code == "names_nothing" and "the Caster" in paid.text
+    self_named, = read_card_text("Activated: This Soul gains 5 ATK this Turn.", "ambush").problems
+    assert "the Ambusher" in self_named.text
+    lasting, = read_card_text("Your Souls gain 5 ATK while this card is damaged.", "event").problems
+    assert lasting.code == "ambiguous"

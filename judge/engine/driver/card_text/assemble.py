@@ -122,7 +122,10 @@ class Assembler:
 
     def on_cost(self, piece: Piece) -> None:
         eff = self.fresh() or self.new(piece)
-        eff.cost.extend(_values(piece.value, "cost"))
+        costs = _values(piece.value, "cost")
+        if self.type in ("event", "ambush") and any(c.get("by") == "self" for c in costs):
+            self.no_soul(piece.start, piece.end)
+        eff.cost.extend(costs)
 
     def on_target(self, piece: Piece) -> None:
         eff = self.cur if self.cur is not None and self.continues() else self.new(piece)
@@ -152,6 +155,21 @@ class Assembler:
         eff = eff or self.new(piece)
         eff.do.extend(self.resolve_all(acts, eff))
         eff.end = piece.end
+
+    def on_lasting(self, piece: Piece) -> None:
+        """"Your other Souls gain 5 ATK while this Soul is in the Front Line.": a Static Effect with its
+        condition said last (13.1.1); only where a sentence of its own can be one (a Soul's, a Realm's
+        or an Armament's), never joined to an effect that is used."""
+        if self.type in ("event", "ambush") or (self.cur is not None and self.continues()):
+            self.problem("ambiguous", piece.start, piece.end,
+                         readings=["a condition to use the effect ('While …, …' before it)",
+                                   "a Static Effect of its own"])
+            return
+        eff = self.new(piece)
+        eff.condition.update(_value(piece.value, "conds") or {})
+        eff.do.extend(self.resolve_all(_value(piece.value, "actions") or [], eff))
+        eff.end = piece.end
+        self.cur = None
 
     def on_kw(self, piece: Piece) -> None:
         self.cur = None
@@ -239,6 +257,8 @@ class Assembler:
         if obj is None:
             return []
         if obj.how == "ref":
+            if obj.value == "self" and self.type in ("event", "ambush"):
+                self.no_soul(obj.start, obj.end)
             return [self.own_ref(obj.value)]
         if obj.how == "sel":
             first = len(eff.targets)
@@ -249,6 +269,12 @@ class Assembler:
         if obj.how == "pron":
             return [self.pronoun(obj, eff)]
         return [subject or "self"]
+
+    def no_soul(self, start: int, end: int) -> None:
+        """An Event or an Ambush is no Soul: its text names the Caster or the Ambusher (10.2, 10.4)."""
+        who = "the Caster" if self.type == "event" else "the Ambusher"
+        self.problem("names_nothing", start, end,
+                     why=f"{'an Event' if self.type == 'event' else 'an Ambush'} is no Soul: say '{who}'")
 
     def own_ref(self, key: str) -> str:
         if key == "wielder" and self.type == "armament":

@@ -52,7 +52,7 @@ def _keyword_rules() -> str:
         elif record.value == "radius":
             bare.append(f"{words} radius? -> kw__{name}")
         elif record.value == "amount":
-            valued.append(f"{words} num -> kw__{name}")
+            valued.append(f'{words} ":"? num -> kw__{name}')
         elif record.value == "stats":
             valued.append(f'{words} ":"? signed_stats -> kw__{name}')
         elif record.value == "actions":
@@ -61,7 +61,9 @@ def _keyword_rules() -> str:
             valued.append(f'{words} ":" core -> kw__{name}')
     grantable = [line for line in bare + valued if '":" ' not in line]
     with_effect = [line for line in valued if '":" ' in line]   # Berserk, Reinforcement: what it does
+    named = [f"{_words(record.title)} -> kw__{name}" for name, record in KEYWORDS.items()]
     return ("keyword: " + "\n    | ".join(bare + valued) + "\n"
+            + "kw_name: " + "\n    | ".join(named) + "\n"
             + "grant_kw: " + "\n    | ".join(grantable) + "\n"
             + "effect_kw: " + "\n    | ".join(with_effect) + "\n")
 
@@ -96,7 +98,7 @@ trig_subject: "this" "soul" -> ts_self
 
 cond_piece: cond_lead cond_subject conds ","
 cond_lead: "while" | "as" "long" "as"
-cond_subject: "this" "soul" | "it" | "the" "equipped" "soul" | "this" "card"
+cond_subject: "this" "soul" | "it" | "the" "equipped" "soul" | "this" "card" | "this" "realm"
 
 conds: cond ("and" cond)*
 cond: ("is" | "stands") "active" -> c_active
@@ -110,12 +112,13 @@ cond: ("is" | "stands") "active" -> c_active
     | ("is" | "stands") "not" "in" "the" "front" "line" -> c_not_front
     | ("is" | "stands") "in" "line" num bound? -> c_line_number
     | "is" "a" "leader" -> c_leader
+    | "is" ("your" | "the") "leader" -> c_leader
     | "is" "not" "a" "leader" -> c_not_leader
     | "is" attribute -> c_attribute
     | "is" "a" attribute "soul" -> c_attribute
     | "is" "captured" -> c_captured
     | "is" "not" "captured" -> c_not_captured
-    | "has" grant_kw -> c_keyword
+    | "has" kw_name -> c_keyword
     | "is" "of" "rank" num bound? -> c_rank
 line_name: "front" -> line_1
     | "first" -> line_1
@@ -139,7 +142,7 @@ payer: "this" "soul" -> payer__self
     | "you" -> payer__self
 card_word: "card" | "cards"
 
-req_piece: req_who ":" "any" req_adj* req_noun req_tail* "."
+req_piece: req_who ":" ("any" | "a" | "an") req_adj* req_noun req_tail* "."
 req_who: "caster" -> rq_caster
     | "ambusher" -> rq_ambusher
 req_adj: attribute -> rqa_attribute
@@ -147,7 +150,7 @@ req_adj: attribute -> rqa_attribute
 req_noun: "soul" -> rqn_soul
     | "leader" -> rqn_leader
 req_tail: "of" "rank" num bound? -> rqt_rank
-    | "with" grant_kw -> rqt_keyword
+    | "with" kw_name -> rqt_keyword
     | "in" "the" "front" "line" -> rqt_front
 
 values_piece: signed_stats "."
@@ -157,7 +160,7 @@ signed_stat: SIGNED stat
 note_piece: "(" "this" "effect" "is" "mandatory" "." ")" "."?
 counts_piece: "this" "battle" "counts" "as" "an" "attack" "."
 
-kw_piece: keyword "."
+kw_piece: keyword (("," | "and" | "," "and") keyword)* "."
 has_piece: ("the" "equipped" "soul" | "the" "wielder") ("has" | "gains") keyword (("and" | ",") keyword)* "."
 radius: "(" taunt_radius ")"
 
@@ -171,6 +174,7 @@ target_clause: "target" sel_list ":"
 cost_clause: "cost" ":" cost_item (("and" | ",") cost_item)* "."
 
 body_piece: actions "."
+    | actions cond_lead cond_subject conds "." -> lasting_piece
 
 actions: action (sep action)*
 sep: "," | "and" | "," "and" | "," "then" | "then" | "and" "then" | ";"
@@ -184,7 +188,7 @@ else_part: ";" "otherwise" ","? plain_list -> else_do
 plain_list: plain ((("," | "and" | "," "and" | "," "then") plain))*
 
 plain: "deal" num "damage" "to" object -> a_damage
-    | "heal" num "damage" ("from" | "of" | "on") object -> a_heal
+    | "heal" num "damage" ("from" | "of" | "on" | "to") object -> a_heal
     | "capture" object -> a_capture
     | "return" object "to" return_place -> a_return
     | "exile" object -> a_exile

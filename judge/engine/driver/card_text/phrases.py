@@ -31,17 +31,18 @@ TRIGGER_PHRASES: dict[str, tuple[str, tuple[str, ...]]] = TRIGGER_TEXT
 # References in `do:` (contract §3) that a card names in words. `target…` is said by the selector
 # that chose it ("an opposing Soul in the Front Line") and then "it", "that Soul", "the first", …
 REFS: dict[str, tuple[str, ...]] = {
-    "self": ("this Soul", "this card"),
+    "self": ("this Soul", "this card", "this Realm"),
     "caster": ("the Caster",),
     "ambusher": ("the Ambusher",),
     "wielder": ("the equipped Soul", "the Wielder"),
     "attacker": ("the attacker", "the attacking Soul"),
     "attacked": ("the attacked Soul",),
-    "triggering_effect": ("that Effect", "the triggering Effect"),
+    "triggering_effect": ("that Effect", "the triggering Effect", "the Effect"),
     "all_opposing_souls": ("every opposing Soul", "each opposing Soul", "all opposing Souls",
                            "opposing Souls"),
-    "all_own_souls": ("your Souls", "each of your Souls", "all your Souls"),
-    "other_own_souls": ("your other Souls", "each of your other Souls"),
+    "all_own_souls": ("your Souls", "each of your Souls", "all your Souls", "all of your Souls"),
+    "other_own_souls": ("your other Souls", "each of your other Souls", "all your other Souls",
+                        "all of your other Souls"),
     "underlings": ("its Underlings", "this Soul's Underlings"),
 }
 PLURAL_REFS = frozenset({"all_own_souls", "other_own_souls", "underlings"})
@@ -58,7 +59,7 @@ STAT_WORDS["hp"] += ("hit points",)
 TAUNT_RADII: dict[str, tuple[str, ...]] = {
     "same_direct_superior": ("Your Souls that share the same Direct Superior as this Soul",),
     "other_own_souls": ("Your other Souls",),
-    "underlings": ("Its Underlings", "This Soul's Underlings"),
+    "underlings": ("Its Underlings", "This Soul's Underlings", "Underlings"),
 }
 
 # Lines counted from the front (glossary/line): "the Second Line or lower" = line 1 or 2.

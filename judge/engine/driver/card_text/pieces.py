@@ -354,7 +354,7 @@ _HANDLERS: dict[str, Any] = {
     "header_piece": _piece("header"), "trigger_piece": _piece("trigger"), "cond_piece": _piece("cond"),
     "cost_piece": _piece("cost"), "body_piece": _piece("body"), "target_piece": _piece("target"),
     "kw_piece": _piece("kw"), "has_piece": _piece("has"), "req_piece": _piece("req"),
-    "values_piece": _piece("values"),
+    "values_piece": _piece("values"), "lasting_piece": _piece("lasting"),
     "moment_piece": _piece("moment"), "note_piece": _piece("note"), "counts_piece": _piece("counts"),
     "h_activated": _head("activated"), "h_fast": _head("fast"), "h_instant": _head("instant"),
     "h_limit": _head("limit"),
