@@ -228,10 +228,18 @@ def test_a_half_sentence_is_declined_as_unfinished() -> None:
 
 
 def test_problems_are_records_with_words_made_from_their_facts() -> None:
-    problem, = read_card_text("Deal 10 damage to an opposing Soul this turns.", "event").problems
+    problem, = read_card_text("Deal 10 damage to an opposing Soul this trunn.", "event").problems
     data = problem.to_dict()
     assert data["problem"] == "unreadable" and data["facts"]["offset"] == 35
-    assert data["text"] == "can't read 'this turns' (at 35); did you mean 'this Turn'?"
+    assert data["text"] == "can't read 'this trunn' (at 35); did you mean 'this Turn'?"
+
+
+def test_known_words_where_the_codex_never_puts_them_are_named_as_out_of_place_not_as_a_typo() -> None:
+    # a duration after damage: suggesting 'this Turn' for 'this Turn' would help no one
+    problem, = read_card_text("Deal 10 damage to an opposing Soul this Turn.", "event").problems
+    assert problem.code == "misplaced"
+    assert problem.text == ("'this Turn' (at 35) can't follow 'Deal 10 damage to an opposing Soul': "
+                            "the Codex doesn't say it there")
 
 
 def test_a_scenario_card_given_as_text_is_read_and_its_problems_have_its_key_path() -> None:

@@ -151,8 +151,10 @@ def _unreadable(text: str, tokens: list[Token], bad: int, exc: UnexpectedInput) 
     if not phrase and lead:    # the sentence ends too early ("… gain Reinforcement."): say what is missing
         begin = tokens[_sentence_start(tokens, bad)].start_pos
         return TextProblem.of("unfinished", phrase=lead, offset=begin, nearest=_next_words(lead, expected))
-    return TextProblem.of("unreadable", phrase=phrase, offset=token.start_pos,
-                          nearest=_nearest(phrase, expected, lead),
+    nearest = _nearest(phrase, expected, lead)
+    if nearest and lead and phrase.lower().startswith(nearest.lower()):   # known words, in the wrong place
+        return TextProblem.of("misplaced", phrase=phrase, offset=token.start_pos, after=lead)
+    return TextProblem.of("unreadable", phrase=phrase, offset=token.start_pos, nearest=nearest,
                           unknown=token.type == "UNKNOWN")
 
 

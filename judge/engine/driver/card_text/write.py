@@ -607,6 +607,7 @@ def sample_phrases() -> list[str]:
                 "any Soul on the targeted Spot", "While this Soul is damaged",
                 "While this Soul stands in the Second Line or lower", "If it is damaged",
                 "one of your Souls", "any Soul", "any opposing Soul", "a captured Soul", "one of your Realms",
+                "in the Front Line", "in any line",
                 "each of two opposing Souls in the Front Line", "Your other Souls gain",
                 "The equipped Soul has"))
     for sel in ({"soul": "opposing", "lines": "front"}, {"spot": "opposing", "naming": "front"},
