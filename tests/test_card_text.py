@@ -334,6 +334,8 @@ def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_s
     ("All of your other Souls gain Precision.", "soul", "Your other Souls gain Precision."),
     ("While this Soul is your Leader, your Souls gain 5 ATK.", "soul",
      "While this Soul is a Leader, your Souls gain 5 ATK."),
+    ("Moral 5 ATK, 5 HP.", "soul", "Moral: +5 ATK, +5 HP."),
+    ("Your Opponent's Souls lose 5 ATK this Turn.", "event", "Every opposing Soul loses 5 ATK this Turn."),
 ])
 def test_lists_of_keywords_a_condition_said_last_and_other_articles(text: str, card_type: str,
                                                                     same_as: str) -> None:

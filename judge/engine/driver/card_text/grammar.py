@@ -54,7 +54,7 @@ def _keyword_rules() -> str:
         elif record.value == "amount":
             valued.append(f'{words} ":"? num -> kw__{name}')
         elif record.value == "stats":
-            valued.append(f'{words} ":"? signed_stats -> kw__{name}')
+            valued.append(f'{words} ":"? stats -> kw__{name}')
         elif record.value == "actions":
             valued.append(f'{words} ":" actions -> kw__{name}')
         elif record.value == "effect":

@@ -39,7 +39,7 @@ REFS: dict[str, tuple[str, ...]] = {
     "attacked": ("the attacked Soul",),
     "triggering_effect": ("that Effect", "the triggering Effect", "the Effect"),
     "all_opposing_souls": ("every opposing Soul", "each opposing Soul", "all opposing Souls",
-                           "opposing Souls"),
+                           "opposing Souls", "your Opponent's Souls", "all of your Opponent's Souls"),
     "all_own_souls": ("your Souls", "each of your Souls", "all your Souls", "all of your Souls"),
     "other_own_souls": ("your other Souls", "each of your other Souls", "all your other Souls",
                         "all of your other Souls"),
