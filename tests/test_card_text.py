@@ -358,3 +358,12 @@ def test_an_event_or_ambush_is_no_soul_and_a_condition_said_last_on_an_event_is_
     assert "the Ambusher" in self_named.text
     lasting, = read_card_text("Your Souls gain 5 ATK while this card is damaged.", "event").problems
     assert lasting.code == "ambiguous"
+
+
+def test_an_empty_soul_spot_is_read_only_as_where_a_soul_is_moved_to() -> None:
+    moved = read_card_text("Activated: Teleport this Soul to one of your empty Soul Spots.")
+    assert moved.problems == () and moved.effects[0]["targets"] == [{"spot": "own"}]
+    # a target Soul Spot may be empty or not (glossary Soul Spot): "empty" there is declined, not dropped
+    laid, = read_card_text("Target one of your empty Soul Spots: any Soul on the targeted Spot gains 5 ATK "
+                           "this Turn.", "event").problems
+    assert laid.code == "contradiction" and "empty" in laid.text

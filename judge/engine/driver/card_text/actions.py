@@ -9,7 +9,7 @@ from typing import Any
 
 from judge.engine.data.card_records import GROUP_REFS
 from judge.engine.data.parts import PARTS
-from judge.engine.driver.card_text.pieces import Act
+from judge.engine.driver.card_text.pieces import EMPTY, Act
 
 # The parts that name one card and nothing else ("capture it", "exile it", "negate that Effect"), and
 # those that give an amount to one card ("deal 10 damage to …", "heal 10 damage from …"): read from
@@ -88,6 +88,9 @@ def _teleport(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     objs = act.args.get("objs") or []
     who = reader.ref(objs[0], eff)
     to = reader.ref(objs[1], eff) if len(objs) > 1 else ["any"]
+    for ref in to:   # "to one of your empty Soul Spots": a teleport's place is empty (glossary Teleport)
+        if ref.startswith("#"):
+            eff.targets[int(ref[1:]) - 1].pop(EMPTY, None)
     return [{"teleport": w, "to": to[0]} for w in who]
 
 

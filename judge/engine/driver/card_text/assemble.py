@@ -16,7 +16,7 @@ from rapidfuzz.distance import OSA
 from judge.engine.data.keywords import KEYWORDS
 from judge.engine.data.parts import STATIC_PARTS
 from judge.engine.driver.card_text.actions import build_action
-from judge.engine.driver.card_text.effects import finish_effect, numbered
+from judge.engine.driver.card_text.effects import finish_effect, numbered, unsaid_empty
 from judge.engine.driver.card_text.grammar import Correction
 from judge.engine.driver.card_text.phrases import TRIGGER_PHRASES
 from judge.engine.driver.card_text.pieces import Act, Obj, Piece
@@ -226,6 +226,7 @@ class Assembler:
                 eff = _Effect(piece.start, subject="self", targets=list(core["targets"]),
                               cost=list(core["cost"]))
                 eff.do = self.resolve_all(core["actions"], eff)
+                unsaid_empty(self, eff.targets, (piece.start, piece.end))
                 out: dict[str, Any] = {}
                 if eff.cost:
                     out["cost"] = eff.cost

@@ -253,14 +253,16 @@ pronoun: "it" -> pr_it
 selector: article side? adj* "soul" lines? rank_tail? -> sel_soul
     | article pre_adj side adj* "soul" lines? rank_tail? -> sel_soul
     | num "of" "your" adj* "souls" lines? rank_tail? -> sel_own_soul
-    | article side? "empty"? "soul" "spot" naming? -> sel_spot
-    | num "of" "your" "empty"? "soul" "spots" -> sel_own_spot
+    | article side? empty? "soul" "spot" naming? -> sel_spot
+    | article empty side "soul" "spot" naming? -> sel_spot
+    | num "of" "your" empty? "soul" "spots" -> sel_own_spot
     | article side? "realm" -> sel_realm
     | num "of" "your" "realms" -> sel_own_realm
 multi: "each" "of" num side? adj* "souls" lines? rank_tail? -> multi_soul
     | "each" "of" num pre_adj side adj* "souls" lines? rank_tail? -> multi_soul
     | num side? adj* "souls" lines? rank_tail? -> multi_soul
     | num pre_adj side adj* "souls" lines? rank_tail? -> multi_soul
+empty: "empty"
 article: "a" -> art_a
     | "an" -> art_a
     | "any" -> art_any

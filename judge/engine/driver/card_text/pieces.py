@@ -13,6 +13,11 @@ from lark.tree import Meta
 
 from judge.engine.data.keywords import CANNOT_ATTACK, FROZEN, KEYWORDS
 
+# A Soul Spot said to be empty ("one of your empty Soul Spots"): the contract's selectors have no such
+# key (a target Soul Spot may be empty or not, glossary Soul Spot), so only where a Soul is moved to
+# (teleport, where the spot must be empty anyway) are these words read; anywhere else they are declined.
+EMPTY = "_empty"
+
 
 @dataclass(frozen=True)
 class Obj:
@@ -179,6 +184,8 @@ def _selector(what: str, side_default: str, lines_default: str, own: bool = Fals
             naming = _tag(children, "naming")
             if naming:
                 sel["naming"] = naming
+            if _tag(children, "empty"):
+                sel[EMPTY] = True   # words for a place to move to, kept until the action says so
         return _Tagged("sel", [dict(sel) for _ in range(count)] if own else [sel])
     return make
 
@@ -424,7 +431,8 @@ _HANDLERS: dict[str, Any] = {
     "gain_verb": _value("verb", None), "lose_verb": _value("verb", None), "be": _value("verb", None),
     "return_place": _value("place", None), "spot_ref": lambda ch, m: _Tagged("obj", Obj("pron", "spot",
                                                                                          *_span(m))),
-    "card_word": _value("word", None), "sep": _value("sep", None), "cond_lead": _value("lead", None),
+    "card_word": _value("word", None), "empty": _value("empty", True), "sep": _value("sep", None),
+    "cond_lead": _value("lead", None),
     "cond_subject": _value("csubject", None), "article": lambda ch, m: ch[0],
     "trig_subject": lambda ch, m: ch[0], "lead": lambda ch, m: ch[0],
 }
