@@ -115,6 +115,9 @@ def _battle(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
 
 def _if(reader: Any, act: Act, eff: Any) -> dict[str, Any]:
     subject = reader.ref(act.args["subject"], eff)
+    if len(subject) > 1:   # "If they are damaged": each of them, or all of them?
+        reader.problem("ambiguous", act.start, act.end,
+                       readings=["if each of them is", "if all of them are"])
     cond = dict(act.args.get("cond") or {})
     out: dict[str, Any] = {"if": {**cond, "of": subject[0] if subject else "target"}}
     out["then"] = [part for a in act.args.get("then") or [] for part in build_action(reader, a, eff)]

@@ -267,6 +267,10 @@ class Assembler:
             return [f"#{first + i + 1}" for i in range(len(obj.value))]
         if obj.how == "slot":
             return [obj.value]
+        if obj.how == "pron" and obj.value == "them":   # "they", "them": every target said so far
+            if not eff.targets:
+                self.problem("names_nothing", obj.start, obj.end, why="the effect has no target")
+            return [f"#{i + 1}" for i in range(len(eff.targets))] or ["target"]
         if obj.how == "pron":
             return [self.pronoun(obj, eff)]
         return [subject or "self"]

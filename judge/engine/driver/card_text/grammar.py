@@ -240,7 +240,8 @@ object: ref | selector | multi | pronoun
 destination: selector | SLOT -> dest_slot | pronoun
 
 pronoun: "it" -> pr_it
-    | "them" -> pr_it
+    | "them" -> pr_them
+    | "they" -> pr_them
     | "that" "soul" -> pr_that
     | "the" "targeted" "soul" -> pr_that
     | "the" "target" -> pr_that
