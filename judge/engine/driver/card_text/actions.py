@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.data.card_records import GROUP_REFS
+from judge.engine.data.keywords import FROZEN
 from judge.engine.data.parts import PARTS
 from judge.engine.driver.card_text.pieces import EMPTY, Act
 
@@ -59,6 +60,21 @@ def _gain(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
 def _grant(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     granted = reader.keyword(_grant_value(act), act)   # "gain Reinforcement: …" with what it does
     return [{"grant": granted, "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
+
+
+def _deals(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    """"This Soul deals 10 damage to …" (glossary Defiance: "it deals the given damage"): the card that
+    has the effect deals it; any other Soul named as dealing it is no part of the data, so declined."""
+    dealer = _subject(reader, act, eff)
+    if any(ref not in ("self", "ambusher") for ref in dealer):
+        reader.problem("names_nothing", act.start, act.end,
+                       why="an effect's damage comes from its card: 'Deal 10 damage to …'")
+    return [{"damage": act.args["num"], "to": ref} for ref in _one(reader, act, eff)]
+
+
+def _freeze(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    """"Freeze it this Turn" (glossary Frozen, also Freeze): it is Frozen."""
+    return [{"grant": FROZEN.name, "to": ref, **_duration(act)} for ref in _one(reader, act, eff)]
 
 
 def _enlist(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
@@ -144,7 +160,7 @@ def _complement(first: dict[str, Any], second: dict[str, Any]) -> bool:
 
 
 _BUILDERS: dict[str, Any] = {
-    "negate": _negate, "gain": _gain, "grant": _grant, "enlist": _enlist,
+    "negate": _negate, "gain": _gain, "grant": _grant, "enlist": _enlist, "deals": _deals, "freeze": _freeze,
     "draw": lambda reader, act, eff: [{"draw": act.args["num"]}],
     "discard": lambda reader, act, eff: [{"discard": act.args["num"], "who": act.args["who"]}],
     "if": lambda reader, act, eff: [_if(reader, act, eff)],

@@ -131,7 +131,9 @@ bound: "or" "lower" -> b_lower
     | "or" "less" -> b_lower
     | "or" "more" -> b_higher
 attribute: "dark" -> attr_dark
+    | "nefarious" -> attr_dark
     | "light" -> attr_light
+    | "ethereal" -> attr_light
 
 cost_piece: "cost" ":" cost_item (("and" | ",") cost_item)* "."
 cost_item: "discard" count card_word -> cost_discard
@@ -188,6 +190,8 @@ else_part: ";" "otherwise" ","? plain_list -> else_do
 plain_list: plain ((("," | "and" | "," "and" | "," "then") plain))*
 
 plain: "deal" num "damage" "to" object -> a_damage
+    | subject "deals" num "damage" "to" object -> a_deals
+    | "freeze" object duration? -> a_freeze
     | "heal" num "damage" ("from" | "of" | "on" | "to") object -> a_heal
     | "capture" object -> a_capture
     | "return" object "to" return_place -> a_return

@@ -17,7 +17,8 @@ from judge.engine.data.keywords import KEYWORDS
 # 13.3.1: how long a lasting effect lasts (the Codex's own words).
 DURATIONS: dict[str, tuple[str, ...]] = {
     "end_of_turn": ("this Turn", "until the end of the Turn", "until the end of this Turn",
-                    "until end of Turn", "until the end of Turn"),
+                    "until end of Turn", "until the end of Turn", "for the rest of the Turn",
+                    "for the rest of this Turn"),
     "end_of_opponents_next_turn": ("until the end of your Opponent's next Turn",
                                    "until the end of the Opponent's next Turn",
                                    "until the end of your Opponent's next turn"),
