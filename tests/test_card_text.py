@@ -318,6 +318,8 @@ def test_other_codex_words_read_as_the_usual_ones(text: str, card_type: str, sam
 def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_soul() -> None:
     negated, = read_card_text("Activated: Negate this Soul.", "soul").problems
     assert negated.code == "names_nothing" and "13.5.1" in negated.text
+    untriggered, = read_card_text("Activated, Fast: Negate that Effect.", "soul").problems
+    assert untriggered.code == "names_nothing" and "no Effect triggered" in untriggered.text
     moment = read_card_text("The Ambusher is attacked: draw 1 card.", "soul").problems
     assert [p.code for p in moment] == ["names_nothing"]
 

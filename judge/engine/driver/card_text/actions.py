@@ -93,7 +93,11 @@ def _negate(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
             and not eff.targets:
         return [{"negate": "triggering_effect"}]
     refs = _one(reader, act, eff)
-    if any(ref not in ("triggering_effect", *GROUP_REFS) for ref in refs):
+    if "triggering_effect" in refs and not eff.trigger:
+        reader.problem("names_nothing", act.start, act.end,
+                       why="no Effect triggered this one ('When this Soul is targeted by an opposing Effect: "
+                           "negate that Effect')")
+    elif any(ref not in ("triggering_effect", *GROUP_REFS) for ref in refs):
         reader.problem("names_nothing", act.start, act.end,
                        why="only an effect is negated (13.5.1): 'negate that Effect', or 'the effects of "
                            "opposing Souls are negated' while a Static Effect applies")
