@@ -19,8 +19,29 @@ DURATION = st.sampled_from(sorted(DURATIONS))
 STATS = st.dictionaries(st.sampled_from(["atk", "def", "hp"]), AMOUNTS, min_size=1, max_size=3)
 BARE = st.sampled_from([name for name, k in KEYWORDS.items() if k.value == "none"])
 GRANT = st.one_of(BARE, AMOUNTS.map(lambda n: {"defiance": n}))
-SOUL_TARGET = st.fixed_dictionaries({"soul": st.sampled_from(["own", "opposing", "any"]),
-                                     "lines": st.sampled_from(["front", "any"])})
+# what a target Soul must be (a condition map, contract §3 `where`): said before or after "Soul"
+WHERE = st.fixed_dictionaries({}, optional={
+    "damaged": st.just(True), "attribute": st.sampled_from(["dark", "light"]),
+    "rank": st.sampled_from([{"min": 1}, {"max": 2}, {"min": 2, "max": 2}]),
+    "keyword": st.sampled_from(["unyielding", "precision", "defiance", "taunt"]),
+    "hp_at_most_half": st.just(True), "leader": st.just(True)})
+
+
+@st.composite
+def soul_target(draw: Any) -> dict[str, Any]:
+    sel: dict[str, Any] = {"soul": draw(st.sampled_from(["own", "opposing", "any"])),
+                           "lines": draw(st.sampled_from(["front", "any"]))}
+    where = draw(WHERE) if draw(st.booleans()) else {}
+    if sel["soul"] == "own":
+        where.pop("leader", None)    # "one of your Leaders": there is one Leader
+    if "keyword" in where:
+        where.pop("hp_at_most_half", None)   # one "with …" after the Soul
+    if where:
+        sel["where"] = where
+    return sel
+
+
+SOUL_TARGET = soul_target()
 TARGET = st.one_of(SOUL_TARGET, st.fixed_dictionaries({"realm": st.sampled_from(["own", "opposing", "any"])}))
 REF = st.sampled_from(["self", "all_opposing_souls", "all_own_souls", "other_own_souls", "underlings"])
 CONDITION = st.one_of(st.just({"damaged": True}), st.just({"front_line": True}),

@@ -255,14 +255,18 @@ pronoun: "it" -> pr_it
     | "the" "first" "target" -> pr_first
     | "the" "second" "target" -> pr_second
 
-selector: article side? adj* "soul" lines? rank_tail? -> sel_soul
-    | article pre_adj side adj* "soul" lines? rank_tail? -> sel_soul
-    | num "of" "your" adj* "souls" lines? rank_tail? -> sel_own_soul
+selector: article side? adj* "soul" lines? rank_tail? soul_tail? -> sel_soul
+    | article pre_adj side adj* "soul" lines? rank_tail? soul_tail? -> sel_soul
+    | article side? adj* leader lines? rank_tail? soul_tail? -> sel_soul
+    | num "of" "your" adj* "souls" lines? rank_tail? soul_tail? -> sel_own_soul
     | article side? empty? "soul" "spot" naming? -> sel_spot
     | article empty side "soul" "spot" naming? -> sel_spot
     | num "of" "your" empty? "soul" "spots" -> sel_own_spot
     | article side? "realm" -> sel_realm
     | num "of" "your" "realms" -> sel_own_realm
+leader: "leader"
+soul_tail: "with" kw_name -> tail_keyword
+    | "with" "half" "its" "hp" "or" "less" -> tail_half
 multi: "each" "of" num side? adj* "souls" lines? rank_tail? -> multi_soul
     | "each" "of" num pre_adj side adj* "souls" lines? rank_tail? -> multi_soul
     | num side? adj* "souls" lines? rank_tail? -> multi_soul

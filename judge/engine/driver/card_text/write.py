@@ -170,20 +170,36 @@ def _soul_adjectives(sel: Mapping[str, Any], where: dict[str, Any]) -> str:
     return " ".join(adjs)
 
 
+def _soul_tail(where: dict[str, Any]) -> str:
+    """" of rank 2 with Unyielding": what a target Soul must be, said after it."""
+    rank = where.pop("rank", None)
+    text = f" of rank {_bounded(rank)}" if rank else ""
+    if "keyword" in where and "hp_at_most_half" in where:
+        raise CannotWrite("a target with a keyword and with half its HP: one 'with …' is said")
+    if "keyword" in where:
+        text += f" with {_TITLE[where.pop('keyword')]}"
+    if where.get("hp_at_most_half") is True:
+        where.pop("hp_at_most_half")
+        text += " with half its HP or less"
+    return text
+
+
 def _soul_selector(sel: Mapping[str, Any], where: dict[str, Any]) -> str:
     side, lines, captured = sel["soul"], sel.get("lines", "front"), sel.get("captured", False)
     adj = _soul_adjectives(sel, where)
-    rank = where.pop("rank", None)
+    leader = side != "own" and where.pop("leader", None) is True
+    tail = _soul_tail(where)
     if where:
         raise CannotWrite(f"a target that must meet {where}")
     front = "" if captured or lines == "any" else " in the Front Line"
     if side == "own":
         text = f"one of your {adj + ' ' if adj else ''}Souls{front}"
     else:
-        noun = f"{'opposing ' if side == 'opposing' else ''}{adj + ' ' if adj else ''}Soul"
+        kind = "Leader" if leader else "Soul"
+        noun = f"{'opposing ' if side == 'opposing' else ''}{adj + ' ' if adj else ''}{kind}"
         lead = "any" if lines == "any" and not captured else _article(noun)
         text = f"{lead} {noun}{front}"
-    return text + (f" of rank {_bounded(rank)}" if rank else "")
+    return text + tail
 
 
 def _spot_selector(sel: Mapping[str, Any], destination: bool) -> str:
