@@ -337,6 +337,11 @@ def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_s
     ("While this Soul is your Leader, your Souls gain 5 ATK.", "soul",
      "While this Soul is a Leader, your Souls gain 5 ATK."),
     ("Moral 5 ATK, 5 HP.", "soul", "Moral: +5 ATK, +5 HP."),
+    # glossary Pay HP: "the named Soul takes that much damage"
+    ("Caster: Any Soul. Cost: The Caster takes 5 damage. Discard 1 card from your hand.", "event",
+     "Cost: The Caster pays 5 HP. Discard 1 card."),
+    ("Target an opposing Soul in the Front Line: it takes 10 damage.", "event",
+     "Deal 10 damage to an opposing Soul in the Front Line."),
     ("Your Opponent's Souls lose 5 ATK this Turn.", "event", "Every opposing Soul loses 5 ATK this Turn."),
 ])
 def test_lists_of_keywords_a_condition_said_last_and_other_articles(text: str, card_type: str,

@@ -72,6 +72,11 @@ def _deals(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     return [{"damage": act.args["num"], "to": ref} for ref in _one(reader, act, eff)]
 
 
+def _takes(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    """"This Soul takes 10 damage" (glossary Damage): damage dealt to it."""
+    return [{"damage": act.args["num"], "to": ref} for ref in _subject(reader, act, eff)]
+
+
 def _freeze(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """"Freeze it this Turn" (glossary Frozen, also Freeze): it is Frozen."""
     return [{"grant": FROZEN.name, "to": ref, **_duration(act)} for ref in _one(reader, act, eff)]
@@ -165,6 +170,7 @@ def _complement(first: dict[str, Any], second: dict[str, Any]) -> bool:
 
 _BUILDERS: dict[str, Any] = {
     "negate": _negate, "gain": _gain, "grant": _grant, "enlist": _enlist, "deals": _deals, "freeze": _freeze,
+    "takes": _takes,
     "draw": lambda reader, act, eff: [{"draw": act.args["num"]}],
     "discard": lambda reader, act, eff: [{"discard": act.args["num"], "who": act.args["who"]}],
     "if": lambda reader, act, eff: [_if(reader, act, eff)],

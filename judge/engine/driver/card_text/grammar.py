@@ -136,8 +136,10 @@ attribute: "dark" -> attr_dark
     | "ethereal" -> attr_light
 
 cost_piece: "cost" ":" cost_item (("and" | ",") cost_item)* "."
-cost_item: "discard" count card_word -> cost_discard
+cost_item: "discard" count card_word from_hand? -> cost_discard
     | payer ("pays" | "pay") num "hp" -> cost_pay
+    | payer ("takes" | "take") num "damage" -> cost_pay
+from_hand: "from" "your" "hand"
 payer: "this" "soul" -> payer__self
     | "the" "caster" -> payer__caster
     | "the" "ambusher" -> payer__ambusher
@@ -191,6 +193,7 @@ plain_list: plain ((("," | "and" | "," "and" | "," "then") plain))*
 
 plain: "deal" num "damage" "to" object -> a_damage
     | subject "deals" num "damage" "to" object -> a_deals
+    | subject "takes" num "damage" -> a_takes
     | "freeze" object duration? -> a_freeze
     | "heal" num "damage" ("from" | "of" | "on" | "to") object -> a_heal
     | "capture" object -> a_capture
@@ -212,7 +215,7 @@ plain: "deal" num "damage" "to" object -> a_damage
     | "negate" "the" "effects" "of" object -> a_negate
     | "the" "effects" "of" object be "negated" -> a_negate
     | "you"? "draw" count card_word -> a_draw
-    | "you"? "discard" count card_word -> a_discard_self
+    | "you"? "discard" count card_word from_hand? -> a_discard_self
     | "your" "opponent" "discards" count card_word -> a_discard_opponent
     | "enlist" enlist_what -> a_enlist
     | subject "battles" object -> a_battle
