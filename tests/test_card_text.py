@@ -374,3 +374,22 @@ def test_an_empty_soul_spot_is_read_only_as_where_a_soul_is_moved_to() -> None:
     laid, = read_card_text("Target one of your empty Soul Spots: any Soul on the targeted Spot gains 5 ATK "
                            "this Turn.", "event").problems
     assert laid.code == "contradiction" and "empty" in laid.text
+
+
+@pytest.mark.parametrize("case", [c for c in TABLE if not c.get("declined")], ids=lambda c: c["text"][:50])
+def test_what_a_table_card_reads_as_is_a_card_the_engine_loads(case: dict[str, Any]) -> None:
+    from judge.engine import load_scenario
+    reading = read_card_text(case["text"], case["type"])
+    card = {"name": "Probe", "type": case["type"], "rank": 1, "attribute": "dark", **reading.card_data(),
+            **reading.values}
+    if case["type"] in ("soul", "realm"):
+        card.update({"atk": 5, "def": 5, "hp": 20})
+    loaded = load_scenario({"cards": [card],
+                            "state": {"players": {"A": {"field": {"altar": "Queen Sol"}},
+                                                  "B": {"field": {"altar": "King Umbra"}}}}})
+    assert "Probe" in loaded.library
+
+
+def test_a_rank_no_card_has_is_declined() -> None:
+    problem, = read_card_text("Enlist a Dark Soul of rank 5.", "event").problems
+    assert problem.code == "contradiction" and "0 to 3" in problem.text

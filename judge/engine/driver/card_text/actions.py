@@ -84,6 +84,8 @@ def _freeze(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
 
 def _enlist(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     spec = dict(act.args.get("enlist") or {})
+    if spec.get("rank", 0) > 3:
+        reader.problem("contradiction", act.start, act.end, why="a card's rank is 0 to 3 (glossary Rank)")
     if "name" in spec:
         spec["name"] = reader.card_name(str(spec["name"]), getattr(spec["name"], "start_pos", act.start))
     return [{"enlist": spec}]
