@@ -308,23 +308,6 @@ def test_any_soul_as_a_requirement_is_no_requirement() -> None:
     # only an effect is negated (13.5.1): "it", when being targeted by an Effect is the trigger
     ("When this Soul is targeted by an opposing Effect: negate it.", "soul",
      "When this Soul is targeted by an opposing Effect: negate that Effect."),
-])
-def test_other_codex_words_read_as_the_usual_ones(text: str, card_type: str, same_as: str) -> None:
-    reading, usual = read_card_text(text, card_type), read_card_text(same_as, card_type)
-    assert reading.problems == () and usual.problems == ()
-    assert reading.to_dict() | {"corrections": []} == usual.to_dict() | {"corrections": []}
-
-
-def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_soul() -> None:
-    negated, = read_card_text("Activated: Negate this Soul.", "soul").problems
-    assert negated.code == "names_nothing" and "13.5.1" in negated.text
-    untriggered, = read_card_text("Activated, Fast: Negate that Effect.", "soul").problems
-    assert untriggered.code == "names_nothing" and "no Effect triggered" in untriggered.text
-    moment = read_card_text("The Ambusher is attacked: draw 1 card.", "soul").problems
-    assert [p.code for p in moment] == ["names_nothing"]
-
-
-@pytest.mark.parametrize(("text", "card_type", "same_as"), [
     ("Range, Precision.", "soul", "Range. Precision."),
     ("Unyielding and Defiance: 10.", "soul", "Unyielding. Defiance 10."),
     # 13.1.1: a Static Effect's condition, said after what it gives
@@ -344,11 +327,21 @@ def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_s
      "Deal 10 damage to an opposing Soul in the Front Line."),
     ("Your Opponent's Souls lose 5 ATK this Turn.", "event", "Every opposing Soul loses 5 ATK this Turn."),
 ])
-def test_lists_of_keywords_a_condition_said_last_and_other_articles(text: str, card_type: str,
-                                                                    same_as: str) -> None:
+def test_other_codex_words_read_as_the_usual_ones(text: str, card_type: str, same_as: str) -> None:
     reading, usual = read_card_text(text, card_type), read_card_text(same_as, card_type)
     assert reading.problems == () and usual.problems == ()
     assert reading.to_dict() | {"corrections": []} == usual.to_dict() | {"corrections": []}
+
+
+def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_soul() -> None:
+    negated, = read_card_text("Activated: Negate this Soul.", "soul").problems
+    assert negated.code == "names_nothing" and "13.5.1" in negated.text
+    untriggered, = read_card_text("Activated, Fast: Negate that Effect.", "soul").problems
+    assert untriggered.code == "names_nothing" and "no Effect triggered" in untriggered.text
+    moment = read_card_text("The Ambusher is attacked: draw 1 card.", "soul").problems
+    assert [p.code for p in moment] == ["names_nothing"]
+
+
 
 
 def test_a_requirement_or_condition_names_a_keyword_without_its_value() -> None:

@@ -61,9 +61,8 @@ def _action(to: str) -> st.SearchStrategy[dict[str, Any]]:
 
 # Keywords that carry what they do, granted ("Your other Souls gain Reinforcement: …"): Reinforcement's
 # Timing Effect (a cost, a target, one or two actions) and Berserk's actions (no target).
-@st.composite
-def reinforcement(draw: Any) -> dict[str, Any]:
-    effect: dict[str, Any] = {}
+def _cost_targets_do(draw: Any, effect: dict[str, Any]) -> dict[str, Any]:
+    """An effect's cost (or none), a target and what it does to it, or what it does to a reference."""
     if draw(st.booleans()):
         effect["cost"] = [draw(st.one_of(COUNTS.map(lambda n: {"discard": n}),
                                          AMOUNTS.map(lambda n: {"pay_hp": n, "by": "self"})))]
@@ -72,7 +71,12 @@ def reinforcement(draw: Any) -> dict[str, Any]:
         effect["do"] = [draw(_action("target"))]
     else:
         effect["do"] = [draw(_action(draw(REF)))]
-    return {"reinforcement": effect}
+    return effect
+
+
+@st.composite
+def reinforcement(draw: Any) -> dict[str, Any]:
+    return {"reinforcement": _cost_targets_do(draw, {})}
 
 
 WITH_EFFECT = st.one_of(reinforcement(),
@@ -103,14 +107,7 @@ def effects(draw: Any) -> dict[str, Any]:
             eff["mandatory"] = True
     if draw(st.booleans()):
         eff["condition"] = draw(CONDITION)
-    if draw(st.booleans()):
-        eff["cost"] = [draw(st.one_of(COUNTS.map(lambda n: {"discard": n}),
-                                      AMOUNTS.map(lambda n: {"pay_hp": n, "by": "self"})))]
-    if draw(st.booleans()):
-        eff["targets"] = [draw(TARGET)]
-        eff["do"] = [draw(_action("target"))]
-    else:
-        eff["do"] = [draw(_action(draw(REF)))]
+    _cost_targets_do(draw, eff)
     if draw(st.booleans()):
         eff["do"].append(draw(OTHER))
     if draw(st.integers(min_value=0, max_value=4)) == 0:   # it gives a keyword with what it does

@@ -50,19 +50,19 @@ def build_action(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     return _battle(reader, act, eff)
 
 
-def _gain(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_gain(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     stats = dict(act.args.get("stats") or {})
     if act.args.get("lose"):
         stats = {k: -v for k, v in stats.items()}
     return [{"gain": dict(stats), "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
 
 
-def _grant(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_grant(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     granted = reader.keyword(_grant_value(act), act)   # "gain Reinforcement: …" with what it does
     return [{"grant": granted, "to": ref, **_duration(act)} for ref in _subject(reader, act, eff)]
 
 
-def _deals(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_deals(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """"This Soul deals 10 damage to …" (glossary Defiance: "it deals the given damage"): the card that
     has the effect deals it; any other Soul named as dealing it is no part of the data, so declined."""
     dealer = _subject(reader, act, eff)
@@ -72,17 +72,17 @@ def _deals(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     return [{"damage": act.args["num"], "to": ref} for ref in _one(reader, act, eff)]
 
 
-def _takes(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_takes(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """"This Soul takes 10 damage" (glossary Damage): damage dealt to it."""
     return [{"damage": act.args["num"], "to": ref} for ref in _subject(reader, act, eff)]
 
 
-def _freeze(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_freeze(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """"Freeze it this Turn" (glossary Frozen, also Freeze): it is Frozen."""
     return [{"grant": FROZEN.name, "to": ref, **_duration(act)} for ref in _one(reader, act, eff)]
 
 
-def _enlist(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_enlist(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     spec = dict(act.args.get("enlist") or {})
     if spec.get("rank", 0) > 3:
         reader.problem("contradiction", act.start, act.end, why="a card's rank is 0 to 3 (glossary Rank)")
@@ -91,7 +91,7 @@ def _enlist(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     return [{"enlist": spec}]
 
 
-def _negate(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_negate(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """13.5.1: what is negated is an effect: the one that triggered this ("negate that Effect"; "it"
     when the trigger is being targeted by an Effect names nothing else), or, while a Static Effect
     applies, the effects of a group ("the effects of opposing Souls are negated")."""
@@ -111,7 +111,7 @@ def _negate(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     return [{"negate": ref} for ref in refs]
 
 
-def _teleport(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_teleport(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     objs = act.args.get("objs") or []
     who = reader.ref(objs[0], eff)
     to = reader.ref(objs[1], eff) if len(objs) > 1 else ["any"]
@@ -121,7 +121,7 @@ def _teleport(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     return [{"teleport": w, "to": to[0]} for w in who]
 
 
-def _lay(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+def _b_lay(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
     """13.3.3: an effect laid on a Soul Spot ("any Soul on the targeted Spot …")."""
     what: Any = _grant_value(act)      # a bare keyword is laid as it is ("lay: frozen")
     if what is None and act.args.get("stats"):
@@ -170,12 +170,18 @@ def _complement(first: dict[str, Any], second: dict[str, Any]) -> bool:
     return isinstance(a, bool) and isinstance(b, bool) and a != b
 
 
-_BUILDERS: dict[str, Any] = {
-    "negate": _negate, "gain": _gain, "grant": _grant, "enlist": _enlist, "deals": _deals, "freeze": _freeze,
-    "takes": _takes,
-    "draw": lambda reader, act, eff: [{"draw": act.args["num"]}],
-    "discard": lambda reader, act, eff: [{"discard": act.args["num"], "who": act.args["who"]}],
-    "if": lambda reader, act, eff: [_if(reader, act, eff)],
-    "teleport": lambda reader, act, eff: _teleport(reader, act, eff),
-    "lay": lambda reader, act, eff: _lay(reader, act, eff),
-}
+def _b_draw(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    return [{"draw": act.args["num"]}]
+
+
+def _b_discard(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    return [{"discard": act.args["num"], "who": act.args["who"]}]
+
+
+def _b_if(reader: Any, act: Act, eff: Any) -> list[dict[str, Any]]:
+    return [_if(reader, act, eff)]
+
+
+# verb -> its builder: each `_b_<verb>` above (the parts of one shape are built in build_action)
+_BUILDERS: dict[str, Any] = {name[len("_b_"):]: fn for name, fn in dict(globals()).items()
+                             if name.startswith("_b_") and callable(fn)}

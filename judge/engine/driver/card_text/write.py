@@ -495,11 +495,12 @@ class _Context:
     def _w_heal(self, part: Mapping[str, Any]) -> str:
         return f"heal {part['heal']} damage from {self.ref(part['to'])}"
 
-    def _w_capture(self, part: Mapping[str, Any]) -> str:
-        return f"capture {self.ref(part['capture'])}"
+    def _w_one_ref(self, part: Mapping[str, Any]) -> str:
+        """"capture it", "exile it", "negate that Effect": the verb and the one card it names."""
+        verb = next(k for k in part if k in ONE_REF)
+        return f"{verb} {self.ref(part[verb])}"
 
-    def _w_exile(self, part: Mapping[str, Any]) -> str:
-        return f"exile {self.ref(part['exile'])}"
+    _w_capture = _w_exile = _w_negate = _w_one_ref
 
     def _w_return(self, part: Mapping[str, Any]) -> str:
         return f"return {self.ref(part['return'])} to its owner's hand"
@@ -529,9 +530,6 @@ class _Context:
         if _with_effect(grant):
             raise CannotWrite("a keyword with what it does, laid on a Soul Spot")
         return f"{where} {self.grant_words(grant, None)}{self._until(part)}"
-
-    def _w_negate(self, part: Mapping[str, Any]) -> str:
-        return f"negate {self.ref(part['negate'])}"
 
     def _w_draw(self, part: Mapping[str, Any]) -> str:
         n = part["draw"]
