@@ -149,42 +149,66 @@ def _one_condition(key: str, value: Any) -> str:
 def _selector(sel: Mapping[str, Any], destination: bool = False) -> str:
     where = dict(sel.get("where") or {})
     if "soul" in sel:
-        side, lines, captured = sel["soul"], sel.get("lines", "front"), sel.get("captured", False)
-        adjs = []
-        if where.pop("damaged", None):
-            adjs.append("damaged")
-        if "attribute" in where:
-            adjs.append(str(where.pop("attribute")).capitalize())
-        if captured:
-            adjs.append("captured")
-        rank = where.pop("rank", None)
-        if where:
-            raise CannotWrite(f"a target that must meet {where}")
-        adj = " ".join(adjs)
-        if side == "own":
-            text = f"one of your {adj + ' ' if adj else ''}Souls" + ("" if captured or lines == "any"
-                                                                    else " in the Front Line")
-        else:
-            opposing = "opposing " if side == "opposing" else ""
-            noun = f"{opposing}{adj + ' ' if adj else ''}Soul"
-            if captured:
-                text = _article(noun) + " " + noun
-            elif lines == "any":
-                text = f"any {noun}"
-            else:
-                text = f"{_article(noun)} {noun} in the Front Line"
-        return text + (f" of rank {_bounded(rank)}" if rank else "")
+        return _soul_selector(sel, where)
     if where:
         raise CannotWrite(f"a target that must meet {where}")
     if "spot" in sel:
-        naming = {"front": " with an active Soul in the Front Line on it",
-                  "any": " with an active Soul on it"}.get(sel.get("naming") or "", "")
-        empty = "empty " if destination else ""
-        if sel["spot"] == "own":
-            return f"one of your {empty}Soul Spots" + naming
-        return ("any opposing " if sel["spot"] == "opposing" else "any ") + f"{empty}Soul Spot" + naming
+        return _spot_selector(sel, destination)
     side = str(sel.get("realm"))
     return {"own": "one of your Realms", "opposing": "an opposing Realm"}.get(side, "any Realm")
+
+
+def _soul_adjectives(sel: Mapping[str, Any], where: dict[str, Any]) -> str:
+    """"damaged Dark captured": the words before "Soul" (what `where` asks is taken out of it)."""
+    adjs = []
+    if where.pop("damaged", None):
+        adjs.append("damaged")
+    if "attribute" in where:
+        adjs.append(str(where.pop("attribute")).capitalize())
+    if sel.get("captured", False):
+        adjs.append("captured")
+    return " ".join(adjs)
+
+
+def _soul_tail(where: dict[str, Any]) -> str:
+    """" of rank 2 with Unyielding": what a target Soul must be, said after it."""
+    rank = where.pop("rank", None)
+    text = f" of rank {_bounded(rank)}" if rank else ""
+    if "keyword" in where and "hp_at_most_half" in where:
+        raise CannotWrite("a target with a keyword and with half its HP: one 'with …' is said")
+    if "keyword" in where:
+        text += f" with {_TITLE[where.pop('keyword')]}"
+    if where.get("hp_at_most_half") is True:
+        where.pop("hp_at_most_half")
+        text += " with half its HP or less"
+    return text
+
+
+def _soul_selector(sel: Mapping[str, Any], where: dict[str, Any]) -> str:
+    side, lines, captured = sel["soul"], sel.get("lines", "front"), sel.get("captured", False)
+    adj = _soul_adjectives(sel, where)
+    leader = side != "own" and where.pop("leader", None) is True
+    tail = _soul_tail(where)
+    if where:
+        raise CannotWrite(f"a target that must meet {where}")
+    front = "" if captured or lines == "any" else " in the Front Line"
+    if side == "own":
+        text = f"one of your {adj + ' ' if adj else ''}Souls{front}"
+    else:
+        kind = "Leader" if leader else "Soul"
+        noun = f"{'opposing ' if side == 'opposing' else ''}{adj + ' ' if adj else ''}{kind}"
+        lead = "any" if lines == "any" and not captured else _article(noun)
+        text = f"{lead} {noun}{front}"
+    return text + tail
+
+
+def _spot_selector(sel: Mapping[str, Any], destination: bool) -> str:
+    naming = {"front": " with an active Soul in the Front Line on it",
+              "any": " with an active Soul on it"}.get(sel.get("naming") or "", "")
+    empty = "empty " if destination else ""
+    if sel["spot"] == "own":
+        return f"one of your {empty}Soul Spots" + naming
+    return ("any opposing " if sel["spot"] == "opposing" else "any ") + f"{empty}Soul Spot" + naming
 
 
 def _article(noun: str) -> str:
@@ -240,7 +264,7 @@ class _Writer:
                 lead.append(f"{opening if not lead else opening} {subject} {events[0]}:")
         elif cond:
             lead.append(f"While {self.own()} {_condition(cond)},")
-        body = ctx.body(cost=eff.get("cost") or ())
+        body = ctx.body()
         text = " ".join([*lead, body if lead and lead[-1].endswith(",") or trigger else _cap(body)])
         if eff.get("mandatory"):
             text += " (This effect is mandatory.)"
@@ -335,7 +359,9 @@ class _Context:
                 and [i for i, _ in firsts] == list(range(1, len(self.targets) + 1))
                 and all(where == "plain" for _, where in firsts))
 
-    def body(self, cost: Sequence[Mapping[str, Any]] = ()) -> str:
+    def body(self) -> str:
+        """Cost, targets and what it does (the effect's own cost: Reinforcement's too)."""
+        cost = self.cost
         out = []
         if cost:
             out.append("Cost: " + " and ".join(self.cost_words(c) for c in cost) + ".")
@@ -392,6 +418,9 @@ class _Context:
                 run.append(self.part(part))
                 if "battle" in part and part["battle"].get("counts_as_attack"):
                     counts = True
+                if "grant" in part and _with_effect(part["grant"]):   # what it grants ends the sentence
+                    out.append(", then ".join(run) + ".")
+                    run = []
             i += 1
         if run:
             out.append(", then ".join(run) + ".")
@@ -447,53 +476,79 @@ class _Context:
     def is_plural(self, ref: Any) -> bool:
         return ref in PLURAL_REFS
 
-    def part(self, part: Mapping[str, Any]) -> str:  # noqa: C901 - one branch per part of parts.PARTS
+    def part(self, part: Mapping[str, Any]) -> str:
+        """One part of `do:` (parts.PARTS) in words, by its verb."""
         verb = next(k for k in part if k not in ("to", "until", "on", "who"))
-        until = f" {DURATIONS[part['until']][0]}" if part.get("until") else ""
-        if verb == "damage":
-            return f"deal {part['damage']} damage to {self.ref(part['to'])}"
-        if verb == "heal":
-            return f"heal {part['heal']} damage from {self.ref(part['to'])}"
-        if verb in ("capture", "exile"):
-            return f"{verb} {self.ref(part[verb])}"
-        if verb == "return":
-            return f"return {self.ref(part['return'])} to its owner's hand"
-        if verb == "teleport":
-            return f"teleport {self.ref(part['teleport'])} to {self.ref(part['to'], destination=True)}"
-        if verb == "gain":
-            subject = self.ref(part["to"])
-            word, stats = _stats(part["gain"])
-            return f"{subject} {self.verb(word, part['to'])} {stats}{until}"
-        if verb == "grant":
-            subject = self.ref(part["to"])
-            return f"{subject} {self.grant_words(part['grant'], part['to'])}{until}"
-        if verb == "lay":
-            what = part["lay"]
-            spot = self.ref(part["on"])
-            where = "any Soul on the targeted Spot" if spot == "it" else f"any Soul on {spot}"
-            if isinstance(what, Mapping) and "gain" in what:
-                word, stats = _stats(what["gain"])
-                return f"{where} {word} {stats}{until}"
-            grant = what["grant"] if isinstance(what, Mapping) else what
-            return f"{where} {self.grant_words(grant, None)}{until}"
-        if verb == "negate":
-            return f"negate {self.ref(part['negate'])}"
-        if verb == "draw":
-            n = part["draw"]
-            return f"draw {n} card{'s' if n != 1 else ''}"
-        if verb == "discard":
-            n = part["discard"]
-            cards = f"{n} card{'s' if n != 1 else ''}"
-            return f"discard {cards}" if part.get("who") == "self" else f"your Opponent discards {cards}"
-        if verb == "enlist":
-            return "enlist " + _enlist(part["enlist"])
-        if verb == "battle":
-            b = part["battle"]
-            attacker = self.ref(b["attacker"])
-            if b["target"] == b["attacker"]:
-                return f"{attacker} battles itself"
-            return f"{attacker} battles {self.ref(b['target'])}"
-        raise CannotWrite(f"no words for {verb}")
+        words = getattr(self, f"_w_{verb}", None)
+        if words is None:
+            raise CannotWrite(f"no words for {verb}")
+        text: str = words(part)
+        return text
+
+    @staticmethod
+    def _until(part: Mapping[str, Any]) -> str:
+        return f" {DURATIONS[part['until']][0]}" if part.get("until") else ""
+
+    def _w_damage(self, part: Mapping[str, Any]) -> str:
+        return f"deal {part['damage']} damage to {self.ref(part['to'])}"
+
+    def _w_heal(self, part: Mapping[str, Any]) -> str:
+        return f"heal {part['heal']} damage from {self.ref(part['to'])}"
+
+    def _w_one_ref(self, part: Mapping[str, Any]) -> str:
+        """"capture it", "exile it", "negate that Effect": the verb and the one card it names."""
+        verb = next(k for k in part if k in ONE_REF)
+        return f"{verb} {self.ref(part[verb])}"
+
+    _w_capture = _w_exile = _w_negate = _w_one_ref
+
+    def _w_return(self, part: Mapping[str, Any]) -> str:
+        return f"return {self.ref(part['return'])} to its owner's hand"
+
+    def _w_teleport(self, part: Mapping[str, Any]) -> str:
+        return f"teleport {self.ref(part['teleport'])} to {self.ref(part['to'], destination=True)}"
+
+    def _w_gain(self, part: Mapping[str, Any]) -> str:
+        subject = self.ref(part["to"])
+        word, stats = _stats(part["gain"])
+        return f"{subject} {self.verb(word, part['to'])} {stats}{self._until(part)}"
+
+    def _w_grant(self, part: Mapping[str, Any]) -> str:
+        if part.get("until") and _with_effect(part["grant"]):
+            raise CannotWrite("a granted keyword with what it does, for a while")   # no words end it
+        subject = self.ref(part["to"])
+        return f"{subject} {self.grant_words(part['grant'], part['to'])}{self._until(part)}"
+
+    def _w_lay(self, part: Mapping[str, Any]) -> str:
+        what = part["lay"]
+        spot = self.ref(part["on"])
+        where = "any Soul on the targeted Spot" if spot == "it" else f"any Soul on {spot}"
+        if isinstance(what, Mapping) and "gain" in what:
+            word, stats = _stats(what["gain"])
+            return f"{where} {word} {stats}{self._until(part)}"
+        grant = what["grant"] if isinstance(what, Mapping) else what
+        if _with_effect(grant):
+            raise CannotWrite("a keyword with what it does, laid on a Soul Spot")
+        return f"{where} {self.grant_words(grant, None)}{self._until(part)}"
+
+    def _w_draw(self, part: Mapping[str, Any]) -> str:
+        n = part["draw"]
+        return f"draw {n} card{'s' if n != 1 else ''}"
+
+    def _w_discard(self, part: Mapping[str, Any]) -> str:
+        n = part["discard"]
+        cards = f"{n} card{'s' if n != 1 else ''}"
+        return f"discard {cards}" if part.get("who") == "self" else f"your Opponent discards {cards}"
+
+    def _w_enlist(self, part: Mapping[str, Any]) -> str:
+        return "enlist " + _enlist(part["enlist"])
+
+    def _w_battle(self, part: Mapping[str, Any]) -> str:
+        b = part["battle"]
+        attacker = self.ref(b["attacker"])
+        if b["target"] == b["attacker"]:
+            return f"{attacker} battles itself"
+        return f"{attacker} battles {self.ref(b['target'])}"
 
     def verb(self, word: str, ref: Any) -> str:
         return word[:-1] if self.is_plural(ref) else word
@@ -504,9 +559,14 @@ class _Context:
             return f"are {FROZEN.title}" if self.is_plural(ref) else f"is {FROZEN.title}"
         if name == CANNOT_ATTACK.name:
             return "can't attack"
+        if _with_effect(kw):   # "gain Reinforcement: Heal 10 damage …", the granted effect's own words
+            return f"{self.verb('gains', ref)} {self.w.keyword_sentence(kw).rstrip('.')}"
         return f"{self.verb('gains', ref)} {keyword_words(kw)}"
 
     def if_words(self, part: Mapping[str, Any]) -> str:
+        inside = (*part.get("then", ()), *part.get("else", ()))
+        if any("grant" in p and _with_effect(p["grant"]) for p in inside):
+            raise CannotWrite("a keyword with what it does, granted inside an 'If'")
         cond = {k: v for k, v in part["if"].items() if k != "of"}
         subject = self.ref(part["if"].get("of", "target"))
         then = ", then ".join(self.part(p) for p in part.get("then") or [])
@@ -515,6 +575,12 @@ class _Context:
         if otherwise:
             text += "; otherwise, " + ", then ".join(self.part(p) for p in otherwise)
         return text
+
+
+def _with_effect(kw: Any) -> bool:
+    """Whether a keyword carries what it does (Berserk's actions, Reinforcement's effect)."""
+    name = kw if isinstance(kw, str) else next(iter(kw))
+    return KEYWORDS[name].value in ("actions", "effect")
 
 
 def _number_word(text: str) -> str:
@@ -555,6 +621,7 @@ def sample_phrases() -> list[str]:
                 "any Soul on the targeted Spot", "While this Soul is damaged",
                 "While this Soul stands in the Second Line or lower", "If it is damaged",
                 "one of your Souls", "any Soul", "any opposing Soul", "a captured Soul", "one of your Realms",
+                "in the Front Line", "in any line",
                 "each of two opposing Souls in the Front Line", "Your other Souls gain",
                 "The equipped Soul has"))
     for sel in ({"soul": "opposing", "lines": "front"}, {"spot": "opposing", "naming": "front"},
