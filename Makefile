@@ -58,7 +58,6 @@ bench-site: $(BIN)/.installed
 CC_PENDING := judge/engine/driver/resolve.py
 CC_PENDING := $(CC_PENDING),judge/engine/play/cascade.py
 CC_PENDING := $(CC_PENDING),judge/engine/play/effects.py,judge/engine/play/references.py
-CC_PENDING := $(CC_PENDING),judge/engine/driver/card_text/write.py
 
 # ruff (rules and the few reasoned per-file exceptions in pyproject.toml), then mypy over judge/ with
 # the engine held to --strict (config in pyproject.toml), then the complexity gate above. `make test`

@@ -18,9 +18,6 @@ PENDING = {
     ("judge/engine/play/effects.py", "add_lasting"),
     ("judge/engine/play/cascade.py", "triggered"), ("judge/engine/play/cascade.py", "_one_window"),
     ("judge/engine/play/references.py", "resolve_ref"),
-    # the card-text writer (issue 28), new this round
-    ("judge/engine/driver/card_text/write.py", "_Context.part"),
-    ("judge/engine/driver/card_text/write.py", "_selector"),
 }
 
 
