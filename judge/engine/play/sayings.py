@@ -36,6 +36,44 @@ SAYINGS: dict[str, str] = {
     # --- judge/engine/play/nonevents.py
     # --- judge/engine/play/consequences.py
     # --- judge/engine/play/effects.py
+    "cost_paid_in_full": "{effect}'s cost is paid now, just before it resolves, in full; a paid cost stays "
+                         "paid even if the effect then has nothing to do.",
+    "payer_captured": "{reason}.",
+    "resolve_begins": "{effect} ({controller}), on top of the Cascade, begins to resolve.",
+    "caster_still_active": "Its Caster, {caster}, is still active, so {card} resolves (having left the Front "
+                           "Line or moved would not matter).",
+    "condition_not_checked_again": "{effect}'s condition was checked when it was used; it is not checked "
+                                   "again now{now}.",
+    "condition_at_this_point": " (at this point {holds})",
+    "ambush_resolves_anyway": "{card}'s Ambusher is no longer active ({how}), but an Ambush resolves anyway: "
+                              "it fizzles only if its Ambusher went back to the hand.",
+    "fizzles": "{effect} fizzles: {reason}.",
+    "goes_to_elysium": "{card} goes to {owner}'s Elysium.",
+    "if_met": "{effect}: the “If …” is checked now, as this part resolves: {who} meets it.",
+    "if_not_met": "{effect}: the “If …” is checked now, as this part resolves: {who} {failed}, so it "
+                  "is not met.",
+    "unyielding_spot_laid": "{soul} is Unyielding, but {effect} is laid on its Soul Spot without naming the "
+                            "Soul, so Unyielding does not protect against it.",
+    "slot_effect_laid": "{effect} lays “{what}” on the slot {slot} ({span}): every Soul on it has it while "
+                        "it stays there.{alongside}{now_has}",
+    "slot_effects_side_by_side": " It runs side by side with {others} on that slot; the one that ends later "
+                                 "decides how long the slot is affected.",
+    "stats_gained": "{card} gains {what} ({span}) from {effect}.{negated}{now_has}",
+    "keyword_granted": "{card} is granted {what} ({span}) from {effect}.{negated}{now_has}",
+    "granted_negated_at_once": " But {card} is negated, so the granted {what} is negated at once: granted "
+                               "and negated, it does nothing while the negation lasts.",
+    "now_has": " {card} now has {values}.",
+    "negate_target_gone": "{effect}: the effect it would negate is no longer on the Cascade; that part is "
+                          "skipped.",
+    "negate_unyielding": "{effect} (rank {rank}) can't negate {victim}: {card} ({slot}, rank {card_rank}) is "
+                         "Unyielding against it.",
+    "negates": "{effect} negates {victim}: it will not resolve and costs nothing.",
+    "enlists": "{player} enlists {card}: shown and taken into the hand; the deck is shuffled.",
+    "enlists_nothing": "{effect} enlists: nothing in {player}'s deck matches, so nothing is taken; the deck "
+                       "is still shuffled.",
+    "instant_card_inactive": "{card} is no longer active, so it does nothing",
+    "instant_does_nothing": "{effect} would resolve ({trigger}), but {why}.",
+    "instant_resolves": "{effect}, an Instant Effect, resolves at once ({trigger}); it can't be answered.",
     # --- judge/engine/play/cascade.py
     # --- judge/engine/play/references.py
     # --- judge/engine/play/game.py
