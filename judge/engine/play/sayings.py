@@ -76,6 +76,19 @@ SAYINGS: dict[str, str] = {
     "instant_resolves": "{effect}, an Instant Effect, resolves at once ({trigger}); it can't be answered.",
     # --- judge/engine/play/cascade.py
     # --- judge/engine/play/references.py
+    "target_remembered_by_slot": "{effect} remembers its target by its slot: {card} now stands on {slot}, so "
+                                 "the effect acts on it.",
+    "unyielding_kept_off": "{reason}.",
+    "captured_one_not_reached": "{effect} acts only on active cards: {cards} (captured) is not reached.",
+    "captured_ones_not_reached": "{effect} acts only on active cards: {cards} (captured) are not reached.",
+    "part_skipped": "{effect}: {reason}.",
+    "unyielding_reached": "{card} ({slot}) is Unyielding, but {why}.",
+    "unyielding_own_controller": "Unyielding does not protect against its own controller's effects",
+    "unyielding_outranked": "the source of {effect} has rank {rank}, higher than {card}'s rank {card_rank}, "
+                            "so Unyielding does not protect it",
+    "unyielding_not_targeted": "the effect neither targets it nor is Static or Instant, so Unyielding does "
+                               "not protect against it",
+    "answered_caster": "{effect}: “the Caster” is {caster}, the Caster of {event}, the Event it answers.",
     # --- judge/engine/play/game.py
     # --- judge/engine/driver/resolve.py
 }
