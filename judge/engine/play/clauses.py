@@ -1,9 +1,10 @@
 """Facts that a step's words shape as they go in (sayings.py renders them through `format`):
 
 - `Opening(x)`: a Reason or Said that opens a sentence, its first letter capitalized;
-- `Series(items, joint)`: records (or names) said one after another with a joint (", then ", "; ").
+- `Series(items, joint)`: records (or names) said one after another with a joint (", then ", "; ");
+- `Words(x)`: a record with words of its own that is no Reason or Said (a Violation).
 
-Both keep the records they are made of (`of`, `items`), so a step's facts stay records; their words are
+All keep the records they are made of (`of`, `items`), so a step's facts stay records; their words are
 made only when the step's text is rendered.
 """
 
@@ -54,3 +55,17 @@ class Series:
 
     def __bool__(self) -> bool:
         return bool(self.items)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A record that has words of its own but is no Reason or Said (a Violation): its words."""
+
+    of: Any
+
+    @property
+    def text(self) -> str:
+        return _text(self.of)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.text, spec)

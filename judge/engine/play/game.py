@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from judge.engine.data.cards import CardDef, EffectDef
 from judge.engine.data.errors import Violation
 from judge.engine.play.ledger import Ledger
+from judge.engine.play.sayings import Said
 from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
@@ -89,7 +90,7 @@ class Pending:
     source_rank: int
     mandatory: bool
     context: dict[str, Any]
-    trigger_text: str
+    trigger_text: str | Said   # what triggered it, in words made from records
     granted_by: str | None = None   # a granted effect's granter (13.2.2: its rank is source_rank)
 
 

@@ -75,6 +75,74 @@ SAYINGS: dict[str, str] = {
     "instant_does_nothing": "{effect} would resolve ({trigger}), but {why}.",
     "instant_resolves": "{effect}, an Instant Effect, resolves at once ({trigger}); it can't be answered.",
     # --- judge/engine/play/cascade.py
+    "targeting": ", targeting {targets}{picked}",
+    "target_spot": "the spot {slot}",
+    "target_spot_held": "the spot {slot} ({card})",
+    "first_legal_targets": " (no targets were given, so the first legal choice is taken)",
+    "use_counted": " ({limit}: this card's use {turn} this turn, {game} this duel; it counts now, even if it "
+                   "later fizzles.)",
+    "goes_on_cascade": "{used}{counted} It goes on the Cascade ({depth} entry).",
+    "goes_on_cascade_top": "{used}{counted} It goes on the Cascade (top of {depth} entries).",
+    "targeted_by": "{card} ({slot}) is targeted by {effect}",
+    "leader_label": "{reason}.",
+    "first_legal_caster": " (no Caster was given, so the first legal one is taken)",
+    "frozen_caster": "; {card} is Frozen, but a Frozen Soul may still cast Events",
+    "caster_requirement_met": "; {card} meets the Caster requirement",
+    "casts_event": "{player} casts {card} (rank {rank}) through {caster} ({slot}) as its "
+                   "Caster{picked}{frozen}{meets}{targets}; it lies on the event slot. Its cost, if any, is "
+                   "paid only when it resolves.",
+    "condition_holds_at_use": " Its condition is checked now, as it is used, and holds ({holds}).",
+    "spiral_does_not_limit": "{reason}, so the Escalation Spiral does not limit {card}'s {effect}.",
+    "does_not_reach_it": "{what} (from {source}, rank {rank}) does not reach it",
+    "unyielding_keeps_off": "{card} ({slot}) is Unyielding: {kept}.",
+    "uses_activated": "{player} uses {card}'s Activated Effect {effect} ({slot}){targets}.{condition}",
+    "uses_fast_activated": "{player} uses {card}'s Fast Activated Effect {effect} "
+                           "({slot}){targets}.{condition}",
+    "ambush_set_by_another": " The Ambush belongs to the slot, so {card}, now on it, springs it though "
+                             "another Soul set it.",
+    "springing_not_limited": " Springing is not limited by the Escalation Spiral.",
+    "ambush_answers": " in answer to {moment} ({now})",
+    "springs_ambush": "{player} springs {card} (rank {rank}) at {slot}{answer}: it is turned face up; "
+                      "{ambusher} is its Ambusher{targets}.{set_by_other}{not_limited}",
+    "uses_offered": "{player} uses {card}'s optional Timing Effect {effect} ({slot}), offered since "
+                    "{trigger}{targets}.",
+    "trigger_condition_fails": "{card}'s {effect} does not trigger ({trigger}): {reason}.",
+    "trigger_condition_holds": "{trigger}; its condition holds now, at the trigger ({holds})",
+    "limit_stops_trigger": "{card}'s {effect} does not trigger ({trigger}): {card}'s {reason}, and a "
+                           "triggered effect whose limit is used up does not trigger.",
+    "limit_stops_mandatory_trigger": "{card}'s mandatory {effect} does not trigger ({trigger}): {card}'s "
+                                     "{reason}, and a triggered effect whose limit is used up does not "
+                                     "trigger.",
+    "granted_clause": " {grant}.",
+    "trigger_granted": "{trigger}{granted}",
+    "trigger_waits": " It waits and goes on a new Cascade once this one has resolved.",
+    "timing_triggers": "{card}'s {kind} Timing Effect {effect} triggers: {trigger}.{granted}{wait}",
+    "inactive_instant_does_nothing": "; an Instant Effect whose card is no longer active does nothing",
+    "effects_do_not_trigger": "{card}'s {effects} does not trigger ({trigger}): {reason}{instant}.",
+    "trigger_lost": "{card}'s {effect} is lost: {reason}.",
+    "trigger_lost_card_gone": "{card}'s {effect} is lost: {card} is no longer active before it goes on the "
+                              "Cascade.",
+    "turn_player_first": " {player} is the turn player, so their simultaneous triggers are handled first.",
+    "after_turn_player": " It comes after {player}'s, the turn player's, which are handled first.",
+    "targets_chosen_now": ", its targets chosen now",
+    "mandatory_used": "{card}'s mandatory Timing Effect {effect} ({slot}) is used for {player} by the game "
+                      "({trigger}){chosen_now}{targets}.{order}",
+    "but_no_target": ", but {reason}",
+    "optional_offered": "{card}'s optional {effect} ({slot}) is offered to {player} in the window that "
+                        "follows; they may use it while they hold priority{no_target}.",
+    "opened_by_triggers": "the Timing Effects that triggered",
+    "window_opens": "A response window opens after {opened_by}; {player}, the turn player, holds priority "
+                    "first.",
+    "queued_action_waits": "{player}'s next queued action, {action}, waits: {reason}.",
+    "passes": "{player} passes",
+    "passes_not_legal": "{player} passes (their next queued action, {action}, is not legal now: {why})",
+    "nobody_acts": "Nobody acts",
+    "window_passes": "{passes}.",
+    "window_closes_passes_over": "{passes}: the window closes, as {over}.",
+    "window_closes_over": "The window closes, as {over}.",
+    "closed_after_response": "one pass after a response closes it",
+    "closed_both_passed": "both players passed in a row",
+    "window_closes": "{passes}: the window closes ({why}).",
     # --- judge/engine/play/references.py
     "target_remembered_by_slot": "{effect} remembers its target by its slot: {card} now stands on {slot}, so "
                                  "the effect acts on it.",
