@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from judge.engine.data.cards import CardDef, EffectDef
 from judge.engine.data.errors import Violation
 from judge.engine.play.ledger import Ledger
-from judge.engine.play.sayings import Said
+from judge.engine.play.sayings import Said, say
 from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
@@ -214,7 +214,8 @@ class Game:
         step, in the ending's own words and with its rules."""
         outcome = Outcome.of(reason, winner)
         self.state.outcome = outcome
-        ended = self.trace.add("win", outcome.says(**words), outcome.rules)
+        said = say("duel_ends", ending=outcome.says(**words), winner=winner, reason=reason)
+        ended = self.trace.add("win", said, outcome.rules)
         self.ledger.ended = ended.n
 
     def is_active_uid(self, uid: int | None) -> bool:

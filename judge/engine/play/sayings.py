@@ -158,7 +158,23 @@ SAYINGS: dict[str, str] = {
                                "not protect against it",
     "answered_caster": "{effect}: “the Caster” is {caster}, the Caster of {event}, the Event it answers.",
     # --- judge/engine/play/game.py
+    "duel_ends": "{ending}",
     # --- judge/engine/driver/resolve.py
+    "engine_failed": "The engine failed here ({failure}); this ruling is incomplete and must not be relied "
+                     "on. Please report the scenario.",
+    "at_action": " at action {action}",
+    "stopped_out_of_time": "Stopped after {steps} steps{where}: {why}; this ruling is incomplete.",
+    "stopped_in_a_loop": "Stopped after {steps} steps{where}: the resolution does not end (a loop): {why}",
+    "position_as_given": "Nothing is queued; the position as given, with what the rules derive for its "
+                         "active cards. {derived}",
+    "position_cards": "{cards}.",
+    "printed_values_only": "Every card has its printed values.",
+    "position_card": "{card} ({slot}, line {line}): {derived}",
+    "keyword_from": "{keyword} from {source}",
+    "blocked_by_unyielding": "{what} (from {source}, rank {rank}) does not reach it, as it is Unyielding "
+                             "against its opponent's effects of rank {card_rank} or lower",
+    "not_legal": "{action} is not legal: {why}.",
+    "action_refused": "Action {action} ({player}): {refused}",
 }
 
 
