@@ -13,7 +13,7 @@ window, Cascade, Fast, Timing Effect, Instant Effect; interpretation/priority-an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.data.cards import CardDef, EffectDef
@@ -24,12 +24,11 @@ from judge.engine.play.clauses import Opening, Series, Words
 from judge.engine.play.game import Entry, Game, Pending, Target
 from judge.engine.play.sayings import Said, say
 from judge.engine.play.trace import Step
+from judge.engine.play.triggers import triggered as triggered  # called as cascade.triggered by the moves
 from judge.engine.position import condition_words as words
 from judge.engine.position import targets, tree
 from judge.engine.position.action import Action
-from judge.engine.position.conditions import failed_conditions
 from judge.engine.position.state import Realm, SlotRef, Soul
-from judge.engine.position.views import KeywordSource, RealmView, SoulView
 from judge.engine.rules import legality
 from judge.engine.rules import moment as checks
 from judge.engine.rules.moment import Offer, Window
@@ -287,126 +286,6 @@ def use(g: Game, action: Action) -> None:
     flush_pending(g)
 
 
-# --- triggers ----------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Triggered:
-    """A Timing or Instant Effect a card has now, printed or granted (13.2.1: a granted effect works
-    as if printed), with the rank it counts as coming from (13.2.2) and where it comes from."""
-
-    effect: EffectDef
-    source_rank: int
-    granted_by: str | None = None       # the granter's label ("Harold (A:L2)", "Iron Blade (Armament)")
-    granted_rules: tuple[str, ...] = ()  # the rules that make it reach the card (aura, slot, Armament, …)
-    keyword_rules: tuple[str, ...] = ()  # a keyword's effect (Reinforcement): the keyword's own rules
-
-
-def timing_effects(card: CardDef, view: SoulView | RealmView | None) -> list[Triggered]:
-    """The card's own Timing and Instant Effects with a trigger, and the effects its keywords in force
-    carry (printed or granted: a Reinforcement from an aura, a slot effect, an Armament or an effect
-    with a duration, 13.2.1); without a view (an inactive card), the printed ones."""
-    out = [Triggered(e, card.rank) for e in card.effects if e.kind in ("timing", "instant") and e.trigger]
-    sources = view.keywords if view is not None else [
-        KeywordSource(k, "printed", "printed", None, None, card.rank, "") for k in card.keywords]
-    for ks in sources:
-        eff = ks.keyword.value
-        if ks.keyword.record.value == "effect" and isinstance(eff, EffectDef) and eff.trigger:
-            granted = ks.kind != "printed"
-            out.append(Triggered(eff, ks.source_rank if granted else card.rank,
-                                 ks.label if granted else None, ks.rules if granted else (),
-                                 ks.keyword.record.rules))
-    return out
-
-
-def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: str | Said) -> None:
-    """The card on `ref` sees `event`. Only active cards' effects trigger (11.8.1); a negated card's
-    effects do nothing (13.5.2); a condition not met (11.3.3) or a limit used up (11.7.4) means no
-    trigger. Each is said, with its reason, at the moment the effect would have triggered. Instant
-    Effects resolve at once; Timing Effects wait to go on the Cascade or be offered (11.8)."""
-    holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
-    if holder is None:
-        return
-    card = g.card(holder.name)
-    if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
-        how = "is captured" if getattr(holder, "captured", False) else "is shattered"
-        not_firing(g, card, event, text,
-                   Reason.of("trigger_inactive", card=card.name, slot=str(ref), how=how))
-        return
-    board = g.board()
-    if board.is_negated(holder.uid):
-        negators = [g.name_at(r) for uid in board.negated_by.get(holder.uid, []) if (r := g.where(uid))]
-        not_firing(g, card, event, text,
-                   Reason.of("trigger_negated", card=card.name, slot=str(ref),
-                             negator=" and ".join(negators) or "an effect in force"))
-        return
-    for trig in timing_effects(card, board.view(ref)):
-        eff = trig.effect
-        if eff.trigger != event:
-            continue
-        said: str | Said = text   # this effect's words: a condition note of one effect is not another's
-        cond_rules: tuple[str, ...] = ()
-        if eff.condition and not ref.is_realm:
-            failed = failed_conditions(board, ref, eff.condition)
-            if failed:
-                reason = Reason.of("trigger_condition", card=holder.name, slot=str(ref), effect=eff.label,
-                                   failed=" and ".join(failed))
-                g.trace.add("nonevent", say("trigger_condition_fails", card=card.name, effect=eff.label,
-                                            trigger=said, reason=reason), ("11.3.3",), reasons=[reason],
-                            cards=[(ref, card.name)], what="trigger_missed", of=card.name)
-                continue
-            cond_rules = ("11.3.3", "11.3.1")
-            holds = words.condition_now(board, ref, eff.condition)
-            said = say("trigger_condition_holds", trigger=said, holds=holds)
-        used_up = effects.limit_reason(g, holder.uid, eff, card.name)
-        if used_up:
-            # 11.7.4, glossary Limit: a triggered effect whose limit is used up does not trigger, mandatory
-            # or not
-            facts = {"card": card.name, "effect": eff.label, "trigger": said, "reason": used_up}
-            g.trace.add("nonevent",
-                        say("limit_stops_mandatory_trigger", **facts) if eff.mandatory
-                        else say("limit_stops_trigger", **facts),
-                        ("11.7.4", "glossary/limit"), reasons=[used_up],
-                        cards=[(ref, card.name)], what="trigger_missed", of=card.name)
-            continue
-        grant = Reason.of("granted_by", keyword=eff.label, source=trig.granted_by, card=card.name,
-                          slot=str(ref), source_rank=trig.source_rank) if trig.granted_by else None
-        granted = say("granted_clause", grant=Opening(grant)) if grant else None
-        granted_rules = ("13.2.1", *trig.granted_rules) if grant else ()
-        if eff.kind == "instant":
-            entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, trig.source_rank,
-                          source_uid=holder.uid,
-                          source_ref=ref, context=dict(context))
-            effects.resolve_instant(g, entry, say("trigger_granted", trigger=said, granted=granted))
-            continue
-        g.pending.append(Pending(holder.uid, card.name, eff, ref.player, trig.source_rank, eff.mandatory,
-                                 dict(context), said, trig.granted_by))
-        kind = "mandatory" if eff.mandatory else "optional"
-        wait = say("trigger_waits") if g.resolving else None
-        extra = trig.keyword_rules
-        g.trace.add("trigger", say("timing_triggers", card=card.name, kind=kind, effect=eff.label,
-                                   trigger=said, granted=granted, wait=wait),
-                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *granted_rules,
-                     *cond_rules), reasons=[grant] if grant else (), cards=[(ref, card.name)])
-
-
-def not_firing(g: Game, card: CardDef, event: str, text: str | Said, reason: Reason) -> None:
-    """A card's printed effects waiting for `event` that do not fire, said once, at the moment they would
-    have (a captured, shattered or negated card): only where the card has such an effect."""
-    effects_ = [t.effect for t in timing_effects(card, None) if t.effect.trigger == event]
-    if not effects_:
-        return
-    names = Series(tuple(dict.fromkeys(e.label for e in effects_)), " and ")
-    instant = None
-    if reason.code == "trigger_inactive" and any(e.kind == "instant" for e in effects_):
-        # 11.1.5: an Instant Effect whose card is no longer active (captured by the very damage that
-        # triggered it) does nothing
-        instant = say("inactive_instant_does_nothing")
-        reason = Reason.of(reason.code, **{**reason.facts, "also": ("11.1.5",)})
-    g.trace.add("nonevent", say("effects_do_not_trigger", card=card.name, effects=names, trigger=text,
-                                reason=reason, instant=instant),
-                reason.rules, reasons=[reason], what="trigger_missed", of=card.name)
-
-
 def _source(g: Game, p: Pending, ref: SlotRef) -> targets.Source:
     """Who a waiting (or offered) Timing Effect counts as coming from: its card, or for a granted effect
     its granter, with the granter's rank (13.2.2)."""
@@ -498,6 +377,27 @@ def run_window(g: Game, opened_by: str | Said) -> None:
         opened_by = say("opened_by_triggers")
 
 
+@dataclass
+class _Passes:
+    """The passes of a window since its last response, said together in one step: the notes, the rules
+    that make a queued action not legal now, the reason records behind them, and the queued answers
+    passed by with why (the ledger's)."""
+
+    notes: list[Said] = field(default_factory=list)
+    why_not: list[str] = field(default_factory=list)
+    held: list[Reason] = field(default_factory=list)
+    over: list[tuple[int, str]] = field(default_factory=list)
+
+    def said(self, g: Game, step: Step) -> None:
+        """The step that says these passes: the queued answers passed by rest on it."""
+        for index, why in self.over:
+            g.ledger.passed_over(index, step.n, why)
+
+    def clear(self) -> None:
+        """After a response: the passes before it are said, the next step says only those after it."""
+        self.notes, self.why_not, self.held, self.over = [], [], [], []
+
+
 def _one_window(g: Game, opened_by: str | Said) -> None:
     tp = g.state.turn_player
     holder = tp
@@ -506,72 +406,73 @@ def _one_window(g: Game, opened_by: str | Said) -> None:
     g.window_open = True
     g.priority = holder
     g.trace.add("window", say("window_opens", opened_by=opened_by, player=holder), R_WINDOW)
-    notes: list[Said] = []
-    why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
-    held: list[Reason] = []  # and the reason records behind them
-    over: list[tuple[int, str]] = []  # the queued answers passed by, with why (the ledger's)
+    seen = _Passes()
     waits = False
     while True:
         g.priority = holder
         nxt = g.peek()
-        acted = False
-        if nxt is not None and not waits and nxt.verb == "cast" and g.state.event_slot \
-                and g.actor(nxt) == holder == tp:
-            # 10.2.3: the next Event waits for the event slot; said once, where the window passes it by
+        if not waits and _waits_for_event_slot(g, nxt, holder):
             waits = True
-            reason = Reason.of("event_slot_taken", event=g.state.event_slot, next=nxt.value)
-            g.trace.add("nonevent", say("queued_action_waits", player=holder, action=nxt.describe(),
-                                        reason=reason),
-                        reason.rules, reasons=[reason], what="waits")
-        if nxt is not None and g.actor(nxt) == holder:
-            if nxt.verb == "pass":
-                violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
-                if not violations:
-                    g.take()
-                    notes.append(say("passes", player=holder))
-                    passes += 1
-                    acted = True
-            elif g.verbs.responds(nxt.verb):
-                violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
-                if not violations:
-                    g.take()
-                    if notes:
-                        said = g.trace.add("window", say("window_passes", passes=_sentence(notes)),
-                                           (*R_PASS, *why_not), reasons=held)
-                        for index, why in over:
-                            g.ledger.passed_over(index, said.n, why)
-                        notes, why_not, held, over = [], [], [], []
-                    g.verbs.respond(g, nxt)
-                    if g.stopped or g.state.winner:
-                        break
-                    responded = True
-                    passes = 0
-                    holder = g.other(holder)
-                    continue
-                notes.append(say("passes_not_legal", player=holder, action=nxt.describe(),
-                                 why=Series(tuple(violations), "; ")))
-                why_not += [r for v in violations for r in v.rules]
-                if holder != tp and nxt.verb != "use":
-                    # the opponent acts only in a window (12.1): its queued answer is refused here, where it
-                    # was meant to be taken (a Timing Effect not offered: where it did not trigger); the
-                    # turn player's actions may still be taken after the window
-                    held += [v.reason for v in violations if v.reason is not None]
-                    over.append((nxt.index, "; ".join(v.text for v in violations)))
-                passes += 1
-                acted = True
-        if not acted:
-            notes.append(say("passes", player=holder))
-            passes += 1
+        turn = _turn(g, nxt, holder, seen)
+        if turn == "stopped":
+            break
+        if turn == "responded":
+            responded = True
+            passes = 0
+            holder = g.other(holder)
+            continue
+        passes += 1
         if (responded and passes >= 1) or passes >= 2:
             break
         holder = g.other(holder)
     g.window_open = False
     g.priority = None
     g.offered.clear()
-    closed = _say_close(g, notes, why_not, responded, held)
-    for index, why in over:
-        g.ledger.passed_over(index, closed.n, why)
+    seen.said(g, _say_close(g, seen.notes, seen.why_not, responded, seen.held))
     resolve_cascade(g)
+
+
+def _waits_for_event_slot(g: Game, nxt: Action | None, holder: str) -> bool:
+    """10.2.3: the turn player's next Event waits for the event slot; said once, where the window passes
+    it by."""
+    if nxt is None or nxt.verb != "cast" or not g.state.event_slot \
+            or not g.actor(nxt) == holder == g.state.turn_player:
+        return False
+    reason = Reason.of("event_slot_taken", event=g.state.event_slot, next=nxt.value)
+    g.trace.add("nonevent", say("queued_action_waits", player=holder, action=nxt.describe(), reason=reason),
+                reason.rules, reasons=[reason], what="waits")
+    return True
+
+
+def _turn(g: Game, nxt: Action | None, holder: str, seen: _Passes) -> str:
+    """The holder of priority takes their next queued action if it is a pass or a legal answer, else
+    passes (contract §4): "passed", "responded", or "stopped" (the answer ended the duel or the play)."""
+    if nxt is None or g.actor(nxt) != holder or not (nxt.verb == "pass" or g.verbs.responds(nxt.verb)):
+        seen.notes.append(say("passes", player=holder))
+        return "passed"
+    violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
+    if nxt.verb == "pass" or not violations:
+        if not violations:
+            g.take()
+        if nxt.verb == "pass":
+            seen.notes.append(say("passes", player=holder))
+            return "passed"
+        if seen.notes:
+            seen.said(g, g.trace.add("window", say("window_passes", passes=_sentence(seen.notes)),
+                                     (*R_PASS, *seen.why_not), reasons=seen.held))
+            seen.clear()
+        g.verbs.respond(g, nxt)
+        return "stopped" if g.stopped or g.state.winner else "responded"
+    seen.notes.append(say("passes_not_legal", player=holder, action=nxt.describe(),
+                          why=Series(tuple(violations), "; ")))
+    seen.why_not += [r for v in violations for r in v.rules]
+    if holder != g.state.turn_player and nxt.verb != "use":
+        # the opponent acts only in a window (12.1): its queued answer is refused here, where it was meant
+        # to be taken (a Timing Effect not offered: where it did not trigger); the turn player's actions
+        # may still be taken after the window
+        seen.held += [v.reason for v in violations if v.reason is not None]
+        seen.over.append((nxt.index, "; ".join(v.text for v in violations)))
+    return "passed"
 
 
 def _say_close(g: Game, notes: list[Said], why_not: list[str], responded: bool,

@@ -106,19 +106,6 @@ SAYINGS: dict[str, str] = {
                       "{ambusher} is its Ambusher{targets}.{set_by_other}{not_limited}",
     "uses_offered": "{player} uses {card}'s optional Timing Effect {effect} ({slot}), offered since "
                     "{trigger}{targets}.",
-    "trigger_condition_fails": "{card}'s {effect} does not trigger ({trigger}): {reason}.",
-    "trigger_condition_holds": "{trigger}; its condition holds now, at the trigger ({holds})",
-    "limit_stops_trigger": "{card}'s {effect} does not trigger ({trigger}): {card}'s {reason}, and a "
-                           "triggered effect whose limit is used up does not trigger.",
-    "limit_stops_mandatory_trigger": "{card}'s mandatory {effect} does not trigger ({trigger}): {card}'s "
-                                     "{reason}, and a triggered effect whose limit is used up does not "
-                                     "trigger.",
-    "granted_clause": " {grant}.",
-    "trigger_granted": "{trigger}{granted}",
-    "trigger_waits": " It waits and goes on a new Cascade once this one has resolved.",
-    "timing_triggers": "{card}'s {kind} Timing Effect {effect} triggers: {trigger}.{granted}{wait}",
-    "inactive_instant_does_nothing": "; an Instant Effect whose card is no longer active does nothing",
-    "effects_do_not_trigger": "{card}'s {effects} does not trigger ({trigger}): {reason}{instant}.",
     "trigger_lost": "{card}'s {effect} is lost: {reason}.",
     "trigger_lost_card_gone": "{card}'s {effect} is lost: {card} is no longer active before it goes on the "
                               "Cascade.",
@@ -143,6 +130,20 @@ SAYINGS: dict[str, str] = {
     "closed_after_response": "one pass after a response closes it",
     "closed_both_passed": "both players passed in a row",
     "window_closes": "{passes}: the window closes ({why}).",
+    # --- judge/engine/play/triggers.py
+    "trigger_condition_fails": "{card}'s {effect} does not trigger ({trigger}): {reason}.",
+    "trigger_condition_holds": "{trigger}; its condition holds now, at the trigger ({holds})",
+    "limit_stops_trigger": "{card}'s {effect} does not trigger ({trigger}): {card}'s {reason}, and a "
+                           "triggered effect whose limit is used up does not trigger.",
+    "limit_stops_mandatory_trigger": "{card}'s mandatory {effect} does not trigger ({trigger}): {card}'s "
+                                     "{reason}, and a triggered effect whose limit is used up does not "
+                                     "trigger.",
+    "granted_clause": " {grant}.",
+    "trigger_granted": "{trigger}{granted}",
+    "trigger_waits": " It waits and goes on a new Cascade once this one has resolved.",
+    "timing_triggers": "{card}'s {kind} Timing Effect {effect} triggers: {trigger}.{granted}{wait}",
+    "inactive_instant_does_nothing": "; an Instant Effect whose card is no longer active does nothing",
+    "effects_do_not_trigger": "{card}'s {effects} does not trigger ({trigger}): {reason}{instant}.",
     # --- judge/engine/play/references.py
     "target_remembered_by_slot": "{effect} remembers its target by its slot: {card} now stands on {slot}, so "
                                  "the effect acts on it.",
