@@ -20,7 +20,7 @@ from judge.engine.driver import answers, expect, verbs
 from judge.engine.driver.scenario import Scenario
 from judge.engine.play import cascade, consequences, zones
 from judge.engine.play.clauses import Series
-from judge.engine.play.game import Game, Pause
+from judge.engine.play.game import Game
 from judge.engine.play.sayings import Said, say
 from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
@@ -173,13 +173,14 @@ def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:
     g = Game(state, Trace(cap=STEP_CAP), tuple(scenario.actions), verbs, scenario.on_illegal, limit=count)
     try:
         play(g)
-    except Pause:
-        return state, (cascade.window(g) if g.window_open else None)
     except OutOfTime:
         raise
     except StepLimit:
-        pass
-    return state, None
+        return state, None
+    if g.paused is None or not g.paused.window_open:
+        return state, None   # the queue ended before `count`, or play stopped outside a window
+    with g.enter(g.paused):
+        return state, cascade.window(g)
 
 
 def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list[Action]], Action]) -> Scenario:
@@ -215,6 +216,8 @@ def play(g: Game) -> None:
             continue
         g.take()
         verbs.apply(g, action)
+        if g.paused is not None:
+            return   # stopped inside the action, before the next queued one (state_after)
         zones.check_captures(g)
 
 

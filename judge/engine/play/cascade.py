@@ -403,30 +403,31 @@ def _one_window(g: Game, opened_by: str | Said) -> None:
     holder = tp
     passes = 0
     responded = False
-    g.window_open = True
-    g.priority = holder
-    g.trace.add("window", say("window_opens", opened_by=opened_by, player=holder), R_WINDOW)
     seen = _Passes()
-    waits = False
-    while True:
-        g.priority = holder
-        nxt = g.peek()
-        if not waits and _waits_for_event_slot(g, nxt, holder):
-            waits = True
-        turn = _turn(g, nxt, holder, seen)
-        if turn == "stopped":
-            break
-        if turn == "responded":
-            responded = True
-            passes = 0
+    with g.enter(window_open=True, priority=holder):
+        g.trace.add("window", say("window_opens", opened_by=opened_by, player=holder), R_WINDOW)
+        waits = False
+        while True:
+            with g.enter(priority=holder):
+                nxt = g.peek()
+                if g.paused is not None:
+                    return   # play stops before the next queued action, in this window (state_after)
+                if not waits and _waits_for_event_slot(g, nxt, holder):
+                    waits = True
+                turn = _turn(g, nxt, holder, seen)
+            if g.paused is not None:
+                return
+            if turn == "stopped":
+                break
+            if turn == "responded":
+                responded = True
+                passes = 0
+                holder = g.other(holder)
+                continue
+            passes += 1
+            if (responded and passes >= 1) or passes >= 2:
+                break
             holder = g.other(holder)
-            continue
-        passes += 1
-        if (responded and passes >= 1) or passes >= 2:
-            break
-        holder = g.other(holder)
-    g.window_open = False
-    g.priority = None
     g.offered.clear()
     seen.said(g, _say_close(g, seen.notes, seen.why_not, responded, seen.held))
     resolve_cascade(g)
@@ -499,12 +500,9 @@ def resolve_cascade(g: Game) -> None:
     """From the top, without interruption (glossary/cascade); Timing Effects wait (12.2)."""
     if not g.cascade:
         return
-    g.resolving = True
-    try:
+    with g.enter(resolving=True):
         while g.cascade and not g.state.winner and not g.stopped:
             entry = g.cascade.pop()
             effects.resolve_entry(g, entry)
-    finally:
-        g.resolving = False
     if g.state.winner:
         g.cascade.clear()

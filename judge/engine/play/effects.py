@@ -488,11 +488,8 @@ def resolve_instant(g: Game, entry: Entry, trigger_text: str | Said) -> None:
     g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, said.n,
                     entry.target_uids, entry.source_uid)
     g.ledger.resolved(entry.id, said.n)
-    g.instant_depth += 1
-    try:
+    with g.enter(instant_depth=g.instant_depth + 1):
         run_do(g, entry, entry.effect.do)
-    finally:
-        g.instant_depth -= 1
 
 
 def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:
