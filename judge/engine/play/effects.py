@@ -329,17 +329,19 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     how = _describe_value(kind, value)
     span = stats.SPANS.get(until, until.replace("_", " "))  # the Codex's words (13.3.1, 13.3.2)
     now_has, shows, shown_rules = _now_has(g, kind, value, ref)
-    if kind == "lay":
-        said, rules = _laid(g, entry, lasting, how, span, now_has)
-    else:
-        said, rules = _given(g, entry, kind, holder, ref, (how, span, until), now_has)
+    facts, rules = _laid(g, entry, lasting, how, span) if kind == "lay" else \
+        _given(g, entry, kind, holder, ref, (how, span, until))
+    said = say("slot_effect_laid", **facts, now_has=now_has) if kind == "lay" else \
+        say("stats_gained", **facts, now_has=now_has) if kind == "gain" else \
+        say("keyword_granted", **facts, now_has=now_has)
     g.trace.add("effect", said, tuple(dict.fromkeys((*rules, *shown_rules))),
                 [{"slot": str(ref), kind: how, "until": until}], shows=shows)
 
 
-def _laid(g: Game, entry: Entry, lasting: Lasting, how: str, span: str,
-          now_has: Said | None) -> tuple[Said, tuple[str, ...]]:
-    """A slot effect laid on a slot (13.3.3), side by side with the others on it (13.3.4)."""
+def _laid(g: Game, entry: Entry, lasting: Lasting, how: str,
+          span: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """A slot effect laid on a slot (13.3.3), side by side with the others on it (13.3.4): the facts of
+    the step that says so, and its rules."""
     ref = lasting.on
     rules: tuple[str, ...] = ("13.3.3", *(("13.3.1",) if lasting.until != "permanently" else ()))
     others = [e for e in g.state.lasting if e.kind == "lay" and e.on == ref and e is not lasting]
@@ -347,14 +349,13 @@ def _laid(g: Game, entry: Entry, lasting: Lasting, how: str, span: str,
     if others:
         alongside = say("slot_effects_side_by_side", others=Series(tuple(e.source for e in others)))
         rules = (*rules, "13.3.4")
-    return say("slot_effect_laid", effect=entry.label, what=how, slot=str(ref), span=span,
-               alongside=alongside, now_has=now_has), rules
+    return {"effect": entry.label, "what": how, "slot": str(ref), "span": span, "alongside": alongside}, rules
 
 
-def _given(g: Game, entry: Entry, kind: str, holder: Any, ref: SlotRef, lasts: tuple[str, str, str],
-           now_has: Said | None) -> tuple[Said, tuple[str, ...]]:
-    """Stats gained or a keyword granted for a while (13.2.1, 13.3.1, 13.3.2): `lasts` is what is given,
-    for how long in words, and the `until` key."""
+def _given(g: Game, entry: Entry, kind: str, holder: Any, ref: SlotRef,
+           lasts: tuple[str, str, str]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Stats gained or a keyword granted for a while (13.2.1, 13.3.1, 13.3.2): the facts of the step that
+    says so, and its rules; `lasts` is what is given, for how long in words, and the `until` key."""
     how, span, until = lasts
     rules = (*(("13.2.1",) if kind == "grant" else ()), *stats.lasting_rules(until))
     negated = None
@@ -362,9 +363,8 @@ def _given(g: Game, entry: Entry, kind: str, holder: Any, ref: SlotRef, lasts: t
         # 13.2.1 / 13.5.2: a granted keyword works as if printed, so it is negated with the card's own
         negated = say("granted_negated_at_once", card=holder.name, what=how)
         rules = (*rules, "13.5.2")
-    facts = {"card": g.name_at(ref), "what": how, "span": span, "effect": entry.label, "negated": negated,
-             "now_has": now_has}
-    return (say("stats_gained", **facts) if kind == "gain" else say("keyword_granted", **facts)), rules
+    facts = {"card": g.name_at(ref), "what": how, "span": span, "effect": entry.label, "negated": negated}
+    return facts, rules
 
 
 def _now_has(g: Game, kind: str, value: Any, ref: SlotRef) -> tuple[Said | None, list[tuple[str, str, int]],
