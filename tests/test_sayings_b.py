@@ -166,3 +166,13 @@ def f(g, tp, x):
 
 def test_the_modules_exist() -> None:
     assert all(Path(ROOT / m).is_file() for m in MODULES)
+
+
+def test_no_code_is_written_twice_in_the_table() -> None:
+    """Two modules' rows with one code would silently keep only the last words (a dict literal)."""
+    tree = ast.parse((ROOT / "judge/engine/play/sayings.py").read_text(encoding="utf-8"))
+    table = next(n.value for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)
+                 and isinstance(n.target, ast.Name) and n.target.id == "SAYINGS")
+    assert isinstance(table, ast.Dict)
+    codes = [k.value for k in table.keys if isinstance(k, ast.Constant)]
+    assert codes and sorted({c for c in codes if codes.count(c) > 1}) == []

@@ -149,7 +149,7 @@ def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> Non
         rules = ("13.6.7", "13.6.7c")
     else:
         return
-    g.trace.add("effect", say("unyielding_reached", card=soul.name, slot=str(ref), why=why), rules,
+    g.trace.add("effect", say("unyielding_does_not_protect", card=soul.name, slot=str(ref), why=why), rules,
                 cards=[(ref, soul.name)])
 
 

@@ -151,7 +151,7 @@ SAYINGS: dict[str, str] = {
     "captured_one_not_reached": "{effect} acts only on active cards: {cards} (captured) is not reached.",
     "captured_ones_not_reached": "{effect} acts only on active cards: {cards} (captured) are not reached.",
     "part_skipped": "{effect}: {reason}.",
-    "unyielding_reached": "{card} ({slot}) is Unyielding, but {why}.",
+    "unyielding_does_not_protect": "{card} ({slot}) is Unyielding, but {why}.",
     "unyielding_own_controller": "Unyielding does not protect against its own controller's effects",
     "unyielding_outranked": "the source of {effect} has rank {rank}, higher than {card}'s rank {card_rank}, "
                             "so Unyielding does not protect it",
