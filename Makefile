@@ -26,8 +26,12 @@ serve: $(BIN)/.served
 	$(BIN)/gunicorn -c gunicorn.conf.py --workers $(WORKERS) --bind $(HOST):$(PORT) 'judge.web:create_app()'
 
 # lint first: a lint or type error fails `make test` (and CI, which runs it) before the suite starts
+# the suite on every core (pytest-xdist): each test file runs whole on one worker, so a file's module
+# fixtures (a live server, a kept offline site) are made once; `make test PYTEST_WORKERS=0` runs it in
+# this one process.
+PYTEST_WORKERS ?= auto
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 check: $(BIN)/.served
 	$(BIN)/judge codex-check

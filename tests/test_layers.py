@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 # The engine's folders, lowest first: a module imports its own folder and the ones before it.
 ENGINE_FOLDERS = ("data", "position", "rules", "play", "driver")
-MAX_FOLDER_MODULES = 12
+MAX_FOLDER_MODULES = 15
 ENGINE = "judge.engine"
 
 # Import cycles tolerated for now: none. An actual cycle must lie within one of these; an entry that no

@@ -18,6 +18,7 @@ import urllib.request
 import pytest
 from editions_copy import copy_editions, import_fixture
 from live import answered_whole
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from judge.codex import load_codex, load_edition
@@ -237,7 +238,8 @@ def test_the_control_offers_to_clear_and_to_keep_again_with_its_size(visited, si
         visited["context"].set_offline(False)
     page.goto(site.url + "/offline")
     here = page.locator(".offline-here")
-    assert "is kept on this device" in here.inner_text()
+    # the page says "looking…" until its script has asked the service worker what is kept
+    expect(here).to_contain_text("is kept on this device", timeout=KEEP_TIMEOUT)
     page.locator(".offline-page .offline-clear").click()
     page.wait_for_function("() => document.querySelector('.offline-here').textContent.includes('not kept')")
     assert page.evaluate(CACHES) == []
@@ -245,7 +247,7 @@ def test_the_control_offers_to_clear_and_to_keep_again_with_its_size(visited, si
     assert "MB" in keep.inner_text()      # the size it took here before
     keep.click()
     wait_until_kept(page)
-    assert "is kept on this device" in here.inner_text()
+    expect(here).to_contain_text("is kept on this device", timeout=KEEP_TIMEOUT)
 
 
 def test_a_new_edition_replaces_the_kept_pages_and_the_page_says_so_once(browser, tmp_path, monkeypatch):
