@@ -105,7 +105,7 @@ def target_rules(g: Game, entry: Entry) -> tuple[str, ...]:
     return tuple(rules)
 
 
-def _targets_text(g: Game, entry: Entry, picked: bool) -> Said | None:
+def _targeting(g: Game, entry: Entry, picked: bool) -> Said | None:
     """The targets an entry was given, as a clause (None without targets)."""
     if not entry.targets:
         return None
@@ -180,7 +180,7 @@ def cast(g: Game, action: Action) -> None:
     put_on_cascade(g, entry, say("casts_event", player=player, card=card.name, rank=card.rank,
                                  caster=soul.name, slot=str(caster), picked=picked, frozen=frozen,
                                  meets=meets,
-                                 targets=_targets_text(g, entry, chosen)),
+                                 targets=_targeting(g, entry, chosen)),
                    ("10.2.1", "10.2.3", "10.2.4", "11.5.1", *caster_rules))
     flush_pending(g)
 
@@ -220,7 +220,7 @@ def activate(g: Game, action: Action) -> None:
         g.trace.add("action", say("unyielding_keeps_off", card=card.name, slot=str(ref), kept=kept),
                     ("13.6.1", "13.6.3"), cards=[(ref, card.name)], what="kept_off")
     facts = {"player": player, "card": card.name, "effect": eff.label, "slot": str(ref),
-             "targets": _targets_text(g, entry, picked), "condition": cond}
+             "targets": _targeting(g, entry, picked), "condition": cond}
     used = say("uses_fast_activated", **facts) if eff.fast else say("uses_activated", **facts)
     put_on_cascade(g, entry, used,
                    ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))
@@ -264,7 +264,7 @@ def spring(g: Game, action: Action) -> None:
         answer, why = say("ambush_answers", moment=moment["what"], now=now), (now,)
     put_on_cascade(g, entry, say("springs_ambush", player=player, card=card.name, rank=card.rank,
                                  slot=str(ref), answer=answer, ambusher=ambusher.name,
-                                 targets=_targets_text(g, entry, picked), set_by_other=set_by_other,
+                                 targets=_targeting(g, entry, picked), set_by_other=set_by_other,
                                  not_limited=not_limited), rules, why)
     flush_pending(g)
 
@@ -281,7 +281,7 @@ def use(g: Game, action: Action) -> None:
     entry.targets, picked = _choose(g, action, offer.effect, _source(g, offer, ref))
     put_on_cascade(g, entry, say("uses_offered", player=player, card=offer.card, effect=offer.effect.label,
                                  slot=str(ref), trigger=offer.trigger_text,
-                                 targets=_targets_text(g, entry, picked)),
+                                 targets=_targeting(g, entry, picked)),
                    ("11.8.4", "12.4.3", "11.1.3"))
     flush_pending(g)
 
@@ -323,7 +323,7 @@ def _push_mandatory(g: Game, p: Pending, ref: SlotRef, source: targets.Source,
     put_on_cascade(g, entry, say("mandatory_used", card=p.card, effect=p.effect.label, slot=str(ref),
                                  player=p.controller, trigger=p.trigger_text,
                                  chosen_now=say("targets_chosen_now") if p.effect.targets else None,
-                                 targets=_targets_text(g, entry, bool(chosen)), order=order),
+                                 targets=_targeting(g, entry, bool(chosen)), order=order),
                    rules)
     return True
 
