@@ -99,17 +99,16 @@ def pay_costs(g: Game, entry: Entry) -> int | None:
                 ("11.5.1", "11.5.2", "11.5.4", "11.2.1"))
     for c in entry.effect.cost:
         if c.get("discard"):
-            zones.discard(g, entry.controller, c["discard"], entry.discard, f"the cost of {entry.label}",
-                          ("11.5.1", "11.5.5"))
+            zones.discard(g, entry.controller, c["discard"], entry.discard,
+                          say("the_cost_of", effect=entry.label), ("11.5.1", "11.5.5"))
         elif "pay_hp" in c:
             ref = g.where(_payer(entry, c.get("by", "self")))
             if ref is None:  # cost_problem made sure the payer is active
                 raise KeyError(f"the Soul paying the cost of {entry.label} is not on the field")
             payer = g.state.soul(ref)
             armament = payer.armament.name if payer.armament is not None else None
-            zones.deal_damage(g, ref, c["pay_hp"], f"paying the cost of {entry.label}", ("11.5.5", "14.3.1",
-                                                                                          "glossary/pay-hp"),
-                              what="cost_paid")
+            zones.deal_damage(g, ref, c["pay_hp"], say("paying_the_cost_of", effect=entry.label),
+                              ("11.5.5", "14.3.1", "glossary/pay-hp"), what="cost_paid")
             zones.check_captures(g)
             if payer.captured:
                 # 11.5.5: the effect still resolves as far as it can, even if paying captured its payer;
@@ -214,7 +213,7 @@ def _heal(part: parts.Heal, g: Game, entry: Entry) -> None:
 @apply_part.register
 def _capture(part: parts.Capture, g: Game, entry: Entry) -> None:
     for ref in references.refs_for(g, entry, part.who, "capture"):
-        zones.capture(g, ref, f"by {entry.label}", ("glossary/capture",))
+        zones.capture(g, ref, say("captured_by_effect", effect=entry.label), ("glossary/capture",))
         zones.check_winner(g, [ref])
 
 

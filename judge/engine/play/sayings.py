@@ -306,6 +306,9 @@ SAYINGS: dict[str, str] = {
                        "is still shuffled.",
     "instant_card_inactive": "{card} is no longer active, so it does nothing",
     "instant_does_nothing": "{effect} would resolve ({trigger}), but {why}.",
+    "the_cost_of": "the cost of {effect}",
+    "paying_the_cost_of": "paying the cost of {effect}",
+    "captured_by_effect": "by {effect}",
     "instant_resolves": "{effect}, an Instant Effect, resolves at once ({trigger}); it can't be answered.",
     # --- judge/engine/play/cascade.py
     "targeting": ", targeting {targets}{picked}",
