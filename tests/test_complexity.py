@@ -14,9 +14,8 @@ from judge import ROOT
 
 LIMIT = 20
 PENDING = {
-    ("judge/engine/driver/resolve.py", "_resolve"), ("judge/engine/play/battle.py", "_fight_notes"),
-    ("judge/engine/play/battle.py", "_defiance_hits"),
-    ("judge/engine/play/effects.py", "add_lasting"), ("judge/engine/play/consequences.py", "_contributions"),
+    ("judge/engine/driver/resolve.py", "_resolve"),
+    ("judge/engine/play/effects.py", "add_lasting"),
     ("judge/engine/play/cascade.py", "triggered"), ("judge/engine/play/cascade.py", "_one_window"),
     ("judge/engine/play/references.py", "resolve_ref"),
     # the card-text writer (issue 28), new this round

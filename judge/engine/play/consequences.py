@@ -343,8 +343,11 @@ def _source_status(source: str | None, board: Board, now: dict[int, Facts]) -> s
     return "negated" if now[card.uid].negated else "here"
 
 
-def _signed(parts: list[tuple[str, Contribution]]) -> str:
-    return ", ".join(f"{'+' if c.amount >= 0 else '−'}{abs(c.amount)} {dict(VALUES)[k]}" for k, c in parts)
+def _signed(parts: list[tuple[str, Contribution]]) -> Series:
+    """What a contribution gives, each value with its sign ("+5 ATK, −5 DEF")."""
+    labels = dict(VALUES)
+    return Series(tuple(say("amount_plus", amount=c.amount, value=labels[k]) if c.amount >= 0
+                        else say("amount_minus", amount=-c.amount, value=labels[k]) for k, c in parts))
 
 
 def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before: dict[int, Facts],

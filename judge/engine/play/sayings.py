@@ -246,6 +246,8 @@ SAYINGS: dict[str, str] = {
     "condition_no_longer_holds": ": its condition no longer holds ({condition})",
     "no_longer_named": ": it is no longer among the Souls the effect names",
     "contribution_comes": "{label} ({amounts}) {verb}",
+    "amount_plus": "+{amount} {value}",
+    "amount_minus": "−{amount} {value}",
     "applies_to_it": "applies to it",
     "applies_to_soul_now_on": "applies to the Soul now on {slot}",
     "reaches_it_as_it_arrives": "reaches it as it arrives",
