@@ -62,12 +62,12 @@ def declare(g: Game, action: Action) -> None:
     try:
         context = {"attacker": soul.uid, "attacked": holder.uid}
         # the occasions go in as words until the Cascade takes them as records (issue 26)
-        cascade.triggered(g, "attacks", ref, context, say("on_attacks", card=soul.name, slot=ref).text)
+        cascade.triggered(g, "attacks", ref, context, say("on_attacks", card=soul.name, slot=ref))
         if not target.is_realm:
             cascade.triggered(g, "attacked", target, context,
-                              say("on_attacked", card=holder.name, slot=target).text)
+                              say("on_attacked", card=holder.name, slot=target))
         cascade.flush_pending(g)
-        cascade.run_window(g, say("window_after_declaration", card=soul.name, slot=ref).text)
+        cascade.run_window(g, say("window_after_declaration", card=soul.name, slot=ref))
         if g.stopped or g.state.winner:
             return
         problem = check(g, b)
@@ -307,13 +307,12 @@ def _counterblow(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
 def _deal(g: Game, hits: list[Hit]) -> int:
     """Every hit at the same moment, each measured against the HP before the fight; what the attack
     damage (the first hit) dealt."""
-    g.in_fight = True
     dealt_by_attack = 0
-    for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
-        dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=is_battle)
-        if i == 0:
-            dealt_by_attack = dealt
-    g.in_fight = False
+    with g.enter(in_fight=True):
+        for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
+            dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=is_battle)
+            if i == 0:
+                dealt_by_attack = dealt
     return dealt_by_attack
 
 
@@ -328,7 +327,7 @@ def _capture_step(g: Game) -> list[SlotRef]:
         # "when this Soul is captured": a captured card is no longer active, so it does not trigger (11.8.1)
         if not ref.is_realm and not g.state.winner:
             occasion = say("on_captured", card=g.state.soul(ref).name, slot=ref)
-            cascade.triggered(g, "captured", ref, {}, occasion.text)
+            cascade.triggered(g, "captured", ref, {}, occasion)
     return captured
 
 
@@ -402,7 +401,6 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
     if ref is None:
         raise KeyError(f"the attacker {att.card.name} is not on the field")  # fight checked it is active
     captured = say("berserk_captured", card=att.card.name, slot=ref)
-    text = captured.text   # the trigger's occasion, as the Cascade names it
     view = g.board().souls[ref]
     if view.negated and any(k.name == BERSERK.name for k in att.card.keywords):
         board = g.board()
@@ -427,9 +425,9 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
         g.trace.add("instant", say("berserk_triggers", captured=captured, granted=granted),
                     ("glossary/berserk", "9.5.8", *(("13.2.1", *ks.rules) if grant else ())),
                     reasons=[grant] if grant else (), cards=[(ref, att.card.name)])
-        effects.resolve_instant(g, entry, text)
+        effects.resolve_instant(g, entry, captured)
     cascade.triggered(g, "captures_attack_target", ref,
-                      {"attacker": b.attacker_uid, "attacked": b.target_uid}, text)
+                      {"attacker": b.attacker_uid, "attacked": b.target_uid}, captured)
 
 
 def aftermath(g: Game, b: Battle) -> None:
@@ -445,9 +443,9 @@ def aftermath(g: Game, b: Battle) -> None:
         # a Soul captured in the battle is no longer active: its effect is lost, and said so (11.8.1)
         how = None if g.is_active_uid(uid) else say("battled_but_captured")
         cascade.triggered(g, "after_battle", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid},
-                          say("on_battled", card=g.state.soul(ref).name, slot=ref, how=how).text)
+                          say("on_battled", card=g.state.soul(ref).name, slot=ref, how=how))
     if not b.by_effect and not g.resolving and cascade.flush_pending(g):
-        cascade.run_window(g, say("window_after_battle").text)
+        cascade.run_window(g, say("window_after_battle"))
 
 
 @effects.apply_part.register
@@ -504,13 +502,13 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
     if counts_as_attack:
         context = {"attacker": att.uid, "attacked": holder.uid}
         cascade.triggered(g, "attacks", attacker, context,
-                          say("on_attacks", card=att.name, slot=attacker).text)
+                          say("on_attacks", card=att.name, slot=attacker))
         if not target.is_realm and target != attacker:
             cascade.triggered(g, "attacked", target, context,
-                              say("on_attacked", card=holder.name, slot=target).text)
+                              say("on_attacked", card=holder.name, slot=target))
         elif target == attacker:
             cascade.triggered(g, "attacked", target, context,
-                              say("on_attacked_by_itself", card=holder.name, slot=target).text)
+                              say("on_attacked_by_itself", card=holder.name, slot=target))
     outer = g.battle
     g.battle = b
     try:

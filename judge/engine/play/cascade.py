@@ -366,7 +366,7 @@ def flush_pending(g: Game) -> bool:
 
 # --- windows ----------------------------------------------------------------------------------------------
 
-def run_window(g: Game, opened_by: str | Said) -> None:
+def run_window(g: Game, opened_by: Said) -> None:
     """A window, the Cascade it closes on, and the windows of Timing Effects triggered meanwhile."""
     while not g.stopped and not g.state.winner:
         _one_window(g, opened_by)
@@ -398,7 +398,7 @@ class _Passes:
         self.notes, self.why_not, self.held, self.over = [], [], [], []
 
 
-def _one_window(g: Game, opened_by: str | Said) -> None:
+def _one_window(g: Game, opened_by: Said) -> None:
     tp = g.state.turn_player
     holder = tp
     passes = 0

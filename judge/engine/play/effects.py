@@ -458,7 +458,7 @@ def enlist(g: Game, entry: Entry, spec: Mapping[str, Any]) -> None:
 MAX_INSTANT_DEPTH = 50
 
 
-def resolve_instant(g: Game, entry: Entry, trigger_text: str | Said) -> None:
+def resolve_instant(g: Game, entry: Entry, trigger_text: Said) -> None:
     """An Instant Effect resolves at once, even mid-effect, and can't be answered (12.5.1). Souls at
     0 HP are captured first (except in a fight); if its card is no longer active it does nothing.
     It counts towards its limit when it begins to resolve (11.7.3)."""

@@ -92,7 +92,7 @@ class Pending:
     source_rank: int
     mandatory: bool
     context: dict[str, Any]
-    trigger_text: str | Said   # what triggered it, in words made from records
+    trigger_text: Said   # what triggered it, in words made from records
     granted_by: str | None = None   # a granted effect's granter (13.2.2: its rank is source_rank)
 
 
@@ -182,12 +182,6 @@ class Game:
     @property
     def in_fight(self) -> bool:
         return self.moment.in_fight
-
-    @in_fight.setter
-    def in_fight(self, value: bool) -> None:
-        # battle.py's _deal sets it around the hits of a fight; `with g.enter(in_fight=True)` there is the
-        # one door (a block that restores it), this setter only replaces the record the same way
-        self.moment = replace(self.moment, in_fight=value)
 
     def at(self, ref: SlotRef | None) -> tuple[str, str]:
         """A card a step names, for its facts: its slot and the name of the card on it now ("" if none)."""

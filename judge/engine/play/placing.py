@@ -36,9 +36,9 @@ def recruit(g: Game, action: Action) -> None:
                                           *(("11.1.4", "13.1.1") if statics else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
     # the occasions go in as words until the Cascade takes them as records (issue 26)
-    cascade.triggered(g, "recruited", ref, {}, say("on_recruited", card=card.name, slot=ref).text)
+    cascade.triggered(g, "recruited", ref, {}, say("on_recruited", card=card.name, slot=ref))
     if cascade.flush_pending(g):
-        cascade.run_window(g, say("window_after_recruit", card=card.name).text)
+        cascade.run_window(g, say("window_after_recruit", card=card.name))
 
 
 def equip(g: Game, action: Action) -> None:

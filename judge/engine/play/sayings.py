@@ -414,6 +414,9 @@ SAYINGS: dict[str, str] = {
                              "against its opponent's effects of rank {card_rank} or lower",
     "not_legal": "{action} is not legal: {why}.",
     "action_refused": "Action {action} ({player}): {refused}",
+    # --- judge/engine/driver/verbs.py
+    "window_after_cast": "{card} went on the Cascade",
+    "window_after_answer": "a new entry on the Cascade",
 }
 
 

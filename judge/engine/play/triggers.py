@@ -59,11 +59,11 @@ class _Seen:
     ref: SlotRef
     card: CardDef
     holder: Soul | Realm
-    text: str | Said
+    text: Said
     board: stats.Board
 
 
-def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: str | Said) -> None:
+def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: Said) -> None:
     """The card on `ref` sees `event` (11.8.1, 13.5.2, 11.3.3, 11.7.4; see the module's words)."""
     holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
     if holder is None:
@@ -131,7 +131,7 @@ def _fires(g: Game, seen: _Seen, trig: Triggered, context: dict[str, Any]) -> No
                  *cond_rules), reasons=[grant] if grant else (), cards=[(ref, card.name)])
 
 
-def _condition(g: Game, seen: _Seen, eff: EffectDef) -> tuple[str | Said, tuple[str, ...]] | None:
+def _condition(g: Game, seen: _Seen, eff: EffectDef) -> tuple[Said, tuple[str, ...]] | None:
     """11.3.3: a triggered effect's condition is checked at the trigger. What triggered it in words (with
     the condition that holds) and the rules, or None when it is not met (said here)."""
     ref, card = seen.ref, seen.card
@@ -149,7 +149,7 @@ def _condition(g: Game, seen: _Seen, eff: EffectDef) -> tuple[str | Said, tuple[
     return say("trigger_condition_holds", trigger=seen.text, holds=holds), ("11.3.3", "11.3.1")
 
 
-def not_firing(g: Game, card: CardDef, event: str, text: str | Said, reason: Reason) -> None:
+def not_firing(g: Game, card: CardDef, event: str, text: Said, reason: Reason) -> None:
     """A card's printed effects waiting for `event` that do not fire, said once, at the moment they would
     have (a captured, shattered or negated card): only where the card has such an effect."""
     effects_ = [t.effect for t in timing_effects(card, None) if t.effect.trigger == event]

@@ -1,20 +1,23 @@
-"""A step's words are said from a record (judge/engine/play/sayings.py): in the modules below, every
-`trace.add(...)` / `trace.force(...)` passes as its text a `say(...)` call, or a name bound only to
+"""A step's words are said from a record (judge/engine/play/sayings.py): in every module of the engine,
+every `trace.add(...)` / `trace.force(...)` passes as its text a `say(...)` call, or a name bound only to
 `say(...)` calls (or to a choice between them, or to what a function of the module typed as returning a
-`Said` returns: mypy holds it to that), never an f-string, a literal, a concatenation or the `.text` of
-something else. Made engine-wide at the merge (issue 26)."""
+`Said` returns), never an f-string, a literal, a concatenation or the `.text` of something else (mypy
+holds `Trace.add` to a `Said` too). And no fact of a `say(...)` is words written where the step happens
+(an f-string or strings joined with +): a clause that is there only sometimes is a row of its own."""
 
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
 from judge import ROOT
 
-MODULES = ("judge/engine/play/effects.py", "judge/engine/play/cascade.py", "judge/engine/play/triggers.py",
-           "judge/engine/play/references.py", "judge/engine/play/game.py", "judge/engine/driver/resolve.py")
+ENGINE = ROOT / "judge" / "engine"
+# every module of the engine that adds a step
+MODULES = tuple(sorted(p.relative_to(ROOT).as_posix() for p in ENGINE.rglob("*.py")
+                       if ".trace.add(" in p.read_text(encoding="utf-8")
+                       or ".trace.force(" in p.read_text(encoding="utf-8")))
 
 
 def _is_say(node: ast.AST | None) -> bool:
@@ -102,10 +105,37 @@ def problems(source: str) -> list[int]:
     return found
 
 
+def _is_written_words(node: ast.AST) -> bool:
+    """An f-string, or strings joined with + (words made where the step happens)."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and any(
+        isinstance(side, (ast.JoinedStr, ast.Constant)) and not isinstance(getattr(side, "value", ""), int)
+        for side in (node.left, node.right))
+
+
+def written_facts(source: str) -> list[tuple[int, str]]:
+    """(line, fact) of each fact of a say(...) that is words written where the step happens."""
+    return sorted({(k.value.lineno, str(k.arg)) for node in ast.walk(ast.parse(source))
+                   if _is_say(node) and isinstance(node, ast.Call)
+                   for k in node.keywords if _is_written_words(k.value)})
+
+
 @pytest.mark.parametrize("module", MODULES)
 def test_every_step_is_said_from_a_record(module: str) -> None:
     path = ROOT / module
     assert problems(path.read_text(encoding="utf-8")) == [], f"{module}: steps not said with say(...)"
+
+
+def test_no_fact_of_a_step_is_words_written_where_it_happens() -> None:
+    found = {m: written_facts((ROOT / m).read_text(encoding="utf-8")) for m in MODULES}
+    assert {m: f for m, f in found.items() if f} == {}
+
+
+def test_a_fact_written_as_words_is_found() -> None:
+    source = "def f(g, name, n):\n    g.trace.add('battle', say('capture_step', card=f'{name}!', n=n + 1,\n" \
+             "                                  why='a' + name))\n"
+    assert written_facts(source) == [(2, "card"), (3, "why")]
 
 
 def test_the_check_catches_words_written_where_the_step_happens() -> None:
@@ -164,8 +194,10 @@ def f(g, tp, x):
     assert problems(mixed) == [6]
 
 
-def test_the_modules_exist() -> None:
-    assert all(Path(ROOT / m).is_file() for m in MODULES)
+def test_the_modules_are_found() -> None:
+    """The check has something to check: the modules that add steps, the engine's own among them."""
+    assert {"judge/engine/play/zones.py", "judge/engine/play/battle.py", "judge/engine/driver/resolve.py"} \
+        <= set(MODULES)
 
 
 def test_no_code_is_written_twice_in_the_table() -> None:
