@@ -3,8 +3,12 @@ Activated Effect, and a queue of N actions (each Soul uses its effect once), for
 Event with T unnamed targets (T = 1 … 20) cast on a full board. Prints, per size, the steps, the total
 time of a resolution (median and p95 of the runs), the time per step (median and p95 over every step of
 every run) and, per series, the log-log slope of the total time against N (1 would be a cost per step
-that does not grow with the board). Times are the process's CPU time: on a shared machine, wall time
-mostly measures the neighbours.
+that does not grow with the board) and against the steps (the board's series has more steps per Soul
+from N = 20 on, where B's Souls act after a turn passes: against the steps, 1 is a flat cost per step).
+Times are the process's CPU time: on a shared machine, wall time mostly measures the neighbours. Last,
+for the largest board, how many boards each kind of step derived whole and how many it patched (only
+the cards it touched derived again, board.Board.patched). The calls column counts the Python function
+calls of one (profiled) resolution per step: the work itself, noise-free.
 
     python bench/engine_growth.py [--runs 9]
 """
@@ -12,7 +16,10 @@ mostly measures the neighbours.
 from __future__ import annotations
 
 import argparse
+import collections
+import cProfile
 import math
+import pstats
 import statistics
 import sys
 import time
@@ -25,6 +32,9 @@ sys.path.insert(0, str(ROOT))
 from judge.engine import load_field
 from judge.engine.driver.resolve import resolve
 from judge.engine.driver.scenario import load_scenario
+from judge.engine.play import game
+from judge.engine.position import board
+from judge.engine.position.state import State
 
 SIZES = (1, 2, 4, 7, 10, 14, 20, 28)
 TARGETS = (1, 2, 4, 7, 10, 14, 20)
@@ -104,6 +114,17 @@ def run(data: dict[str, Any], runs: int) -> tuple[int, list[float], list[float]]
     return steps, totals, per_step
 
 
+def calls(data: dict[str, Any]) -> int:
+    """The Python function calls of one resolution: its work, which the neighbours on a shared machine
+    do not change (a profiled run, apart from the timed ones)."""
+    scenario = load_scenario(data)
+    profile = cProfile.Profile()
+    profile.enable()
+    resolve(scenario)
+    profile.disable()
+    return int(pstats.Stats(profile).total_calls)   # type: ignore[attr-defined]
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -118,19 +139,59 @@ def slope(xs: list[int], ys: list[float]) -> float:
 
 def series(label: str, sizes: tuple[int, ...], make: Any, runs: int) -> None:
     print(f"\n{label}")
-    print(f"{'N':>4} {'steps':>6} {'total ms':>9} {'p95':>8} {'per step ms':>12} {'p95':>8}")
+    print(f"{'N':>4} {'steps':>6} {'total ms':>9} {'p95':>8} {'per step ms':>12} {'p95':>8} "
+          f"{'calls/step':>11}")
     medians: list[float] = []
     step_counts: list[int] = []
+    work: list[float] = []
     for n in sizes:
         steps, totals, per_step = run(make(n), runs)
         medians.append(statistics.median(totals))
         step_counts.append(steps)
+        work.append(float(calls(make(n))))
         print(f"{n:>4} {steps:>6} {medians[-1]:>9.2f} {p95(totals):>8.2f} "
-              f"{statistics.median(per_step):>12.3f} {p95(per_step):>8.3f}")
+              f"{statistics.median(per_step):>12.3f} {p95(per_step):>8.3f} {work[-1] / steps:>11.0f}")
     top = [i for i, n in enumerate(sizes) if n >= 7]   # past the fixed costs of a resolution
     print(f"log-log slope of the total time against N: {slope(list(sizes), medians):.2f}, from N = 7: "
           f"{slope([sizes[i] for i in top], [medians[i] for i in top]):.2f} (steps against N: "
           f"{slope(list(sizes), [float(s) for s in step_counts]):.2f}; aim: total ≤ 1.1)")
+    print(f"log-log slope of the total time against the steps: {slope(step_counts, medians):.2f}, "
+          f"from N = 7: {slope([step_counts[i] for i in top], [medians[i] for i in top]):.2f} "
+          "(1: a flat cost per step)")
+    print(f"log-log slope of the calls against N: {slope(list(sizes), work):.2f}, from N = 7: "
+          f"{slope([sizes[i] for i in top], [work[i] for i in top]):.2f}; against the steps: "
+          f"{slope(step_counts, work):.2f}, from N = 7: "
+          f"{slope([step_counts[i] for i in top], [work[i] for i in top]):.2f} (steps against N from N = 7: "
+          f"{slope([sizes[i] for i in top], [float(step_counts[i]) for i in top]):.2f})")
+
+
+def derivations(data: dict[str, Any]) -> collections.Counter[tuple[str, bool]]:
+    """(the kind of the step last added, whether its board was patched) for every board derived while
+    resolving `data`; "start" before the first step."""
+    counts: collections.Counter[tuple[str, bool]] = collections.Counter()
+    real_board, real_derive = game.Game.board, board.derive
+    playing: list[game.Game] = []
+
+    def kept(g: game.Game) -> board.Board:
+        playing[:] = [g]
+        return real_board(g)
+
+    def derive(state: State, before: board.Board | None = None,
+               changes: list[tuple[Any, str]] | None = None) -> board.Board:
+        made = real_derive(state, before, changes)
+        steps = playing[0].trace.steps if playing and playing[0].state is state else []
+        patched = before is not None and made.souls is not before.souls and made._sources is before._sources
+        counts[(steps[-1].kind if steps else "start", patched)] += 1
+        return made
+
+    game.Game.board = kept   # type: ignore[method-assign,assignment]
+    board.derive = derive
+    try:
+        resolve(load_scenario(data))
+    finally:
+        game.Game.board = real_board   # type: ignore[method-assign]
+        board.derive = real_derive
+    return counts
 
 
 def main() -> int:
@@ -139,6 +200,12 @@ def main() -> int:
     args = parser.parse_args()
     series("N Souls with N Static Effects, N Activated Effects used", SIZES, board_scenario, args.runs)
     series("an Event with T unnamed targets on a board of 28 Souls", TARGETS, targets_scenario, args.runs)
+    for label, data in ((f"N = {SIZES[-1]}", board_scenario(SIZES[-1])),
+                        (f"T = {TARGETS[-1]}", targets_scenario(TARGETS[-1]))):
+        counts = derivations(data)
+        kinds = sorted({kind for kind, _ in counts}, key=lambda k: -counts[(k, False)] - counts[(k, True)])
+        print(f"\nboards derived at {label}, by the kind of step: " + ", ".join(
+            f"{kind} {counts[(kind, False)]} whole / {counts[(kind, True)]} patched" for kind in kinds))
     return 0
 
 

@@ -206,10 +206,10 @@ def test_a_card_text_reads_through_the_api_and_an_unreadable_one_is_a_422(client
     assert body["effects"] == [{"kind": "timing", "fast": True, "trigger": "attacked",
                                 "do": [{"damage": 15, "to": "attacker"}]}]
     assert body["reading"] == shadow["text"]
-    bad = client.post("/api/v1/cards/read", json={"text": "Deal 10 damage to every opposing Soul this turns.",
+    bad = client.post("/api/v1/cards/read", json={"text": "Deal 10 damage to every opposing Soul this trunn.",
                                                   "type": "event"})
     assert bad.status_code == 422
     problem = bad.get_json()["problems"][0]
-    assert problem["facts"]["phrase"] == "this turns" and problem["facts"]["nearest"] == "this Turn"
+    assert problem["facts"]["phrase"] == "this trunn" and problem["facts"]["nearest"] == "this Turn"
     assert client.post("/api/v1/cards/read", json={"text": "x" * 2001}).status_code == 400
     assert client.post("/api/v1/cards/read", json={"text": "Frozen.", "type": "planet"}).status_code == 400

@@ -157,8 +157,33 @@ def test_the_two_disputes_of_the_issue_read() -> None:
                           "ambush")
     assert trap.effects == [{"kind": "timing", "fast": True, "trigger": "targeted",
                              "do": [{"return": "caster"}]}]
-    aura = read_card_text("Your other Souls gain Reinforcement.")
-    assert aura.problems    # Reinforcement needs its effect: declined, never read as a bare keyword
+    aura = read_card_text("Your other Souls gain Reinforcement: Heal 10 damage from one of your Souls.")
+    assert aura.problems == ()
+    assert aura.effects == [{"kind": "static", "to": "other_own_souls",
+                             "grant": {"reinforcement": {"targets": [{"soul": "own", "lines": "any"}],
+                                                         "do": [{"heal": 10, "to": "target"}]}}}]
+    bare, = read_card_text("Your other Souls gain Reinforcement.").problems
+    # Reinforcement needs its effect: declined, never read as a bare keyword, and the problem says so
+    assert (bare.code, bare.facts["nearest"]) == ("unfinished", "Reinforcement: …")
+
+
+def test_a_granted_keyword_that_carries_its_effect_is_written_as_printed_and_reads_back() -> None:
+    berserk = {"berserk": [{"gain": {"atk": 10}, "to": "self", "until": "permanently"}]}
+    reinforcement = {"reinforcement": {"cost": [{"discard": 1}],
+                                       "targets": [{"soul": "opposing", "lines": "front"}],
+                                       "do": [{"damage": 10, "to": "target"}]}}
+    effects = [{"kind": "static", "grant": berserk, "to": "other_own_souls"},
+               {"kind": "activated", "targets": [{"soul": "own", "lines": "any"}],
+                "do": [{"grant": reinforcement, "to": "target"}, {"draw": 1}]}]
+    text = write_card_text([], effects, "soul")
+    assert "gain Berserk: This Soul gains 10 ATK permanently." in text
+    assert "gains Reinforcement: Cost: Discard 1 card. Deal 10 damage to an opposing Soul" in text
+    reading = read_card_text(text, "soul")
+    assert reading.problems == ()
+    assert canonical_effects(reading.effects) == canonical_effects(effects)
+    # a Reinforcement's own cost is written too (it was left out once)
+    assert write_card_text([{"reinforcement": {"cost": [{"discard": 1}], "do": [{"draw": 1}]}}]) == \
+        "Reinforcement: Cost: Discard 1 card. Draw 1 card."
 
 
 # --- declines -------------------------------------------------------------------------------------
@@ -203,10 +228,18 @@ def test_a_half_sentence_is_declined_as_unfinished() -> None:
 
 
 def test_problems_are_records_with_words_made_from_their_facts() -> None:
-    problem, = read_card_text("Deal 10 damage to an opposing Soul this turns.", "event").problems
+    problem, = read_card_text("Deal 10 damage to an opposing Soul this trunn.", "event").problems
     data = problem.to_dict()
     assert data["problem"] == "unreadable" and data["facts"]["offset"] == 35
-    assert data["text"] == "can't read 'this turns' (at 35); did you mean 'this Turn'?"
+    assert data["text"] == "can't read 'this trunn' (at 35); did you mean 'this Turn'?"
+
+
+def test_known_words_where_the_codex_never_puts_them_are_named_as_out_of_place_not_as_a_typo() -> None:
+    # a duration after damage: suggesting 'this Turn' for 'this Turn' would help no one
+    problem, = read_card_text("Deal 10 damage to an opposing Soul this Turn.", "event").problems
+    assert problem.code == "misplaced"
+    assert problem.text == ("'this Turn' (at 35) can't follow 'Deal 10 damage to an opposing Soul': "
+                            "the Codex doesn't say it there")
 
 
 def test_a_scenario_card_given_as_text_is_read_and_its_problems_have_its_key_path() -> None:
@@ -245,3 +278,111 @@ def test_a_text_that_stops_after_a_bracket_is_read_and_named_without_looping() -
 
 def test_any_soul_as_a_requirement_is_no_requirement() -> None:
     assert read_card_text("Caster: Any Soul. Draw 1 card.", "event").caster is None
+
+
+# --- the Codex's other words for the same things ------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "card_type", "same_as"), [
+    # glossary DEF: "'Shield' on a card means DEF"
+    ("+10 Shield.", "armament", "+10 DEF."),
+    ("Your Souls gain 5 Shield this Turn.", "event", "Your Souls gain 5 DEF this Turn."),
+    # "a card" is one card
+    ("Draw a card, then your Opponent discards a card.", "event",
+     "Draw 1 card, then your Opponent discards 1 card."),
+    # glossary Limit: "'1/Turn' means the effect can be used once per turn, '2/Game' twice per duel"
+    ("Activated, twice per Game, once per Turn: Draw 1 card.", "soul",
+     "Activated, 2/Game, 1/Turn: Draw 1 card."),
+    ("Whenever this Soul attacks, it gains 5 ATK this Turn.", "soul",
+     "When this Soul attacks: it gains 5 ATK this Turn."),
+    # 10.4.6 names a moment without "When": "The Ambusher is targeted by an Effect"
+    ("The Ambusher is targeted by an Effect: return the Caster to its owner's hand.", "ambush",
+     "When the Ambusher is targeted by an Effect: return the Caster to its owner's hand."),
+    ("Capture a damaged opposing Soul in the Front Line.", "event",
+     "Capture an opposing damaged Soul in the Front Line."),
+    # an Effect marked Fast is used: Activated (glossary Activated Effect, Fast)
+    ("Fast, 1/Turn: This Soul gains 10 DEF this Turn.", "soul",
+     "Activated, Fast, 1/Turn: This Soul gains 10 DEF this Turn."),
+    ("While this Soul is undamaged, it gains 5 ATK.", "soul",
+     "While this Soul is not damaged, it gains 5 ATK."),
+    ("+5 HP. The Wielder has Range.", "armament", "+5 HP. The equipped Soul has Range."),
+    # only an effect is negated (13.5.1): "it", when being targeted by an Effect is the trigger
+    ("When this Soul is targeted by an opposing Effect: negate it.", "soul",
+     "When this Soul is targeted by an opposing Effect: negate that Effect."),
+    ("Range, Precision.", "soul", "Range. Precision."),
+    ("Unyielding and Defiance: 10.", "soul", "Unyielding. Defiance 10."),
+    # 13.1.1: a Static Effect's condition, said after what it gives
+    ("Your other Souls gain 5 ATK while this Soul is in the Front Line.", "soul",
+     "While this Soul is in the Front Line, your other Souls gain 5 ATK."),
+    ("While this Realm is damaged, your Souls gain 5 DEF.", "realm",
+     "While this card is damaged, your Souls gain 5 DEF."),
+    ("Caster: A Dark Soul. Draw 1 card.", "event", "Caster: Any Dark Soul. Draw 1 card."),
+    ("All of your other Souls gain Precision.", "soul", "Your other Souls gain Precision."),
+    ("While this Soul is your Leader, your Souls gain 5 ATK.", "soul",
+     "While this Soul is a Leader, your Souls gain 5 ATK."),
+    ("Moral 5 ATK, 5 HP.", "soul", "Moral: +5 ATK, +5 HP."),
+    # glossary Pay HP: "the named Soul takes that much damage"
+    ("Caster: Any Soul. Cost: The Caster takes 5 damage. Discard 1 card from your hand.", "event",
+     "Cost: The Caster pays 5 HP. Discard 1 card."),
+    ("Target an opposing Soul in the Front Line: it takes 10 damage.", "event",
+     "Deal 10 damage to an opposing Soul in the Front Line."),
+    ("Your Opponent's Souls lose 5 ATK this Turn.", "event", "Every opposing Soul loses 5 ATK this Turn."),
+])
+def test_other_codex_words_read_as_the_usual_ones(text: str, card_type: str, same_as: str) -> None:
+    reading, usual = read_card_text(text, card_type), read_card_text(same_as, card_type)
+    assert reading.problems == () and usual.problems == ()
+    assert reading.to_dict() | {"corrections": []} == usual.to_dict() | {"corrections": []}
+
+
+def test_what_is_not_an_effect_is_not_negated_and_a_moment_names_the_cards_own_soul() -> None:
+    negated, = read_card_text("Activated: Negate this Soul.", "soul").problems
+    assert negated.code == "names_nothing" and "13.5.1" in negated.text
+    untriggered, = read_card_text("Activated, Fast: Negate that Effect.", "soul").problems
+    assert untriggered.code == "names_nothing" and "no Effect triggered" in untriggered.text
+    moment = read_card_text("The Ambusher is attacked: draw 1 card.", "soul").problems
+    assert [p.code for p in moment] == ["names_nothing"]
+
+
+
+
+def test_a_requirement_or_condition_names_a_keyword_without_its_value() -> None:
+    assert read_card_text("Ambusher: Any Soul with Defiance. Activated: Draw 1 card.", "ambush").ambusher == \
+        {"keyword": "defiance"}
+    # a value in a condition has no place in the data: declined, not dropped
+    assert read_card_text("While this Soul has Defiance 10, it gains 5 ATK.").problems
+
+
+def test_an_event_or_ambush_is_no_soul_and_a_condition_said_last_on_an_event_is_declined() -> None:
+    paid, = read_card_text("Cost: This Soul pays 10 HP. Draw 1 card.", "event").problems
+    assert paid.code == "names_nothing" and "the Caster" in paid.text
+    self_named, = read_card_text("Activated: This Soul gains 5 ATK this Turn.", "ambush").problems
+    assert "the Ambusher" in self_named.text
+    lasting, = read_card_text("Your Souls gain 5 ATK while this card is damaged.", "event").problems
+    assert lasting.code == "ambiguous"
+
+
+def test_an_empty_soul_spot_is_read_only_as_where_a_soul_is_moved_to() -> None:
+    moved = read_card_text("Activated: Teleport this Soul to one of your empty Soul Spots.")
+    assert moved.problems == () and moved.effects[0]["targets"] == [{"spot": "own"}]
+    # a target Soul Spot may be empty or not (glossary Soul Spot): "empty" there is declined, not dropped
+    laid, = read_card_text("Target one of your empty Soul Spots: any Soul on the targeted Spot gains 5 ATK "
+                           "this Turn.", "event").problems
+    assert laid.code == "contradiction" and "empty" in laid.text
+
+
+@pytest.mark.parametrize("case", [c for c in TABLE if not c.get("declined")], ids=lambda c: c["text"][:50])
+def test_what_a_table_card_reads_as_is_a_card_the_engine_loads(case: dict[str, Any]) -> None:
+    from judge.engine import load_scenario
+    reading = read_card_text(case["text"], case["type"])
+    card = {"name": "Probe", "type": case["type"], "rank": 1, "attribute": "dark", **reading.card_data(),
+            **reading.values}
+    if case["type"] in ("soul", "realm"):
+        card.update({"atk": 5, "def": 5, "hp": 20})
+    loaded = load_scenario({"cards": [card],
+                            "state": {"players": {"A": {"field": {"altar": "Queen Sol"}},
+                                                  "B": {"field": {"altar": "King Umbra"}}}}})
+    assert "Probe" in loaded.library
+
+
+def test_a_rank_no_card_has_is_declined() -> None:
+    problem, = read_card_text("Enlist a Dark Soul of rank 5.", "event").problems
+    assert problem.code == "contradiction" and "0 to 3" in problem.text

@@ -1,6 +1,6 @@
 """The round trip as a property: effects generated from the contract's vocabulary (§3: kinds, limits,
-triggers, conditions, costs, targets, actions, durations, keywords) are written as text and read back
-to the same data (issue 28)."""
+triggers, conditions, costs, targets, actions, durations, keywords, keywords granted with their values
+or with what they do) are written as text and read back to the same data (issue 28)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,29 @@ DURATION = st.sampled_from(sorted(DURATIONS))
 STATS = st.dictionaries(st.sampled_from(["atk", "def", "hp"]), AMOUNTS, min_size=1, max_size=3)
 BARE = st.sampled_from([name for name, k in KEYWORDS.items() if k.value == "none"])
 GRANT = st.one_of(BARE, AMOUNTS.map(lambda n: {"defiance": n}))
-SOUL_TARGET = st.fixed_dictionaries({"soul": st.sampled_from(["own", "opposing", "any"]),
-                                     "lines": st.sampled_from(["front", "any"])})
+# what a target Soul must be (a condition map, contract §3 `where`): said before or after "Soul"
+WHERE = st.fixed_dictionaries({}, optional={
+    "damaged": st.just(True), "attribute": st.sampled_from(["dark", "light"]),
+    "rank": st.sampled_from([{"min": 1}, {"max": 2}, {"min": 2, "max": 2}]),
+    "keyword": st.sampled_from(["unyielding", "precision", "defiance", "taunt"]),
+    "hp_at_most_half": st.just(True), "leader": st.just(True)})
+
+
+@st.composite
+def soul_target(draw: Any) -> dict[str, Any]:
+    sel: dict[str, Any] = {"soul": draw(st.sampled_from(["own", "opposing", "any"])),
+                           "lines": draw(st.sampled_from(["front", "any"]))}
+    where = draw(WHERE) if draw(st.booleans()) else {}
+    if sel["soul"] == "own":
+        where.pop("leader", None)    # "one of your Leaders": there is one Leader
+    if "keyword" in where:
+        where.pop("hp_at_most_half", None)   # one "with …" after the Soul
+    if where:
+        sel["where"] = where
+    return sel
+
+
+SOUL_TARGET = soul_target()
 TARGET = st.one_of(SOUL_TARGET, st.fixed_dictionaries({"realm": st.sampled_from(["own", "opposing", "any"])}))
 REF = st.sampled_from(["self", "all_opposing_souls", "all_own_souls", "other_own_souls", "underlings"])
 CONDITION = st.one_of(st.just({"damaged": True}), st.just({"front_line": True}),
@@ -37,6 +58,34 @@ def _action(to: str) -> st.SearchStrategy[dict[str, Any]]:
         st.builds(lambda k, d: {"grant": k, "to": to, "until": d}, GRANT, DURATION),
     )
 
+
+# Keywords that carry what they do, granted ("Your other Souls gain Reinforcement: …"): Reinforcement's
+# Timing Effect (a cost, a target, one or two actions) and Berserk's actions (no target).
+def _cost_targets_do(draw: Any, effect: dict[str, Any]) -> dict[str, Any]:
+    """An effect's cost (or none), a target and what it does to it, or what it does to a reference."""
+    if draw(st.booleans()):
+        effect["cost"] = [draw(st.one_of(COUNTS.map(lambda n: {"discard": n}),
+                                         AMOUNTS.map(lambda n: {"pay_hp": n, "by": "self"})))]
+    if draw(st.booleans()):
+        effect["targets"] = [draw(TARGET)]
+        effect["do"] = [draw(_action("target"))]
+    else:
+        effect["do"] = [draw(_action(draw(REF)))]
+    return effect
+
+
+@st.composite
+def reinforcement(draw: Any) -> dict[str, Any]:
+    return {"reinforcement": _cost_targets_do(draw, {})}
+
+
+WITH_EFFECT = st.one_of(reinforcement(),
+                        st.lists(st.deferred(lambda: REF.flatmap(_action)), min_size=1, max_size=2)
+                        .map(lambda actions: {"berserk": actions}))
+# every keyword as an aura grants it: bare, with a number, a radius, values, or what it does
+GRANTED = st.one_of(GRANT, STATS.map(lambda s: {"moral": s}),
+                    st.sampled_from(["same_direct_superior", "other_own_souls", "underlings"])
+                    .map(lambda r: {"taunt": {"radius": r}}), WITH_EFFECT)
 
 OTHER = st.one_of(COUNTS.map(lambda n: {"draw": n}),
                   st.builds(lambda n, w: {"discard": n, "who": w}, COUNTS,
@@ -58,16 +107,12 @@ def effects(draw: Any) -> dict[str, Any]:
             eff["mandatory"] = True
     if draw(st.booleans()):
         eff["condition"] = draw(CONDITION)
-    if draw(st.booleans()):
-        eff["cost"] = [draw(st.one_of(COUNTS.map(lambda n: {"discard": n}),
-                                      AMOUNTS.map(lambda n: {"pay_hp": n, "by": "self"})))]
-    if draw(st.booleans()):
-        eff["targets"] = [draw(TARGET)]
-        eff["do"] = [draw(_action("target"))]
-    else:
-        eff["do"] = [draw(_action(draw(REF)))]
+    _cost_targets_do(draw, eff)
     if draw(st.booleans()):
         eff["do"].append(draw(OTHER))
+    if draw(st.integers(min_value=0, max_value=4)) == 0:   # it gives a keyword with what it does
+        eff["do"].append({"grant": draw(WITH_EFFECT), "to": eff["do"][0].get("to", "self")
+                          if "targets" in eff else draw(REF)})
     return eff
 
 
@@ -165,7 +210,7 @@ def cards(draw: Any) -> dict[str, Any]:
         if draw(st.booleans()):
             static["condition"] = draw(CONDITION)
         static.update(draw(st.one_of(st.builds(lambda s, g: {"gain": s, "to": g}, STATS, GROUPS),
-                                     st.builds(lambda k, g: {"grant": k, "to": g}, GRANT, GROUPS),
+                                     st.builds(lambda k, g: {"grant": k, "to": g}, GRANTED, GROUPS),
                                      st.just({"negate": "all_opposing_souls"}))))
         card["effects"].append(static)
     return card

@@ -111,3 +111,23 @@ def test_an_event_cast_without_its_targets_works_them_out_once(monkeypatch):
     assert ruling["rejected"] is None
     assert any(s["changes"] and s["changes"][0].get("captured") == [False, True] for s in ruling["steps"])
     assert len(calls) == 1, calls
+
+
+def test_distinct_targets_exist_exactly_when_each_selector_can_have_a_slot_of_its_own():
+    """11.4: each selector a different target; the greedy first pick (a for the first) is undone when a
+    later selector can have nothing else."""
+    import itertools
+
+    from judge.engine.position.state import SlotRef
+    from judge.engine.position.targets import _distinct_choice
+
+    a, b, c = (SlotRef("A", s) for s in ("C3", "L2", "R2"))
+    assert _distinct_choice([[a, b], [a]], set())          # a for the second, b for the first
+    assert _distinct_choice([[a, b, c], [a, b], [a]], set())
+    assert not _distinct_choice([[a, b], [a, b], [b, a]], set())
+    assert not _distinct_choice([[a, b], [a]], {b})         # b taken already
+    pools_of = [[a], [b], [a, b], [b, c], [a, c], [a, b, c]]
+    for pools in itertools.product(pools_of, repeat=3):     # against trying every assignment
+        pools = [list(p) for p in pools]
+        brute = any(len(set(pick)) == 3 for pick in itertools.product(*pools))
+        assert _distinct_choice(pools, set()) == brute, pools

@@ -199,3 +199,76 @@ def test_a_change_that_reaches_further_derives_the_whole_board():
     second = g.board()
     assert all(second.souls[r] is not first.souls[r] for r in refs)
     assert second.derived() == stats.derive(g.state).derived()
+
+
+def _patched_only(g: Game, first: stats.Board, changed: set) -> stats.Board:
+    """The Game's board after a change: the views on `changed` derived again, every other one shared,
+    and the whole equal to a fresh derivation."""
+    second = g.board()
+    assert second is not first
+    views = {**first.souls, **first.realms}
+    again = {ref for ref, view in views.items() if second.view(ref) is not view}
+    assert again == changed
+    fresh = stats.derive(g.state)
+    assert second.derived() == fresh.derived() and second.proactive == fresh.proactive
+    return second
+
+
+def _lasting(kind: str, value: object, to: int | None, on: object = None) -> Lasting:
+    return Lasting(kind, value, to, on, "end_of_turn", "A", "Test", None, 1, 3, 99)
+
+
+def test_a_turn_taken_derives_again_the_souls_the_escalation_spiral_wakes():
+    g = _game("positions/spiral-turn-two.yaml")
+    first = g.board()
+    knight = next(r for r in g.state.soul_refs() if r.slot == "Cr1")
+    assert not first.souls[knight].proactive
+    g.state.players["A"].turns_taken += 1   # the third turn: every slot below rank 2 may act
+    g.state.players["A"].recruits.append("Grey Knight")   # counted for 10.1.1, read by no derived value
+    second = _patched_only(g, first, {knight})
+    assert second.souls[knight].proactive
+
+
+def test_recruits_counted_alone_share_the_whole_board():
+    g = _game("positions/spiral-turn-two.yaml")
+    first = g.board()
+    g.state.players["B"].recruits.append("Shade Scout")
+    _patched_only(g, first, set())
+
+
+def test_a_keyword_granted_or_laid_on_one_soul_derives_that_soul_again():
+    from judge.engine.data.cards import Keyword
+
+    g = _game("positions/spiral-turn-two.yaml")
+    knight, scout = (next(r for r in g.state.soul_refs() if r.slot == s) for s in ("Cr1", "C3"))
+    first = g.board()
+    g.state.lasting.append(_lasting("grant", Keyword("unyielding"), g.state.soul(knight).uid))
+    second = _patched_only(g, first, {knight})
+    assert second.has_keyword(knight, "unyielding")
+    g.state.lasting.append(_lasting("lay", "frozen", None, scout))     # 13.3.3: on the slot
+    third = _patched_only(g, second, {scout})
+    assert third.has_keyword(scout, "frozen")
+    g.state.lasting = [e for e in g.state.lasting if e.kind != "grant"]   # the list replaced
+    fourth = _patched_only(g, third, {knight})
+    assert not fourth.has_keyword(knight, "unyielding")
+
+
+def test_moral_granted_derives_the_whole_board():
+    from judge.engine.data.cards import Keyword
+
+    g = _game("positions/spiral-turn-two.yaml")
+    first = g.board()
+    altar = next(r for r in g.state.soul_refs() if r.slot == "altar" and r.player == "A")
+    g.state.lasting.append(_lasting("grant", Keyword("moral", {"atk": 5}), g.state.soul(altar).uid))
+    second = g.board()
+    assert all(second.souls[r] is not first.souls[r] for r in first.souls)   # an aura: every Soul again
+    assert second.derived() == stats.derive(g.state).derived()
+
+
+def test_damage_on_a_realm_derives_that_realm_again():
+    g = _game("positions/harold-grants-defiance.yaml")
+    first = g.board()
+    realm = g.state.realm_refs()[0]
+    g.state.realm(realm).damage += 3
+    second = _patched_only(g, first, {realm})
+    assert second.realms[realm].hp.total == first.realms[realm].hp.total - 3

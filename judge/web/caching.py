@@ -9,6 +9,12 @@ other is ignored), so a query string made up per request neither misses the cach
 `If-None-Match` answers 304 without any work, and a repeated view is served from memory
 (`JUDGE_PAGE_CACHE` bodies per worker, least recently used dropped first; the whole answer again,
 before Flask, by judge.web.fast_reads).
+
+Search answers (`/search`, its twin, `/search/suggest`) are the same for everyone too, given what they
+read (`q`, `page`): a search asked again is served the same way, from a cache of their own
+(`JUDGE_SEARCH_CACHE` bodies), so that queries made up by the thousand evict other searches, never the
+rule pages. No search page carries a secret (the desk's CSRF token is on the desk alone), so a kept
+search is compressed as any page is (judge.web.compress).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from judge.web.twin import READS, read_args
 
 CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/", "/editions/")
 CACHEABLE_PAGES = ("/",)  # and these exact paths (the Codex's index)
+SEARCHES = ("/search",)   # /search, /search.json, /search/suggest: kept apart from the pages
 MAX_AGE = 300  # seconds a browser or proxy may reuse a page before asking again (with its ETag)
 MAX_BODY = 8 * 1024 * 1024    # a body larger than this is not kept in memory
 MAX_BYTES = 96 * 1024 * 1024  # all kept bodies of one worker together
@@ -114,13 +121,22 @@ def page_key() -> str:
 
 
 def cacheable(path: str) -> bool:
+    """A page kept in the page cache (and answered before Flask, judge.web.fast_reads); searches have
+    their own cache and go through Flask."""
     return path.startswith(CACHEABLE) or path in CACHEABLE_PAGES
 
 
 def _etag() -> str | None:
-    if request.method not in ("GET", "HEAD") or not cacheable(request.path):
+    if request.method not in ("GET", "HEAD"):
+        return None
+    if not (cacheable(request.path) or request.path.startswith(SEARCHES)):
         return None
     return hashlib.sha256(page_key().encode()).hexdigest()[:24]
+
+
+def _kept_in(caches: tuple[PageCache, PageCache]) -> PageCache:
+    """The cache this request's page goes in: the searches' own, or the pages'."""
+    return caches[1] if request.path.startswith(SEARCHES) else caches[0]
 
 
 def _conditional(response: Response, etag: str) -> Response:
@@ -134,8 +150,12 @@ def _conditional(response: Response, etag: str) -> Response:
 
 def register(app: Flask) -> None:
     app.config.setdefault("JUDGE_PAGE_CACHE", 0 if app.testing else 512)  # tests swap content under one app
+    app.config.setdefault("JUDGE_SEARCH_CACHE", 0 if app.testing else 256)
     pages = PageCache(int(app.config["JUDGE_PAGE_CACHE"]))
+    searches = PageCache(int(app.config["JUDGE_SEARCH_CACHE"]), MAX_BYTES // 4)
     app.extensions["judge_page_cache"] = pages
+    app.extensions["judge_search_cache"] = searches
+    caches = (pages, searches)
 
     @app.before_request
     def answer_from_cache() -> Response | None:
@@ -144,7 +164,7 @@ def register(app: Flask) -> None:
             return None
         if etag in request.if_none_match:
             return _conditional(Response(status=304), etag)
-        kept = pages.get(etag)
+        kept = _kept_in(caches).get(etag)
         if kept is None:
             return None
         body, mimetype, headers = kept
@@ -160,9 +180,10 @@ def register(app: Flask) -> None:
         if not g.get(TOKEN_SHOWN):  # the same for everyone: judge.web.fast_reads keeps the answer
             request.environ["judge.page_cached"] = True
         body = response.get_data()
-        if len(body) <= MAX_BODY and pages.size > 0:
+        cache = _kept_in(caches)
+        if len(body) <= MAX_BODY and cache.size > 0:
             headers = {k: v for k, v in response.headers.items() if k in KEPT_HEADERS}
-            pages.put(etag, (body, response.mimetype or "text/html", headers))
+            cache.put(etag, (body, response.mimetype or "text/html", headers))
         return response
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import (
     Blueprint,
@@ -31,11 +32,16 @@ from judge.library import LIBRARY
 from judge.search.query import MAX_QUERY, QueryError, prepare
 from judge.web.errors import BadInput
 from judge.web.links import answer, doc_url
-from judge.web.twin import announce_json, with_query
+from judge.web.twin import READS, announce_json, read_args
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("search", __name__)
+
+# the query parameters a search answer reads: they select its cached body and ETag (judge.web.caching),
+# and its links carry them and no other (a kept page never repeats what one visitor added to a URL)
+READS["search.search"] = READS["search.search_json"] = ("q", "page")
+READS["search.suggest"] = ("q",)
 
 KIND_LABELS = {"rule": "Rule", "example": "Example", "section": "Section", "glossary": "Glossary",
                "card": "Card", "ruling": "Library ruling"}
@@ -143,7 +149,7 @@ def _run(as_json: bool) -> ResponseReturnValue:
     html = render_template("search/results.html", search_query=result.query, **body,
                            searched=result.searched, notices=list(result.notices), sections=sections,
                            kind_labels=KIND_LABELS, pager=_pager(result), error=None, empty=False)
-    return announce_json(make_response(html), with_query(url_for("search.search_json")))
+    return announce_json(make_response(html), _with_read(url_for("search.search_json")))
 
 
 def ruling_answer(hit: Any) -> dict[str, Any]:
@@ -152,9 +158,15 @@ def ruling_answer(hit: Any) -> dict[str, Any]:
     return {"question": entry.question, "answer": answer(entry)} if entry is not None else {}
 
 
+def _with_read(url: str, **extra: str) -> str:
+    """`url` with the parameters this search reads (READS), `extra` set."""
+    args = [(k, v) for k, v in read_args(READS["search.search"]) if k not in extra] + list(extra.items())
+    return f"{url}?{urlencode(args)}" if args else url
+
+
 def _pager(result: searching.SearchResult) -> dict[str, str | None]:
     def at(n: int) -> str:
-        return with_query(url_for("search.search"), page=n)
+        return _with_read(url_for("search.search"), page=str(n))
 
     return {"prev": at(result.page - 1) if result.page > 1 else None,
             "next": at(result.page + 1) if result.page < result.pages else None}

@@ -19,7 +19,9 @@ from judge.engine.data.errors import StepLimit, Violation
 from judge.engine.driver import answers, expect, verbs
 from judge.engine.driver.scenario import Scenario
 from judge.engine.play import cascade, consequences, zones
-from judge.engine.play.game import Game, Pause
+from judge.engine.play.clauses import Series
+from judge.engine.play.game import Game
+from judge.engine.play.sayings import Said, say
 from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
@@ -47,7 +49,6 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     trace.explainer = consequences.Explainer(g)   # consequences as steps (issue 11)
     if observe is not None:
         trace.observer = lambda: observe(g)
-    looped = False
     stopped: dict[str, Any] | None = None
     failed = ""
     try:
@@ -57,23 +58,13 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
         if not scenario.actions:
             describe_position(g)
         play(g)
-    except OutOfTime as exc:
-        looped, stopped = True, {"reason": "time", "at_step": len(trace.steps)}
-        g.stopped = True
-        where = f" at action {g.pos - 1}" if g.pos else ""
-        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: {exc}; this ruling is "
-                             "incomplete.")
-    except StepLimit as exc:
-        looped, stopped = True, {"reason": "steps", "at_step": len(trace.steps)}
-        g.stopped = True
-        where = f" at action {g.pos - 1}" if g.pos else ""
-        trace.force("limit", f"Stopped after {len(trace.steps)} steps{where}: the resolution does not end (a "
-                             f"loop): {exc}")
+    except (OutOfTime, StepLimit) as exc:
+        stopped = _stop(g, exc)
     except Exception as exc:  # noqa: BLE001 - a bug in the engine must show in the ruling, not as a crash
         failed = f"{type(exc).__name__}: {exc}"
         g.stopped = True
-        trace.force("error", f"The engine failed here ({failed}); this ruling is incomplete and must not be "
-                             "relied on. Please report the scenario.")
+        trace.force("error", say("engine_failed", failure=failed))
+    looped = stopped is not None
     ruling: dict[str, Any] = {
         "scenario": scenario.id,
         "codex": version,
@@ -91,14 +82,32 @@ def _resolve(scenario: Scenario, snapshots: bool, cap: int, observe: Callable[[G
     if failed:
         ruling["error"] = failed
     if scenario.expect is not None:
-        failures = expect.check(scenario.expect, ruling)
-        if looped and stopped is not None:
-            failures.insert(0, f"the resolution was stopped after {stopped['at_step']} steps "
-                               + ("(a loop)" if stopped["reason"] == "steps" else "(out of time)"))
-        if failed:
-            failures.insert(0, f"the engine failed: {failed}")
+        failures = _failures(scenario.expect, ruling, stopped, failed)
         ruling["expect"] = {"passed": not failures, "failures": failures}
     return ruling
+
+
+def _stop(g: Game, exc: OutOfTime | StepLimit) -> dict[str, Any]:
+    """The resolution stopped, out of time or in a loop: the step that says so, and why, for the ruling."""
+    steps = len(g.trace.steps)
+    g.stopped = True
+    where = say("at_action", action=g.pos - 1) if g.pos else None
+    if isinstance(exc, OutOfTime):
+        g.trace.force("limit", say("stopped_out_of_time", steps=steps, where=where, why=str(exc)))
+        return {"reason": "time", "at_step": steps}
+    g.trace.force("limit", say("stopped_in_a_loop", steps=steps, where=where, why=str(exc)))
+    return {"reason": "steps", "at_step": steps}
+
+
+def _failures(wanted: Any, ruling: dict[str, Any], stopped: dict[str, Any] | None, failed: str) -> list[str]:
+    """What the scenario's `expect` finds wrong with the ruling, a stop or an engine failure first."""
+    failures = expect.check(wanted, ruling)
+    if stopped is not None:
+        failures.insert(0, f"the resolution was stopped after {stopped['at_step']} steps "
+                           + ("(a loop)" if stopped["reason"] == "steps" else "(out of time)"))
+    if failed:
+        failures.insert(0, f"the engine failed: {failed}")
+    return failures
 
 
 def _final_derived(g: Game, stopped: dict[str, Any] | None) -> dict[str, Any]:
@@ -120,35 +129,41 @@ def describe_position(g: Game) -> None:
     """With nothing queued, the ruling is the position itself: one step naming what the rules derive
     beyond the printed values (Armaments, auras, Moral, lasting and slot effects, granted keywords)."""
     board = g.board()
-    parts: list[str] = []
+    cards: list[Said] = []
     named: list[tuple[Any, str]] = []
     rules: list[str] = ["glossary/line", "glossary/active"]
     for ref, view in board.souls.items():
         if view.captured:
             continue
-        bits = []
-        for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
-            text, why = stats.explain(value, key)
-            if why:
-                bits.append(text)
-                rules += why
-        for ks in view.keywords:
-            if ks.kind != "printed":
-                bits.append(f"{ks.keyword.label()} from {ks.label}")
-                rules += ks.rules
-                if ks.source_uid is not None and ks.source_uid != g.state.soul(ref).uid:
-                    rules.append("11.2.3")  # a granted effect counts as coming from the card that grants it
-        for blocked in view.blocked:
-            bits.append(f"{blocked.what} (from {blocked.source}, rank {blocked.source_rank}) does not reach "
-                        f"it, as it is Unyielding against its opponent's effects of rank {view.card.rank} or "
-                        "lower")
-            rules += ["13.6.1", "13.6.3"]
+        bits = _derived_bits(g, ref, view, rules)
         if bits:
-            parts.append(f"{view.card.name} ({ref}, line {view.line}): {'; '.join(bits)}")
+            cards.append(say("position_card", card=view.card.name, slot=str(ref), line=view.line,
+                             derived=Series(tuple(bits), "; ")))
             named.append((ref, view.card.name))
-    text = "Nothing is queued; the position as given, with what the rules derive for its active cards. " + (
-        ". ".join(parts) + "." if parts else "Every card has its printed values.")
-    g.trace.add("position", text, tuple(dict.fromkeys(rules)), cards=named)
+    derived = say("position_cards", cards=Series(tuple(cards), ". ")) if cards else say("printed_values_only")
+    g.trace.add("position", say("position_as_given", derived=derived), tuple(dict.fromkeys(rules)),
+                cards=named)
+
+
+def _derived_bits(g: Game, ref: Any, view: Any, rules: list[str]) -> list[str | Said]:
+    """What the rules derive for one active Soul beyond its printed values (its rules added to `rules`)."""
+    bits: list[str | Said] = []
+    for key, value in (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp)):
+        text, why = stats.explain(value, key)
+        if why:
+            bits.append(text)
+            rules += why
+    for ks in view.keywords:
+        if ks.kind != "printed":
+            bits.append(say("keyword_from", keyword=ks.keyword.label(), source=ks.label))
+            rules += ks.rules
+            if ks.source_uid is not None and ks.source_uid != g.state.soul(ref).uid:
+                rules.append("11.2.3")  # a granted effect counts as coming from the card that grants it
+    for blocked in view.blocked:
+        bits.append(say("blocked_by_unyielding", what=blocked.what, source=blocked.source,
+                        rank=blocked.source_rank, card_rank=view.card.rank))
+        rules += ["13.6.1", "13.6.3"]
+    return bits
 
 
 def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:
@@ -158,13 +173,14 @@ def state_after(scenario: Scenario, count: int) -> tuple[Any, Window | None]:
     g = Game(state, Trace(cap=STEP_CAP), tuple(scenario.actions), verbs, scenario.on_illegal, limit=count)
     try:
         play(g)
-    except Pause:
-        return state, (cascade.window(g) if g.window_open else None)
     except OutOfTime:
         raise
     except StepLimit:
-        pass
-    return state, None
+        return state, None
+    if g.paused is None or not g.paused.window_open:
+        return state, None   # the queue ended before `count`, or play stopped outside a window
+    with g.enter(g.paused):
+        return state, cascade.window(g)
 
 
 def extend_with_legal(scenario: Scenario, length: int, choose: Callable[[list[Action]], Action]) -> Scenario:
@@ -200,20 +216,23 @@ def play(g: Game) -> None:
             continue
         g.take()
         verbs.apply(g, action)
+        if g.paused is not None:
+            return   # stopped inside the action, before the next queued one (state_after)
         zones.check_captures(g)
 
 
 def reject(g: Game, action: Action, violations: list[Violation]) -> None:
     rules = list(dict.fromkeys(r for v in violations for r in v.rules))
-    why = "; ".join(v.text for v in violations)
-    text = f"{action.describe()} is not legal: {why}."
+    because = Series(tuple(violations), "; ")
+    refused = say("not_legal", action=action.describe(), why=because)
     places = [action.ref(key, g.state) for key in action.places] + action.target_refs(g.state)
-    step = g.trace.add("reject", f"Action {action.index} ({g.actor(action)}): {text}", rules,
+    step = g.trace.add("reject", say("action_refused", action=action.index, player=g.actor(action),
+                                     refused=refused), rules,
                        reasons=[v.reason for v in violations if v.reason is not None],
                        cards=[g.at(ref) for ref in dict.fromkeys(places) if ref is not None],
                        what="action_refused", action=action.index, player=g.actor(action),
                        because=tuple(v.text for v in violations))
-    g.ledger.refused(action.index, step.n, why)
+    g.ledger.refused(action.index, step.n, because.text)
     if g.rejected is None:
-        g.rejected = {"action": action.index, "text": text, "rules": rules,
+        g.rejected = {"action": action.index, "text": refused.text, "rules": rules,
                       "violations": [v.to_dict() for v in violations]}

@@ -33,6 +33,7 @@ from judge.engine.data import budget
 from judge.engine.data.errors import Reason, Violation
 from judge.engine.play import battle, cascade, placing, turns
 from judge.engine.play.game import Game
+from judge.engine.play.sayings import say
 from judge.engine.position.action import Action
 from judge.engine.position.board import Board, derive
 from judge.engine.position.state import PLAYERS, State
@@ -85,14 +86,14 @@ class Verb:
 
 def _cast(g: Game, action: Action) -> None:
     cascade.cast(g, action)
-    cascade.run_window(g, f"{action.value} went on the Cascade")
+    cascade.run_window(g, say("window_after_cast", card=action.value))
 
 
 def _answering(respond: Do) -> Do:
     """From the open game state, a verb that answers puts its entry on the Cascade and a window opens."""
     def do(g: Game, action: Action) -> None:
         respond(g, action)
-        cascade.run_window(g, "a new entry on the Cascade")
+        cascade.run_window(g, say("window_after_answer"))
     return do
 
 

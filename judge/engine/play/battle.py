@@ -20,14 +20,17 @@ from judge.engine.data.keywords import (
     restrictions,
 )
 from judge.engine.play import cascade, effects, nonevents, references, zones
+from judge.engine.play.clauses import Opening, Series
 from judge.engine.play.game import Battle, Entry, Game
+from judge.engine.play.sayings import Said, say
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
 from judge.engine.position.state import SlotRef, Soul
-from judge.engine.position.views import RealmView, SoulView
+from judge.engine.position.views import KeywordSource, RealmView, SoulView
 from judge.engine.rules import legality
 
 R_CHECK = ("9.5.3", "glossary/attack-target")
+
 R_FIGHT = ("glossary/battle", "glossary/atk", "glossary/def")
 
 
@@ -42,12 +45,12 @@ def declare(g: Game, action: Action) -> None:
     b = Battle(ref, soul.uid, target, holder.uid, counts_as_attack=True)
     board = g.board()
     extra, rules = _declaration_notes(g, board, ref, target)
-    notes = "".join(f" {e[0].upper()}{e[1:]}." for e in extra)
     instances = len(board.souls[ref].instances(DUAL_WIELDING.name))
-    dual = (", allowed by Dual Wielding" + ("; two instances still allow two" if instances > 1 else "")
-            if soul.attacks_made > 1 else "")
-    g.trace.add("battle", f"{soul.name} ({ref}) attacks {g.name_at(target)} (attack {soul.attacks_made} this "
-                          f"Combat Phase{dual}).{notes}",
+    two = say("attack_dual_two_instances") if instances > 1 else None
+    dual = say("attack_dual_wielding", instances=two) if soul.attacks_made > 1 else None
+    g.trace.add("battle", say("attack_declared", card=soul.name, slot=ref, target=g.name_at(target),
+                              count=soul.attacks_made, dual=dual,
+                              notes=say("attack_notes", notes=extra) if extra else None),
                 ("glossary/attack", "glossary/attack-target", *rules,
                  *(("glossary/dual-wielding",) if soul.attacks_made > 1 else ()),
                  *(("13.4.2",) if soul.attacks_made > 1 and instances > 1 else ())),
@@ -58,19 +61,21 @@ def declare(g: Game, action: Action) -> None:
     g.battle = b
     try:
         context = {"attacker": soul.uid, "attacked": holder.uid}
-        cascade.triggered(g, "attacks", ref, context, f"{soul.name} ({ref}) attacks")
+        # the occasions go in as words until the Cascade takes them as records (issue 26)
+        cascade.triggered(g, "attacks", ref, context, say("on_attacks", card=soul.name, slot=ref))
         if not target.is_realm:
-            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
+            cascade.triggered(g, "attacked", target, context,
+                              say("on_attacked", card=holder.name, slot=target))
         cascade.flush_pending(g)
-        cascade.run_window(g, f"the attack declaration of {soul.name} ({ref})")
+        cascade.run_window(g, say("window_after_declaration", card=soul.name, slot=ref))
         if g.stopped or g.state.winner:
             return
         problem = check(g, b)
         if problem:
             _cancel(g, b, soul.name, problem)
             return
-        g.trace.add("battle", f"Check: {soul.name} may still fight {g.name_at(b.target)}; the fight begins.",
-                    R_CHECK, cards=[g.at(b.target)])
+        g.trace.add("battle", say("attack_check_passes", card=soul.name, target=g.name_at(b.target)), R_CHECK,
+                    cards=[g.at(b.target)])
         fight(g, b)
     finally:
         g.battle = None
@@ -78,31 +83,31 @@ def declare(g: Game, action: Action) -> None:
 
 
 def _declaration_notes(g: Game, board: stats.Board, ref: SlotRef,
-                       target: SlotRef) -> tuple[list[str], tuple[str, ...]]:
+                       target: SlotRef) -> tuple[list[Said], tuple[str, ...]]:
     """What the declaration step says beside the attack, and the rules for it: the Front Line, an
     Unyielding attacker ignoring a Taunt, Range from the Second Line, Taunt checked now and only now."""
     soul = g.state.soul(ref)
-    extra: list[str] = []
+    extra: list[Said] = []
     rules: tuple[str, ...] = ()
     if not target.is_realm:
-        extra.append(f"{g.state.holder(target).name} stands in the Front Line")
+        extra.append(say("attack_target_front_line", card=g.state.holder(target).name))
         rules += ("glossary/front-line",)
         for taunter, ks in legality.taunts_protecting(board, target):
             if board.unyielding_against(ref, ks.source_rank, ks.controller):
-                extra.append(f"{soul.name} is Unyielding against the Taunt of {g.name_at(taunter)} (rank "
-                             f"{ks.source_rank}) and ignores it")
+                extra.append(say("attack_ignores_taunt", card=soul.name, taunter=g.name_at(taunter),
+                                 rank=ks.source_rank))
                 rules += ("13.6.1", "13.6.3")
     if board.line(ref) == 2:
-        extra.append(f"{soul.name} attacks from the Second Line with Range")
+        extra.append(say("attack_with_range", card=soul.name))
         rules += ("glossary/range", "9.1.1")
     # Taunt is checked at the declaration only (glossary Attack Target); say so where a Taunt is in force
     if any(board.has_keyword(r, TAUNT.name) for r in g.state.soul_refs(target.player)):
-        extra.append("Taunt is checked now, at the declaration, and only now")
+        extra.append(say("attack_taunt_checked_now"))
         rules += ("glossary/taunt",)
     return extra, rules
 
 
-def _cancel(g: Game, b: Battle, name: str, problem: tuple[str, tuple[str, ...]]) -> None:
+def _cancel(g: Game, b: Battle, name: str, problem: tuple[Said, tuple[str, ...]]) -> None:
     """9.5.3: the attack is cancelled before the fight and does not count."""
     soul_now = _attacker_soul(g, b)
     if soul_now is not None and soul_now.attacks_made > 0:
@@ -110,9 +115,7 @@ def _cancel(g: Game, b: Battle, name: str, problem: tuple[str, tuple[str, ...]])
     text, why = problem
     # "A cancelled attack does not count (9.5.3)": of the texts we have, only the glossary's Dual
     # Wielding entry says it (9.5.3 is absent), so that entry is cited for it, for every attacker
-    g.trace.add("battle", f"The attack of {name} is cancelled before the fight: {text}. A "
-                          "cancelled attack does not count (the glossary says so under Dual "
-                          "Wielding).",
+    g.trace.add("battle", say("attack_cancelled", card=name, problem=text),
                 (*R_CHECK, *why, "glossary/dual-wielding"), cards=[g.at(b.target)])
 
 
@@ -121,41 +124,44 @@ def _attacker_soul(g: Game, b: Battle) -> Soul | None:
     return g.state.soul_at(ref) if ref is not None and not ref.is_realm else None
 
 
-def check(g: Game, b: Battle) -> tuple[str, tuple[str, ...]] | None:
+def check(g: Game, b: Battle) -> tuple[Said, tuple[str, ...]] | None:
     """9.5.3: the attack is cancelled if the target is gone, changed or out of the Front Line, or the
     attacker is no longer active, Frozen, restricted or pushed back beyond its reach."""
     board = g.board()
     now = g.where(b.attacker_uid)
     if now is None or not g.is_active_uid(b.attacker_uid):
-        return "the attacker is no longer active", ()
+        return say("check_attacker_inactive"), ()
     b.attacker = now
     view = board.souls[now]
     for record, restriction in restrictions():   # each keyword that forbids attacking (keywords.py)
         if view.has(record.name):
-            return f"{view.card.name} {restriction.still}", restriction.still_rules
+            return say("check_attacker_restricted", card=view.card.name, still=restriction.still), \
+                restriction.still_rules
     line = board.line(now)
     reach = 2 if view.has(RANGE.name) else 1
     if line is None or line > reach:
-        return ((f"{view.card.name} now stands in line {line}, beyond its reach "
-                f"({'the Second Line with Range' if reach == 2 else 'the Front Line'})"),
+        return (say("check_beyond_reach", card=view.card.name, line=line,
+                    reach=say("reach_second_line") if reach == 2 else say("reach_front_line")),
                 ("glossary/range",) if reach == 2 else ("glossary/front-line",))
     holder = g.state.holder_at(b.target)
     if holder is None or holder.uid != b.target_uid:
-        return f"the Attack Target is no longer the same card on {b.target}", ("15.5.1",)
+        return say("check_target_changed", slot=b.target), ("15.5.1",)
     if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
-        return f"{holder.name} ({b.target}) is no longer active", ("glossary/active",)
+        return say("check_target_inactive", card=holder.name, slot=b.target), ("glossary/active",)
     if not b.target.is_realm and not board.is_front_line(b.target):
-        return (f"{holder.name} ({b.target}) has left the Front Line (line {board.line(b.target)})",
+        return (say("check_target_left_front_line", card=holder.name, slot=b.target,
+                    line=board.line(b.target)),
                 ("glossary/front-line",))
     if not b.target.is_realm:
         target_view = board.souls[b.target]
         for record, guard in guards():   # each keyword that keeps its Soul from being chosen (keywords.py)
             if target_view.has(record.name) and guard.holds(target_view):
-                return f"{holder.name} ({b.target}) {guard.still}", ("glossary/attack-target", *guard.rules)
+                return (say("check_target_guarded", card=holder.name, slot=b.target, still=guard.still),
+                        ("glossary/attack-target", *guard.rules))
     return None
 
 
-Hit = tuple[SlotRef, int, str, tuple[str, ...], str, bool]
+Hit = tuple[SlotRef, int, Said, tuple[str, ...], Said, bool]
 
 
 def fight(g: Game, b: Battle) -> None:
@@ -183,15 +189,12 @@ def fight(g: Game, b: Battle) -> None:
             nonevents.berserk_not_taken(g, att, b.attacker, b.target, captured, dealt_by_attack, b_hp_before)
         return
     if b.attacker_uid == b.target_uid:
-        g.trace.add("battle", f"{att.card.name} battled itself: it can never trigger its own Berserk.",
-                    ("glossary/berserk",))
+        g.trace.add("battle", say("battled_itself", card=att.card.name), ("glossary/berserk",))
         return
     if not g.is_active_uid(b.attacker_uid):
         if att.has(BERSERK.name) or _has_capture_instants(g, att.card):
-            g.trace.add("nonevent", f"{att.card.name} was captured in the same step as its target, so it is "
-                                    "no longer active: its Berserk does not trigger (only active cards' "
-                                    "effects trigger).", ("glossary/berserk", "9.5.8", "11.8.1"),
-                                    what="trigger_missed", of=att.card.name)
+            g.trace.add("nonevent", say("berserk_attacker_captured_too", card=att.card.name),
+                        ("glossary/berserk", "9.5.8", "11.8.1"), what="trigger_missed", of=att.card.name)
         return
     berserk(g, b, att)
 
@@ -207,88 +210,109 @@ def _attack_hit(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
     dmg = zones.in_steps(max(0, raw))
     atk_text, atk_rules = stats.explain(att.atk, "ATK")
     def_text, def_rules = stats.explain(tgt.def_, "DEF")
+    rounding = _rounded_down(raw, dmg)
     if precision:
-        arith = f"{atk_text}, Precision ignores {def_text}"
+        arith = say("attack_arithmetic_precision", atk=atk_text, def_=def_text, rounding=rounding)
     else:
-        arith = f"{atk_text} − {def_text} = {raw}"
-        if raw < 0:
-            arith += ", never below 0"
-    if dmg != max(0, raw):
-        arith += f", rounded down to a step of 5: {dmg}"
-    source = f"{att.card.name}'s attack" if b.counts_as_attack else f"{att.card.name} in the battle"
+        arith = say("attack_arithmetic", atk=atk_text, def_=def_text, raw=raw, floor=_floor(raw),
+                    rounding=rounding)
+    source = (say("attack_source", card=att.card.name) if b.counts_as_attack
+              else say("battle_source", card=att.card.name))
     rules = R_FIGHT + atk_rules + (("9.4.2", "glossary/precision") if precision else def_rules)
     return (b.target, dmg, source, rules, arith, True)
+
+
+def _floor(raw: int) -> Said | None:
+    """Battle damage is never below 0 (glossary/battle): said when ATK − DEF is."""
+    return say("arithmetic_never_below_0") if raw < 0 else None
+
+
+def _rounded_down(raw: int, dealt: int) -> Said | None:
+    """Damage comes in steps of 5, rounded down (glossary/damage): said when that changed it."""
+    return say("arithmetic_rounded_down", amount=dealt) if dealt != max(0, raw) else None
 
 
 def _defiance_hits(g: Game, b: Battle, board: stats.Board, att: SoulView,
                    tgt: SoulView | RealmView) -> list[Hit]:
     """Defiance: the attacked Soul deals it to the attacker at the same moment (9.5.6)."""
     defiances = tgt.instances(DEFIANCE.name) if b.counts_as_attack and not b.target.is_realm else []
-    stack = ("13.4.1",) if len(defiances) > 1 else ()
-    mid = ("12.5.1", "11.1.5") if b.by_effect else ()
     attacker_unyielding = (board.has_keyword(b.attacker, UNYIELDING.name)
                            and b.attacker.player != b.target.player)
     hits: list[Hit] = []
     for ks in defiances:
         granted = ks.kind != "printed"
-        src = ks.label if granted else tgt.card.name
         # 11.2.3: a granted Defiance comes from the card that grants it; its rank matters only against an
         # Unyielding attacker (13.2.2), cited on the step that says whether Unyielding stops it
         source_rules = (*(("11.2.3",) if granted else ()),
                         *(("13.2.2",) if granted and attacker_unyielding else ()))
         if g.board().unyielding_against(b.attacker, ks.source_rank, ks.controller):
-            g.trace.add("nonevent", f"{tgt.card.name}'s Defiance {ks.keyword.value} (from {src}, rank "
-                                    f"{ks.source_rank}) does nothing to {att.card.name} ({b.attacker}, rank "
-                                    f"{att.card.rank}, Unyielding).",
-                        ("13.6.6", "13.6.3", "glossary/defiance", *source_rules),
-                        cards=[(b.attacker, att.card.name),
-                               g.at(SlotRef.parse(ks.source) if ks.source and ":" in ks.source else None)],
-                        what="kept_off", of=tgt.card.name)
+            _defiance_stopped(g, b, att, tgt, ks, source_rules)
             continue
-        hits.append((b.attacker, ks.keyword.value,
-                     f"{tgt.card.name}'s Defiance (from {src}, rank {ks.source_rank}), an Instant Effect",
-                     ("9.5.6", "glossary/defiance", "glossary/instant-effect", "11.1.5", *ks.rules,
-                      *(("11.2.3",) if granted else ()), *stack, *mid),
-                     "effect damage, not battle damage, dealt at the same moment as the attack damage"
-                     + (", each instance dealing its own" if stack else "")
-                     + (", in the middle of the effect that started the battle" if mid else ""), False))
+        hits.append(_defiance_hit(b, tgt, ks, stacked=len(defiances) > 1))
     higher = [ks for ks in defiances if ks.source_rank > att.card.rank] if attacker_unyielding else []
     if higher:
-        g.trace.add("instant", f"{att.card.name} ({b.attacker}, rank {att.card.rank}) is Unyielding, but "
-                               f"the Defiance from rank {higher[0].source_rank} is of a higher rank, so "
-                               "it reaches it.",
+        g.trace.add("instant", say("defiance_reaches_unyielding", card=att.card.name, slot=b.attacker,
+                                   rank=att.card.rank, source_rank=higher[0].source_rank),
                     ("13.6.7", "13.6.7e", "13.6.3",
                      *(("11.2.3", "13.2.2") if higher[0].kind != "printed" else ())),
                      cards=[(b.attacker, att.card.name)])
     return hits
 
 
+def _defiance_from(tgt: SoulView | RealmView, ks: KeywordSource) -> str:
+    """Where a Defiance comes from: the card that grants it, or the Soul's own card (printed)."""
+    return ks.label if ks.kind != "printed" else tgt.card.name
+
+
+def _defiance_stopped(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView, ks: KeywordSource,
+                      source_rules: tuple[str, ...]) -> None:
+    """13.6.6, 13.6.3: a Defiance of the Unyielding attacker's rank or lower does nothing to it."""
+    g.trace.add("nonevent", say("defiance_stopped_by_unyielding", card=tgt.card.name, amount=ks.keyword.value,
+                                source=_defiance_from(tgt, ks), source_rank=ks.source_rank,
+                                attacker=att.card.name, slot=b.attacker, rank=att.card.rank),
+                ("13.6.6", "13.6.3", "glossary/defiance", *source_rules),
+                cards=[(b.attacker, att.card.name),
+                       g.at(SlotRef.parse(ks.source) if ks.source and ":" in ks.source else None)],
+                what="kept_off", of=tgt.card.name)
+
+
+def _defiance_hit(b: Battle, tgt: SoulView | RealmView, ks: KeywordSource, stacked: bool) -> Hit:
+    """One instance of Defiance as a hit: effect damage (an Instant Effect, 11.1.5) dealt at the same
+    moment as the attack damage (9.5.6); instances each deal their own (13.4.1)."""
+    stack = ("13.4.1",) if stacked else ()
+    mid = ("12.5.1", "11.1.5") if b.by_effect else ()
+    source = say("defiance_source", card=tgt.card.name, source=_defiance_from(tgt, ks),
+                 source_rank=ks.source_rank)
+    arithmetic = say("defiance_arithmetic", each=say("defiance_each_instance") if stack else None,
+                     mid=say("defiance_mid_effect") if mid else None)
+    return (b.attacker, ks.keyword.value, source,
+            ("9.5.6", "glossary/defiance", "glossary/instant-effect", "11.1.5", *ks.rules,
+             *(("11.2.3",) if ks.kind != "printed" else ()), *stack, *mid), arithmetic, False)
+
+
 def _counterblow(b: Battle, att: SoulView, tgt: SoulView | RealmView) -> Hit:
     """A Realm strikes back (interpretation/realm-counterblow)."""
     raw_c = tgt.atk.total - att.def_.total
     blow = zones.in_steps(max(0, raw_c))
+    against = (say("counterblow_against_attack") if b.counts_as_attack
+               else say("counterblow_against_battle", card=att.card.name))
     # the Codex says a Realm strikes back with its ATK (glossary Realm, 10.5.3); how much it deals is
     # ours, as 9.4.4 is absent: battle damage like an attack's (interpretation/realm-counterblow)
-    return (b.attacker, blow, f"{tgt.card.name}'s counterblow (a Realm strikes back with its ATK)",
+    return (b.attacker, blow, say("counterblow_source", card=tgt.card.name),
             ("glossary/realm", "10.5.3", "interpretation/realm-counterblow", "9.4.4"),
-            f"ATK {tgt.atk.total} − DEF {att.def_.total} = {raw_c}"
-            + (", never below 0" if raw_c < 0 else "")
-            + (f", rounded down to a step of 5: {blow}" if blow != max(0, raw_c) else "")
-            + ", at the same moment as "
-            + ("the attack damage" if b.counts_as_attack else f"{att.card.name}'s damage")
-            + " (the amount and its being battle damage are our reading: 9.4.4 is absent)", True)
+            say("counterblow_arithmetic", atk=tgt.atk.total, def_=att.def_.total, raw=raw_c,
+                floor=_floor(raw_c), rounding=_rounded_down(raw_c, blow), against=against), True)
 
 
 def _deal(g: Game, hits: list[Hit]) -> int:
     """Every hit at the same moment, each measured against the HP before the fight; what the attack
     damage (the first hit) dealt."""
-    g.in_fight = True
     dealt_by_attack = 0
-    for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
-        dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=is_battle)
-        if i == 0:
-            dealt_by_attack = dealt
-    g.in_fight = False
+    with g.enter(in_fight=True):
+        for i, (ref, amount, source, rules, arithmetic, is_battle) in enumerate(hits):
+            dealt = zones.deal_damage(g, ref, amount, source, rules, arithmetic, battle=is_battle)
+            if i == 0:
+                dealt_by_attack = dealt
     return dealt_by_attack
 
 
@@ -297,13 +321,13 @@ def _capture_step(g: Game) -> list[SlotRef]:
     board_now = g.board()
     if any(v.hp.total <= 0 and not v.captured for v in board_now.souls.values()) or \
             any(v.hp.total <= 0 and not v.shattered for v in board_now.realms.values()):
-        g.trace.add("battle", "Capture step: what the fight brought to 0 HP is captured now, not before.",
-                    ("9.5.8", "glossary/capture"))
+        g.trace.add("battle", say("capture_step"), ("9.5.8", "glossary/capture"))
     captured = zones.check_captures(g, step=True)
     for ref in captured:
         # "when this Soul is captured": a captured card is no longer active, so it does not trigger (11.8.1)
         if not ref.is_realm and not g.state.winner:
-            cascade.triggered(g, "captured", ref, {}, f"{g.state.soul(ref).name} ({ref}) is captured")
+            occasion = say("on_captured", card=g.state.soul(ref).name, slot=ref)
+            cascade.triggered(g, "captured", ref, {}, occasion)
     return captured
 
 
@@ -313,15 +337,13 @@ def _no_berserk_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmVi
     captured in this step, the attacker still active and not the target (glossary/berserk)."""
     if b.counts_as_attack and not b.target.is_realm and b.attacker in captured and b.attacker != b.target \
             and tgt.has(BERSERK.name) and not g.state.winner:
-        g.trace.add("nonevent", f"{tgt.card.name}'s Defiance captured the attacker: that is no capture in "
-                                f"battle for {tgt.card.name}, so its Berserk does not trigger.",
+        g.trace.add("nonevent", say("berserk_defiance_capture", card=tgt.card.name),
                     ("glossary/berserk", "glossary/defiance"), what="trigger_missed", of=tgt.card.name)
     if not b.counts_as_attack and not g.state.winner and not b.target.is_realm and b.target in captured \
             and b.attacker_uid != b.target_uid and g.is_active_uid(b.attacker_uid) and att.has(BERSERK.name):
         # Berserk "triggers when this Soul captures the Soul it attacked": in a battle that is no attack
         # the Soul attacked nothing (interpretation/battle-by-effect)
-        g.trace.add("nonevent", f"{att.card.name}'s battle was not an attack, so it captured no Soul it "
-                                "attacked: its Berserk does not trigger.",
+        g.trace.add("nonevent", say("berserk_battle_not_attack", card=att.card.name),
                     ("glossary/berserk", "interpretation/battle-by-effect"),
                     what="trigger_missed", of=att.card.name)
 
@@ -332,32 +354,42 @@ def _fight_notes(g: Game, b: Battle, att: SoulView, tgt: SoulView | RealmView) -
     board = g.board()
     for ref in (b.target, b.attacker) if b.target.is_realm else (b.target,):
         if not ref.is_realm and board.has_keyword(ref, UNYIELDING.name):
-            g.trace.add("battle", f"{g.name_at(ref)} is Unyielding, but battle damage is not an effect: "
-                                  "Unyielding does not protect against it.", ("13.6.7", "13.6.7b"),
-                                  cards=[g.at(ref)])
+            g.trace.add("battle", say("unyielding_not_against_battle", card=g.name_at(ref)),
+                        ("13.6.7", "13.6.7b"), cards=[g.at(ref)])
     if not b.target.is_realm:
-        for eff in tgt.card.effects:
-            if eff.kind == "static" and eff.to == "other_own_souls" and not tgt.negated:
-                g.trace.add("battle", f"{tgt.card.name}'s aura gives to its controller's other Souls, not to "
-                                      f"{tgt.card.name} itself.", ("13.1.2",),
-                            cards=[(b.target, tgt.card.name)], what="kept_off", of=tgt.card.name)
-                break
+        _aura_not_to_itself(g, b, tgt)
     else:
-        views: list[tuple[SlotRef, SoulView | RealmView]] = [*board.souls.items(), *board.realms.items()]
-        givers = [ref for ref, view in views if ref.player == b.target.player and ref != b.target
-                  and not getattr(view, "captured", False) and not getattr(view, "shattered", False)
-                  and any(e.kind == "static" and e.to in ("all_own_souls",
-                                                          "other_own_souls") for e in view.card.effects)]
-        if givers:
-            g.trace.add("battle", f"{', '.join(g.name_at(r) for r in givers)} gives to its controller's "
-                                  f"Souls; that reaches Souls only, not {tgt.card.name}, a Realm.",
-                        ("13.1.3",), cards=[g.at(r) for r in givers])
+        _aura_not_to_realm(g, board, b.target, tgt)
     for ref, view in board.souls.items():
         if view.negated and not view.captured and ref.player in (b.attacker.player, b.target.player) and \
                 any(e.kind == "static" for e in view.card.effects):
-            g.trace.add("battle", f"The effects of {g.name_at(ref)} are negated by an effect in force, so "
-                                  "what it would give is stopped for as long as that lasts.",
-                        ("13.5.2", "13.1.2"), cards=[g.at(ref)])
+            g.trace.add("battle", say("negated_gives_nothing", card=g.name_at(ref)), ("13.5.2", "13.1.2"),
+                        cards=[g.at(ref)])
+
+
+def _aura_not_to_itself(g: Game, b: Battle, tgt: SoulView | RealmView) -> None:
+    """13.1.2: an aura for its controller's other Souls gives nothing to the attacked Soul itself."""
+    for eff in tgt.card.effects:
+        if eff.kind == "static" and eff.to == "other_own_souls" and not tgt.negated:
+            g.trace.add("battle", say("aura_not_to_itself", card=tgt.card.name), ("13.1.2",),
+                        cards=[(b.target, tgt.card.name)], what="kept_off", of=tgt.card.name)
+            return
+
+
+def _gives_to_souls(view: SoulView | RealmView) -> bool:
+    """An active card with an aura for its controller's Souls."""
+    return not getattr(view, "captured", False) and not getattr(view, "shattered", False) and \
+        any(e.kind == "static" and e.to in ("all_own_souls", "other_own_souls") for e in view.card.effects)
+
+
+def _aura_not_to_realm(g: Game, board: stats.Board, target: SlotRef, tgt: SoulView | RealmView) -> None:
+    """13.1.3: what an aura gives to its controller's Souls does not reach an attacked Realm."""
+    views: list[tuple[SlotRef, SoulView | RealmView]] = [*board.souls.items(), *board.realms.items()]
+    givers = [ref for ref, view in views
+              if ref.player == target.player and ref != target and _gives_to_souls(view)]
+    if givers:
+        g.trace.add("battle", say("aura_not_to_realm", givers=Series(tuple(g.name_at(r) for r in givers)),
+                                  realm=tgt.card.name), ("13.1.3",), cards=[g.at(r) for r in givers])
 
 
 def _has_capture_instants(g: Game, card: CardDef) -> bool:
@@ -368,7 +400,7 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
     ref = g.where(b.attacker_uid)
     if ref is None:
         raise KeyError(f"the attacker {att.card.name} is not on the field")  # fight checked it is active
-    text = f"{att.card.name} ({ref}) captured the Soul it attacked"
+    captured = say("berserk_captured", card=att.card.name, slot=ref)
     view = g.board().souls[ref]
     if view.negated and any(k.name == BERSERK.name for k in att.card.keywords):
         board = g.board()
@@ -376,8 +408,8 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
                     if (r := g.where(uid))]
         reason = Reason.of("trigger_negated", card=att.card.name, slot=str(ref),
                            negator=" and ".join(negators) or "an effect in force")
-        g.trace.add("nonevent", f"{att.card.name}'s {BERSERK.title} does not trigger ({text}): "
-                                f"{reason.text}.",
+        g.trace.add("nonevent", say("berserk_negated", card=att.card.name, keyword=BERSERK.title,
+                                    captured=captured, reason=reason),
                     (*BERSERK.rules[:1], *reason.rules), reasons=[reason],
                     what="trigger_missed", of=att.card.name)
     for ks in view.instances(BERSERK.name):
@@ -389,14 +421,13 @@ def berserk(g: Game, b: Battle, att: SoulView) -> None:
                       source_ref=ref, context={"attacker": b.attacker_uid, "attacked": b.target_uid})
         grant = Reason.of("granted_by", keyword=BERSERK.title, source=ks.label, card=att.card.name,
                           slot=str(ref), source_rank=ks.source_rank) if ks.kind != "printed" else None
-        granted = f" {grant.text[0].upper()}{grant.text[1:]}." if grant else ""
-        g.trace.add("instant", f"Berserk triggers: {text} with the attack damage in the capture "
-                               f"step.{granted}",
+        granted = say("berserk_granted", grant=Opening(grant)) if grant else None
+        g.trace.add("instant", say("berserk_triggers", captured=captured, granted=granted),
                     ("glossary/berserk", "9.5.8", *(("13.2.1", *ks.rules) if grant else ())),
                     reasons=[grant] if grant else (), cards=[(ref, att.card.name)])
-        effects.resolve_instant(g, entry, text)
+        effects.resolve_instant(g, entry, captured)
     cascade.triggered(g, "captures_attack_target", ref,
-                      {"attacker": b.attacker_uid, "attacked": b.target_uid}, text)
+                      {"attacker": b.attacker_uid, "attacked": b.target_uid}, captured)
 
 
 def aftermath(g: Game, b: Battle) -> None:
@@ -410,11 +441,11 @@ def aftermath(g: Game, b: Battle) -> None:
             continue
         seen.add(uid)
         # a Soul captured in the battle is no longer active: its effect is lost, and said so (11.8.1)
-        how = "" if g.is_active_uid(uid) else ", but was captured in it"
+        how = None if g.is_active_uid(uid) else say("battled_but_captured")
         cascade.triggered(g, "after_battle", ref, {"attacker": b.attacker_uid, "attacked": b.target_uid},
-                          f"{g.state.soul(ref).name} ({ref}) has battled{how}")
+                          say("on_battled", card=g.state.soul(ref).name, slot=ref, how=how))
     if not b.by_effect and not g.resolving and cascade.flush_pending(g):
-        cascade.run_window(g, "the Timing Effects triggered after the battle")
+        cascade.run_window(g, say("window_after_battle"))
 
 
 @effects.apply_part.register
@@ -424,8 +455,7 @@ def _battle_part(part: parts.Battle, g: Game, entry: Entry) -> None:
     attackers = references.resolve_ref(g, entry, part.spec["attacker"])
     targets = references.resolve_ref(g, entry, part.spec["target"])
     if not attackers or not targets:
-        g.trace.add("effect", f"{entry.label}: the battle can't happen, a Soul it names is no longer active; "
-                              "the part is skipped.", ("11.6.3", "glossary/battle"))
+        g.trace.add("effect", say("battle_part_soul_gone", effect=entry.label), ("11.6.3", "glossary/battle"))
         return
     target_ref, targeted = targets[0]
     if references.protected(g, entry, target_ref, targeted):
@@ -441,7 +471,7 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
     holder = g.state.holder_at(target)
     board = g.board()
     if att is None or holder is None:
-        g.trace.add("battle", f"{entry.label}: only an active Soul can battle, so there is no battle.",
+        g.trace.add("battle", say("battle_by_effect_no_soul", effect=entry.label),
                     ("glossary/battle", "glossary/soul", "11.6.3"))
         return
     if counts_as_attack:
@@ -450,32 +480,35 @@ def effect_battle(g: Game, entry: Entry, attacker: SlotRef, target: SlotRef, cou
         if restricted:
             why = restricted[0]
             # the glossary says it (Restriction: "stops battles started by effects that count as attacks")
-            g.trace.add("battle", f"{att.name} ({attacker}) is {why.by_effect}, so it does not battle in a "
-                                  "battle that counts as an attack.", why.by_effect_rules,
-                                  cards=[(attacker, att.name)])
+            g.trace.add("battle", say("battle_by_effect_restricted", card=att.name, slot=attacker,
+                                      restriction=why.by_effect), why.by_effect_rules,
+                        cards=[(attacker, att.name)])
             return
     b = Battle(attacker, att.uid, target, holder.uid, counts_as_attack, by_effect=True)
     defiant = not target.is_realm and board.has_keyword(target, DEFIANCE.name)
     if counts_as_attack:
-        kind = "it counts as an attack" + (f", so {holder.name}'s Defiance triggers" if defiant else "")
+        kind = say("battle_counts_as_attack",
+                   defiance=say("battle_defiance_triggers", card=holder.name) if defiant else None)
     else:
-        kind = "it is not an attack" + (", so Defiance does not trigger" if defiant else "")
-    g.trace.add("battle", f"{entry.label} starts a battle: {att.name} ({attacker}) battles "
-                          f"{g.name_at(target)}. It begins at the fight and uses up no attack; {kind}.",
+        kind = say("battle_not_an_attack", defiance=say("battle_defiance_idle") if defiant else None)
+    g.trace.add("battle", say("battle_by_effect", effect=entry.label, card=att.name, slot=attacker,
+                              target=g.name_at(target), kind=kind),
                 ("glossary/battle", "glossary/attack", "interpretation/battle-by-effect",
                  *(("glossary/defiance",) if defiant else ())), cards=[(attacker, att.name), g.at(target)])
     if attacker == target and board.souls[attacker].has(BERSERK.name):
-        g.trace.add("battle", f"{att.name} ({attacker}) battles itself: it can never trigger its own "
-                              "Berserk.", ("glossary/berserk",), cards=[(attacker, att.name)])
+        g.trace.add("battle", say("battles_itself", card=att.name, slot=attacker), ("glossary/berserk",),
+                    cards=[(attacker, att.name)])
 
     if counts_as_attack:
         context = {"attacker": att.uid, "attacked": holder.uid}
-        cascade.triggered(g, "attacks", attacker, context, f"{att.name} ({attacker}) attacks")
+        cascade.triggered(g, "attacks", attacker, context,
+                          say("on_attacks", card=att.name, slot=attacker))
         if not target.is_realm and target != attacker:
-            cascade.triggered(g, "attacked", target, context, f"{holder.name} ({target}) is attacked")
+            cascade.triggered(g, "attacked", target, context,
+                              say("on_attacked", card=holder.name, slot=target))
         elif target == attacker:
             cascade.triggered(g, "attacked", target, context,
-                              f"{holder.name} ({target}) is attacked (by itself)")
+                              say("on_attacked_by_itself", card=holder.name, slot=target))
     outer = g.battle
     g.battle = b
     try:

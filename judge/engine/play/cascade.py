@@ -13,21 +13,22 @@ window, Cascade, Fast, Timing Effect, Instant Effect; interpretation/priority-an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.data.cards import CardDef, EffectDef
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
 from judge.engine.play import effects, zones
+from judge.engine.play.clauses import Opening, Series, Words
 from judge.engine.play.game import Entry, Game, Pending, Target
+from judge.engine.play.sayings import Said, say
 from judge.engine.play.trace import Step
+from judge.engine.play.triggers import triggered as triggered  # called as cascade.triggered by the moves
 from judge.engine.position import condition_words as words
 from judge.engine.position import targets, tree
 from judge.engine.position.action import Action
-from judge.engine.position.conditions import failed_conditions
 from judge.engine.position.state import Realm, SlotRef, Soul
-from judge.engine.position.views import KeywordSource, RealmView, SoulView
 from judge.engine.rules import legality
 from judge.engine.rules import moment as checks
 from judge.engine.rules.moment import Offer, Window
@@ -104,32 +105,36 @@ def target_rules(g: Game, entry: Entry) -> tuple[str, ...]:
     return tuple(rules)
 
 
-def _targets_text(g: Game, entry: Entry, picked: bool) -> str:
+def _targeting(g: Game, entry: Entry, picked: bool) -> Said | None:
+    """The targets an entry was given, as a clause (None without targets)."""
     if not entry.targets:
-        return ""
-    names = ", ".join(g.name_at(t.ref) if t.what != "spot" else f"the spot {t.ref}"
-                      + (f" ({g.name_at(t.ref)})" if g.state.soul_at(t.ref) else "") for t in entry.targets)
-    note = " (no targets were given, so the first legal choice is taken)" if picked else ""
-    return f", targeting {names}{note}"
+        return None
+    names = Series(tuple(g.name_at(t.ref) if t.what != "spot"
+                         else say("target_spot_held", slot=str(t.ref), card=g.name_at(t.ref))
+                         if g.state.soul_at(t.ref) else say("target_spot", slot=str(t.ref))
+                         for t in entry.targets))
+    return say("targeting", targets=names, picked=say("first_legal_targets") if picked else None)
 
 
-def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...],
+def put_on_cascade(g: Game, entry: Entry, used: Said, rules: tuple[str, ...],
                    reasons: tuple[Reason, ...] = ()) -> None:
     """The entry goes on top of the Cascade; an Activated or Timing Effect counts towards its limit
     now, even if it later fizzles (11.7.3). Souls it targets may trigger (`targeted`)."""
     g.cascade.append(entry)
     rules = (*rules, *target_rules(g, entry))
+    counted = None
     if entry.kind in ("activated", "timing"):
         effects.count_use(g, entry.source_uid, entry.effect)
         if entry.effect.limit and entry.source_uid is not None:  # the card whose effect it is (11.7.2)
             turn, game = g.state.uses(entry.source_uid, entry.effect.label)
-            text += (f" ({entry.effect.limit.text}: this card's use {turn} this turn, {game} this duel; it "
-                     "counts now, even if it later fizzles.)")
+            counted = say("use_counted", limit=entry.effect.limit.text, turn=turn, game=game)
             rules = (*rules, "11.7.1", "11.7.2", "11.7.3")
     depth = len(g.cascade)
-    pushed = g.trace.add("cascade", f"{text} It goes on the Cascade ({'top of ' if depth > 1 else ''}{depth} "
-                           f"entr{'ies' if depth > 1 else 'y'}).", (*rules, *R_CASCADE),
-                [{"cascade": "push", "entry": entry.label, "controller": entry.controller}], reasons=reasons)
+    said = say("goes_on_cascade_top", used=used, counted=counted, depth=depth) if depth > 1 else \
+        say("goes_on_cascade", used=used, counted=counted, depth=depth)
+    pushed = g.trace.add("cascade", said, (*rules, *R_CASCADE),
+                         [{"cascade": "push", "entry": entry.label, "controller": entry.controller}],
+                         reasons=reasons)
     g.ledger.pushed(entry.id, entry.action, entry.label, entry.card, entry.kind, pushed.n,
                     entry.target_uids, entry.source_uid)
     _leader_labels(g, entry)
@@ -137,7 +142,7 @@ def put_on_cascade(g: Game, entry: Entry, text: str, rules: tuple[str, ...],
         soul = g.state.active_soul_at(t.ref) if not t.ref.is_realm else None
         if soul is not None and t.names_soul and t.ref.player != entry.controller:
             triggered(g, "targeted", t.ref, {"triggering_entry": entry.id},
-                      f"{soul.name} ({t.ref}) is targeted by {entry.label}")
+                      say("targeted_by", card=soul.name, slot=str(t.ref), effect=entry.label))
 
 
 def _leader_labels(g: Game, entry: Entry) -> None:
@@ -148,7 +153,7 @@ def _leader_labels(g: Game, entry: Entry) -> None:
         if soul is None or not (spec.where or {}).get("leader") or t.ref.slot == g.state.field.root:
             continue
         reason = Reason.of("leader_label", card=soul.name, slot=str(t.ref), effect=entry.label)
-        g.trace.add("effect", f"{reason.text[0].upper()}{reason.text[1:]}.", reason.rules, reasons=[reason])
+        g.trace.add("effect", say("leader_label", reason=Opening(reason)), reason.rules, reasons=[reason])
 
 
 def cast(g: Game, action: Action) -> None:
@@ -159,24 +164,24 @@ def cast(g: Game, action: Action) -> None:
     zones.take_from_hand(g, player, card.name)
     g.state.event_slot = card.name
     soul = g.state.soul(caster)
-    picked_caster = ("" if "caster" in action.args
-                     else " (no Caster was given, so the first legal one is taken)")
+    picked = None if "caster" in action.args else say("first_legal_caster")
+    frozen = meets = None
     caster_rules: tuple[str, ...] = ()
     if g.board().has_keyword(caster, FROZEN.name):
-        picked_caster += f"; {soul.name} is Frozen, but a Frozen Soul may still cast Events"
+        frozen = say("frozen_caster", card=soul.name)
         caster_rules = ("glossary/frozen",)
     if card.caster:
-        picked_caster += f"; {soul.name} meets the Caster requirement"
+        meets = say("caster_requirement_met", card=soul.name)
         caster_rules = (*caster_rules, "10.2.2", "11.2.2")
     entry = Entry(g.new_entry_id(), "event", card.name, eff, player, card.rank, caster_uid=soul.uid,
                   source_ref=caster, discard=list(action.args.get("discard") or []), action=action.index,
                   context={"caster_name": soul.name})
-    entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card))
-    put_on_cascade(g, entry, f"{player} casts {card.name} (rank {card.rank}) through {soul.name} ({caster}) "
-                             f"as its Caster{picked_caster}{_targets_text(g, entry, picked)}; it lies on the "
-                             "event slot. Its cost, if any, is paid only when it resolves.",
-                   ("10.2.1", "10.2.3", "10.2.4", "11.5.1",
-                                                                             *caster_rules))
+    entry.targets, chosen = _choose(g, action, eff, targets.Source.of(player, card))
+    put_on_cascade(g, entry, say("casts_event", player=player, card=card.name, rank=card.rank,
+                                 caster=soul.name, slot=str(caster), picked=picked, frozen=frozen,
+                                 meets=meets,
+                                 targets=_targeting(g, entry, chosen)),
+                   ("10.2.1", "10.2.3", "10.2.4", "11.5.1", *caster_rules))
     flush_pending(g)
 
 
@@ -198,25 +203,26 @@ def activate(g: Game, action: Action) -> None:
     entry = Entry(g.new_entry_id(), "activated", card.name, eff, player, card.rank, source_uid=holder.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []), action=action.index)
     entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card, ref))
-    fast = "Fast " if eff.fast else ""
-    cond = ""
+    cond = None
     if eff.condition and not ref.is_realm:
-        cond = (f" Its condition is checked now, as it is used, and holds "
-                f"({words.condition_now(g.board(), ref, eff.condition)}).")
+        cond = say("condition_holds_at_use", holds=words.condition_now(g.board(), ref, eff.condition))
     if ref.is_realm and len(tree.proactive_slots(g.state, player)) < len(g.state.field.slots):
         # 10.5.2: said where it decides something, while the Escalation Spiral still limits A's Souls
         reason = Reason.of("realm_needs_no_proactive_slot", card=card.name, slot=str(ref))
-        g.trace.add("action", f"{reason.text[0].upper()}{reason.text[1:]}, so the Escalation Spiral does "
-                              f"not limit {card.name}'s {eff.label}.",
+        g.trace.add("action", say("spiral_does_not_limit", reason=Opening(reason), card=card.name,
+                                  effect=eff.label),
                     (*reason.rules, "glossary/escalation-spiral"),
                     reasons=[reason])
     blocked = getattr(g.board().view(ref), "blocked", ())
     if blocked:
-        g.trace.add("action", f"{card.name} ({ref}) is Unyielding: " + "; ".join(
-            f"{b.what} (from {b.source}, rank {b.source_rank}) does not reach it" for b in blocked) + ".",
+        kept = Series(tuple(say("does_not_reach_it", what=b.what, source=b.source, rank=b.source_rank)
+                            for b in blocked), "; ")
+        g.trace.add("action", say("unyielding_keeps_off", card=card.name, slot=str(ref), kept=kept),
                     ("13.6.1", "13.6.3"), cards=[(ref, card.name)], what="kept_off")
-    put_on_cascade(g, entry, f"{player} uses {card.name}'s {fast}Activated Effect {eff.label} ({ref})"
-                             f"{_targets_text(g, entry, picked)}.{cond}",
+    facts = {"player": player, "card": card.name, "effect": eff.label, "slot": str(ref),
+             "targets": _targeting(g, entry, picked), "condition": cond}
+    used = say("uses_fast_activated", **facts) if eff.fast else say("uses_activated", **facts)
+    put_on_cascade(g, entry, used,
                    ("11.1.2", "glossary/activated-effect", *(("11.3.1",) if cond else ())))
     flush_pending(g)
 
@@ -234,7 +240,6 @@ def spring(g: Game, action: Action) -> None:
     entry = Entry(g.new_entry_id(), "ambush", card.name, eff, player, card.rank, ambusher_uid=ambusher.uid,
                   source_ref=ref, discard=list(action.args.get("discard") or []), action=action.index)
     rules: tuple[str, ...] = ("10.4.3", "10.4.5", "10.4.5b" if g.window_open else "10.4.5a")
-    notes = ""
     moment = _moment(g) if g.window_open else None
     if eff.kind == "timing" and moment is not None:
         entry.context["triggering_entry"] = moment.get("entry")
@@ -242,24 +247,25 @@ def spring(g: Game, action: Action) -> None:
         entry.context["attacked"] = moment.get("attacked")
         rules = (*rules, "10.4.6", "12.6.1", "11.8.2",
                  *(("interpretation/ambush-answers-an-attack",) if moment["trigger"] == "attacked" else ()))
+    set_by_other = not_limited = None
     if amb.setter != ambusher.uid:
-        notes += (f" The Ambush belongs to the slot, so {ambusher.name}, now on it, springs it though "
-                  "another Soul set it.")
+        set_by_other = say("ambush_set_by_another", card=ambusher.name)
         rules = (*rules, "10.4.4")
     if not g.board().is_proactive(ref):
-        notes += " Springing is not limited by the Escalation Spiral."
+        not_limited = say("springing_not_limited")
         rules = (*rules, "10.4.9")
     entry.targets, picked = _choose(g, action, eff, targets.Source.of(player, card, ref))
-    answer = ""
+    answer = None
     why: tuple[Reason, ...] = ()
     if moment is not None and eff.kind == "timing" and eff.trigger:
         # 10.4.6: why it may be sprung now, said at the spring
         now = Reason.of("ambush_moment_now", ambush=card.name, moment=eff.trigger.replace("_", " "),
                         now=checks.moment_now(g.state, window(g, player), ref), ambusher=str(ref))
-        answer, why = f" in answer to {moment['what']} ({now.text})", (now,)
-    put_on_cascade(g, entry, f"{player} springs {card.name} (rank {card.rank}) at {ref}{answer}: it is "
-                             f"turned face up; {ambusher.name} is its "
-                             f"Ambusher{_targets_text(g, entry, picked)}.{notes}", rules, why)
+        answer, why = say("ambush_answers", moment=moment["what"], now=now), (now,)
+    put_on_cascade(g, entry, say("springs_ambush", player=player, card=card.name, rank=card.rank,
+                                 slot=str(ref), answer=answer, ambusher=ambusher.name,
+                                 targets=_targeting(g, entry, picked), set_by_other=set_by_other,
+                                 not_limited=not_limited), rules, why)
     flush_pending(g)
 
 
@@ -273,129 +279,11 @@ def use(g: Game, action: Action) -> None:
                   source_uid=offer.card_uid, source_ref=ref, context=dict(offer.context),
                   discard=list(action.args.get("discard") or []), action=action.index)
     entry.targets, picked = _choose(g, action, offer.effect, _source(g, offer, ref))
-    put_on_cascade(g, entry, f"{player} uses {offer.card}'s optional Timing Effect {offer.effect.label} "
-                             f"({ref}), offered since {offer.trigger_text}{_targets_text(g, entry, picked)}.",
+    put_on_cascade(g, entry, say("uses_offered", player=player, card=offer.card, effect=offer.effect.label,
+                                 slot=str(ref), trigger=offer.trigger_text,
+                                 targets=_targeting(g, entry, picked)),
                    ("11.8.4", "12.4.3", "11.1.3"))
     flush_pending(g)
-
-
-# --- triggers ----------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Triggered:
-    """A Timing or Instant Effect a card has now, printed or granted (13.2.1: a granted effect works
-    as if printed), with the rank it counts as coming from (13.2.2) and where it comes from."""
-
-    effect: EffectDef
-    source_rank: int
-    granted_by: str | None = None       # the granter's label ("Harold (A:L2)", "Iron Blade (Armament)")
-    granted_rules: tuple[str, ...] = ()  # the rules that make it reach the card (aura, slot, Armament, …)
-    keyword_rules: tuple[str, ...] = ()  # a keyword's effect (Reinforcement): the keyword's own rules
-
-
-def timing_effects(card: CardDef, view: SoulView | RealmView | None) -> list[Triggered]:
-    """The card's own Timing and Instant Effects with a trigger, and the effects its keywords in force
-    carry (printed or granted: a Reinforcement from an aura, a slot effect, an Armament or an effect
-    with a duration, 13.2.1); without a view (an inactive card), the printed ones."""
-    out = [Triggered(e, card.rank) for e in card.effects if e.kind in ("timing", "instant") and e.trigger]
-    sources = view.keywords if view is not None else [
-        KeywordSource(k, "printed", "printed", None, None, card.rank, "") for k in card.keywords]
-    for ks in sources:
-        eff = ks.keyword.value
-        if ks.keyword.record.value == "effect" and isinstance(eff, EffectDef) and eff.trigger:
-            granted = ks.kind != "printed"
-            out.append(Triggered(eff, ks.source_rank if granted else card.rank,
-                                 ks.label if granted else None, ks.rules if granted else (),
-                                 ks.keyword.record.rules))
-    return out
-
-
-def triggered(g: Game, event: str, ref: SlotRef, context: dict[str, Any], text: str) -> None:
-    """The card on `ref` sees `event`. Only active cards' effects trigger (11.8.1); a negated card's
-    effects do nothing (13.5.2); a condition not met (11.3.3) or a limit used up (11.7.4) means no
-    trigger. Each is said, with its reason, at the moment the effect would have triggered. Instant
-    Effects resolve at once; Timing Effects wait to go on the Cascade or be offered (11.8)."""
-    holder = g.state.realm_at(ref) if ref.is_realm else g.state.soul_at(ref)
-    if holder is None:
-        return
-    card = g.card(holder.name)
-    if getattr(holder, "captured", False) or getattr(holder, "shattered", False):
-        how = "is captured" if getattr(holder, "captured", False) else "is shattered"
-        not_firing(g, card, event, text,
-                   Reason.of("trigger_inactive", card=card.name, slot=str(ref), how=how))
-        return
-    board = g.board()
-    if board.is_negated(holder.uid):
-        negators = [g.name_at(r) for uid in board.negated_by.get(holder.uid, []) if (r := g.where(uid))]
-        not_firing(g, card, event, text,
-                   Reason.of("trigger_negated", card=card.name, slot=str(ref),
-                             negator=" and ".join(negators) or "an effect in force"))
-        return
-    for trig in timing_effects(card, board.view(ref)):
-        eff = trig.effect
-        if eff.trigger != event:
-            continue
-        said = text   # this effect's words: a condition note of one effect is not another's
-        cond_rules: tuple[str, ...] = ()
-        if eff.condition and not ref.is_realm:
-            failed = failed_conditions(board, ref, eff.condition)
-            if failed:
-                reason = Reason.of("trigger_condition", card=holder.name, slot=str(ref), effect=eff.label,
-                                   failed=" and ".join(failed))
-                g.trace.add("nonevent", f"{card.name}'s {eff.label} does not trigger ({said}): "
-                                        f"{reason.text}.", ("11.3.3",), reasons=[reason],
-                                        cards=[(ref, card.name)], what="trigger_missed", of=card.name)
-                continue
-            cond_rules = ("11.3.3", "11.3.1")
-            holds = words.condition_now(board, ref, eff.condition)
-            said += f"; its condition holds now, at the trigger ({holds})"
-        used_up = effects.limit_reason(g, holder.uid, eff, card.name)
-        if used_up:
-            # 11.7.4, glossary Limit: a triggered effect whose limit is used up does not trigger, mandatory
-            # or not
-            kind = "mandatory " if eff.mandatory else ""
-            g.trace.add("nonevent",
-                        f"{card.name}'s {kind}{eff.label} does not trigger ({said}): {card.name}'s "
-                        f"{used_up.text}, and a triggered effect whose limit is used up does not trigger.",
-                        ("11.7.4", "glossary/limit"), reasons=[used_up],
-                        cards=[(ref, card.name)], what="trigger_missed", of=card.name)
-            continue
-        grant = Reason.of("granted_by", keyword=eff.label, source=trig.granted_by, card=card.name,
-                          slot=str(ref), source_rank=trig.source_rank) if trig.granted_by else None
-        granted = f" {grant.text[0].upper()}{grant.text[1:]}." if grant else ""
-        granted_rules = ("13.2.1", *trig.granted_rules) if grant else ()
-        if eff.kind == "instant":
-            entry = Entry(g.new_entry_id(), "instant", card.name, eff, ref.player, trig.source_rank,
-                          source_uid=holder.uid,
-                          source_ref=ref, context=dict(context))
-            effects.resolve_instant(g, entry, said + granted)
-            continue
-        g.pending.append(Pending(holder.uid, card.name, eff, ref.player, trig.source_rank, eff.mandatory,
-                                 dict(context), said, trig.granted_by))
-        kind = "mandatory" if eff.mandatory else "optional"
-        wait = " It waits and goes on a new Cascade once this one has resolved." if g.resolving else ""
-        extra = trig.keyword_rules
-        g.trace.add("trigger", f"{card.name}'s {kind} Timing Effect {eff.label} triggers: "
-                               f"{said}.{granted}{wait}",
-                    ("11.8.1", "11.8.2", "11.1.3", "glossary/timing-effect", *extra, *granted_rules,
-                     *cond_rules), reasons=[grant] if grant else (), cards=[(ref, card.name)])
-
-
-def not_firing(g: Game, card: CardDef, event: str, text: str, reason: Reason) -> None:
-    """A card's printed effects waiting for `event` that do not fire, said once, at the moment they would
-    have (a captured, shattered or negated card): only where the card has such an effect."""
-    effects_ = [t.effect for t in timing_effects(card, None) if t.effect.trigger == event]
-    if not effects_:
-        return
-    names = " and ".join(dict.fromkeys(e.label for e in effects_))
-    instant = ""
-    if reason.code == "trigger_inactive" and any(e.kind == "instant" for e in effects_):
-        # 11.1.5: an Instant Effect whose card is no longer active (captured by the very damage that
-        # triggered it) does nothing
-        instant = "; an Instant Effect whose card is no longer active does nothing"
-        reason = Reason.of(reason.code, **{**reason.facts, "also": ("11.1.5",)})
-    g.trace.add("nonevent", f"{card.name}'s {names} does not trigger ({text}): {reason.text}{instant}.",
-                reason.rules, reasons=[reason], what="trigger_missed", of=card.name)
 
 
 def _source(g: Game, p: Pending, ref: SlotRef) -> targets.Source:
@@ -414,7 +302,7 @@ def _push_mandatory(g: Game, p: Pending, ref: SlotRef, source: targets.Source,
     chosen, _, _ = targets.choose_targets(g.board(), p.effect, None, source)
     if p.effect.targets and not chosen:
         lost = targets.no_target(g.board(), p.effect, source, code="trigger_lost_no_target")
-        g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {lost.text}.",
+        g.trace.add("nonevent", say("trigger_lost", card=p.card, effect=p.effect.label, reason=lost),
                     ("11.8.3", *lost.rules), reasons=[lost],
                     cards=[(ref, p.card)], what="trigger_missed", of=p.card)
         return False
@@ -424,19 +312,18 @@ def _push_mandatory(g: Game, p: Pending, ref: SlotRef, source: targets.Source,
                      for r, s in zip(chosen, p.effect.targets, strict=False)]
     # 11.8.3: a mandatory Timing Effect's targets are chosen when it goes on the Cascade
     rules: tuple[str, ...] = ("11.8.2", "11.1.3", *(("11.8.3",) if p.effect.targets else ()))
-    order = ""
+    order = None
     if len(items) > 1:
         rules = (*rules, "interpretation/trigger-order")
     if len({i.controller for i in items}) > 1:
         # glossary Turn player: their simultaneous triggers are handled first
-        order = (f" {tp} is the turn player, so their simultaneous triggers are handled first."
-                 if p.controller == tp else f" It comes after {tp}'s, the turn player's, which are "
-                                            "handled first.")
+        order = say("turn_player_first", player=tp) if p.controller == tp \
+            else say("after_turn_player", player=tp)
         rules = (*rules, "glossary/turn-player")
-    put_on_cascade(g, entry, f"{p.card}'s mandatory Timing Effect {p.effect.label} ({ref}) is used "
-                             f"for {p.controller} by the game ({p.trigger_text})"
-                             f"{', its targets chosen now' if p.effect.targets else ''}"
-                             f"{_targets_text(g, entry, bool(chosen))}.{order}",
+    put_on_cascade(g, entry, say("mandatory_used", card=p.card, effect=p.effect.label, slot=str(ref),
+                                 player=p.controller, trigger=p.trigger_text,
+                                 chosen_now=say("targets_chosen_now") if p.effect.targets else None,
+                                 targets=_targeting(g, entry, bool(chosen)), order=order),
                    rules)
     return True
 
@@ -455,9 +342,8 @@ def flush_pending(g: Game) -> bool:
         ref = g.where(p.card_uid)
         if ref is None or not g.is_active_uid(p.card_uid):
             if p.mandatory:
-                g.trace.add("nonevent", f"{p.card}'s {p.effect.label} is lost: {p.card} is no longer active "
-                                        "before it goes on the Cascade.", ("11.8.3",),
-                                        what="trigger_missed", of=p.card)
+                g.trace.add("nonevent", say("trigger_lost_card_gone", card=p.card, effect=p.effect.label),
+                            ("11.8.3",), what="trigger_missed", of=p.card)
             continue
         source = _source(g, p, ref)   # 13.2.2: one rank, the granter's for a granted effect, everywhere
         if p.mandatory:
@@ -469,9 +355,9 @@ def flush_pending(g: Game) -> bool:
             # targets with (the granter's for a granted effect, 13.2.2)
             none = targets.no_target(g.board(), p.effect, source) if p.effect.targets and not \
                 targets.choose_targets(g.board(), p.effect, None, source)[0] else None
-            g.trace.add("trigger", f"{p.card}'s optional {p.effect.label} ({ref}) is offered to "
-                                   f"{p.controller} in the window that follows; they may use it while they "
-                                   "hold priority" + (f", but {none.text}." if none else "."),
+            g.trace.add("trigger", say("optional_offered", card=p.card, effect=p.effect.label, slot=str(ref),
+                                       player=p.controller,
+                                       no_target=say("but_no_target", reason=none) if none else None),
                         ("11.8.4", "12.4.3", *(none.rules if none else ())), reasons=[none] if none else (),
                         cards=[(ref, p.card)])
         acted = True
@@ -480,7 +366,7 @@ def flush_pending(g: Game) -> bool:
 
 # --- windows ----------------------------------------------------------------------------------------------
 
-def run_window(g: Game, opened_by: str) -> None:
+def run_window(g: Game, opened_by: Said) -> None:
     """A window, the Cascade it closes on, and the windows of Timing Effects triggered meanwhile."""
     while not g.stopped and not g.state.winner:
         _one_window(g, opened_by)
@@ -488,114 +374,135 @@ def run_window(g: Game, opened_by: str) -> None:
             return
         if not flush_pending(g):
             return
-        opened_by = "the Timing Effects that triggered"
+        opened_by = say("opened_by_triggers")
 
 
-def _one_window(g: Game, opened_by: str) -> None:
+@dataclass
+class _Passes:
+    """The passes of a window since its last response, said together in one step: the notes, the rules
+    that make a queued action not legal now, the reason records behind them, and the queued answers
+    passed by with why (the ledger's)."""
+
+    notes: list[Said] = field(default_factory=list)
+    why_not: list[str] = field(default_factory=list)
+    held: list[Reason] = field(default_factory=list)
+    over: list[tuple[int, str]] = field(default_factory=list)
+
+    def said(self, g: Game, step: Step) -> None:
+        """The step that says these passes: the queued answers passed by rest on it."""
+        for index, why in self.over:
+            g.ledger.passed_over(index, step.n, why)
+
+    def clear(self) -> None:
+        """After a response: the passes before it are said, the next step says only those after it."""
+        self.notes, self.why_not, self.held, self.over = [], [], [], []
+
+
+def _one_window(g: Game, opened_by: Said) -> None:
     tp = g.state.turn_player
     holder = tp
     passes = 0
     responded = False
-    g.window_open = True
-    g.priority = holder
-    g.trace.add("window", f"A response window opens after {opened_by}; {holder}, the turn player, holds "
-                          "priority first.", R_WINDOW)
-    notes: list[str] = []
-    why_not: list[str] = []  # the rules that make a queued action not legal now, named in the pass
-    held: list[Reason] = []  # and the reason records behind them
-    over: list[tuple[int, str]] = []  # the queued answers passed by, with why (the ledger's)
-    waits = False
-    while True:
-        g.priority = holder
-        nxt = g.peek()
-        acted = False
-        if nxt is not None and not waits and nxt.verb == "cast" and g.state.event_slot \
-                and g.actor(nxt) == holder == tp:
-            # 10.2.3: the next Event waits for the event slot; said once, where the window passes it by
-            waits = True
-            reason = Reason.of("event_slot_taken", event=g.state.event_slot, next=nxt.value)
-            g.trace.add("nonevent", f"{holder}'s next queued action, {nxt.describe()}, waits: {reason.text}.",
-                        reason.rules, reasons=[reason], what="waits")
-        if nxt is not None and g.actor(nxt) == holder:
-            if nxt.verb == "pass":
-                violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
-                if not violations:
-                    g.take()
-                    notes.append(f"{holder} passes")
-                    passes += 1
-                    acted = True
-            elif g.verbs.responds(nxt.verb):
-                violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
-                if not violations:
-                    g.take()
-                    if notes:
-                        said = g.trace.add("window", _sentence(notes) + ".", (*R_PASS, *why_not),
-                                           reasons=held)
-                        for index, why in over:
-                            g.ledger.passed_over(index, said.n, why)
-                        notes, why_not, held, over = [], [], [], []
-                    g.verbs.respond(g, nxt)
-                    if g.stopped or g.state.winner:
-                        break
-                    responded = True
-                    passes = 0
-                    holder = g.other(holder)
-                    continue
-                notes.append(f"{holder} passes (their next queued action, {nxt.describe()}, is not legal "
-                             f"now: {'; '.join(v.text for v in violations)})")
-                why_not += [r for v in violations for r in v.rules]
-                if holder != tp and nxt.verb != "use":
-                    # the opponent acts only in a window (12.1): its queued answer is refused here, where it
-                    # was meant to be taken (a Timing Effect not offered: where it did not trigger); the
-                    # turn player's actions may still be taken after the window
-                    held += [v.reason for v in violations if v.reason is not None]
-                    over.append((nxt.index, "; ".join(v.text for v in violations)))
-                passes += 1
-                acted = True
-        if not acted:
-            notes.append(f"{holder} passes")
+    seen = _Passes()
+    with g.enter(window_open=True, priority=holder):
+        g.trace.add("window", say("window_opens", opened_by=opened_by, player=holder), R_WINDOW)
+        waits = False
+        while True:
+            with g.enter(priority=holder):
+                nxt = g.peek()
+                if g.paused is not None:
+                    return   # play stops before the next queued action, in this window (state_after)
+                if not waits and _waits_for_event_slot(g, nxt, holder):
+                    waits = True
+                turn = _turn(g, nxt, holder, seen)
+            if g.paused is not None:
+                return
+            if turn == "stopped":
+                break
+            if turn == "responded":
+                responded = True
+                passes = 0
+                holder = g.other(holder)
+                continue
             passes += 1
-        if (responded and passes >= 1) or passes >= 2:
-            break
-        holder = g.other(holder)
-    g.window_open = False
-    g.priority = None
+            if (responded and passes >= 1) or passes >= 2:
+                break
+            holder = g.other(holder)
     g.offered.clear()
-    closed = _say_close(g, notes, why_not, responded, held)
-    for index, why in over:
-        g.ledger.passed_over(index, closed.n, why)
+    seen.said(g, _say_close(g, seen.notes, seen.why_not, responded, seen.held))
     resolve_cascade(g)
 
 
-def _say_close(g: Game, notes: list[str], why_not: list[str], responded: bool,
+def _waits_for_event_slot(g: Game, nxt: Action | None, holder: str) -> bool:
+    """10.2.3: the turn player's next Event waits for the event slot; said once, where the window passes
+    it by."""
+    if nxt is None or nxt.verb != "cast" or not g.state.event_slot \
+            or not g.actor(nxt) == holder == g.state.turn_player:
+        return False
+    reason = Reason.of("event_slot_taken", event=g.state.event_slot, next=nxt.value)
+    g.trace.add("nonevent", say("queued_action_waits", player=holder, action=nxt.describe(), reason=reason),
+                reason.rules, reasons=[reason], what="waits")
+    return True
+
+
+def _turn(g: Game, nxt: Action | None, holder: str, seen: _Passes) -> str:
+    """The holder of priority takes their next queued action if it is a pass or a legal answer, else
+    passes (contract §4): "passed", "responded", or "stopped" (the answer ended the duel or the play)."""
+    if nxt is None or g.actor(nxt) != holder or not (nxt.verb == "pass" or g.verbs.responds(nxt.verb)):
+        seen.notes.append(say("passes", player=holder))
+        return "passed"
+    violations = g.verbs.verify(g.state, nxt, window(g, holder), g.board())
+    if nxt.verb == "pass" or not violations:
+        if not violations:
+            g.take()
+        if nxt.verb == "pass":
+            seen.notes.append(say("passes", player=holder))
+            return "passed"
+        if seen.notes:
+            seen.said(g, g.trace.add("window", say("window_passes", passes=_sentence(seen.notes)),
+                                     (*R_PASS, *seen.why_not), reasons=seen.held))
+            seen.clear()
+        g.verbs.respond(g, nxt)
+        return "stopped" if g.stopped or g.state.winner else "responded"
+    seen.notes.append(say("passes_not_legal", player=holder, action=nxt.describe(),
+                          why=Series(tuple(violations), "; ")))
+    seen.why_not += [r for v in violations for r in v.rules]
+    if holder != g.state.turn_player and nxt.verb != "use":
+        # the opponent acts only in a window (12.1): its queued answer is refused here, where it was meant
+        # to be taken (a Timing Effect not offered: where it did not trigger); the turn player's actions
+        # may still be taken after the window
+        seen.held += [v.reason for v in violations if v.reason is not None]
+        seen.over.append((nxt.index, "; ".join(v.text for v in violations)))
+    return "passed"
+
+
+def _say_close(g: Game, notes: list[Said], why_not: list[str], responded: bool,
                held: list[Reason] | None = None) -> Step:
     """The step that closes a window: the passes that closed it, or the end of the duel inside it (its
     outcome), never passes in a row that did not happen."""
     if g.state.outcome is not None:
         over = g.state.outcome.refusal()
-        said = f"{_sentence(notes)}: the window closes" if notes else "The window closes"
-        return g.trace.add("window", f"{said}, as {over.text}.",
+        said = say("window_closes_passes_over", passes=_sentence(notes), over=Words(over)) if notes \
+            else say("window_closes_over", over=Words(over))
+        return g.trace.add("window", said,
                            (*(R_PASS if notes else ()), *why_not, *over.rules), reasons=held or ())
-    why = "one pass after a response closes it" if responded else "both players passed in a row"
-    return g.trace.add("window", f"{_sentence(notes)}: the window closes ({why}).", (*R_PASS, *why_not),
+    why = say("closed_after_response") if responded else say("closed_both_passed")
+    return g.trace.add("window", say("window_closes", passes=_sentence(notes), why=why), (*R_PASS, *why_not),
                        reasons=held or ())
 
 
-def _sentence(notes: list[str]) -> str:
-    text = ", then ".join(notes) if notes else "Nobody acts"
-    return text[0].upper() + text[1:]
+def _sentence(notes: list[Said]) -> Opening:
+    """The passes of a window, one after another, as a sentence's opening ("Nobody acts" without any)."""
+    return Opening(Series(tuple(notes), ", then ") if notes else say("nobody_acts"))
 
 
 def resolve_cascade(g: Game) -> None:
     """From the top, without interruption (glossary/cascade); Timing Effects wait (12.2)."""
     if not g.cascade:
         return
-    g.resolving = True
-    try:
+    with g.enter(resolving=True):
         while g.cascade and not g.state.winner and not g.stopped:
             entry = g.cascade.pop()
             effects.resolve_entry(g, entry)
-    finally:
-        g.resolving = False
     if g.state.winner:
         g.cascade.clear()

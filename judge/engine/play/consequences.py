@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import MORAL, TAUNT, UNYIELDING
 from judge.engine.data.keywords import words as keyword_words
+from judge.engine.play.clauses import Series
+from judge.engine.play.sayings import Said, say
 from judge.engine.position import condition_words as words
 from judge.engine.position import tree
 from judge.engine.position.board import Board
@@ -216,7 +218,8 @@ class Explainer:
         now = self._look()
         before, self.before = self.before, now
         for reason in negation_switches(self.g.board(), was_board):
-            self.g.trace.add("consequence", f"Because of step {step.n}: {reason.text}.", reason.rules,
+            self.g.trace.add("consequence", say("consequence_reason", step=step.n, reason=reason),
+                             reason.rules,
                              caused_by=step.n, reasons=[reason])
             self.count += 1
         for uid, new in now.items():
@@ -227,21 +230,26 @@ class Explainer:
             said = explain(old, new, self.g.board(), before, now, found)
             if said is None or (old is not None and already_said(step, old, new)):
                 continue
-            text, rules = said
-            added = self.g.trace.add("consequence", f"Because of step {step.n}: {text}", rules,
+            values, rules = said
+            added = self.g.trace.add("consequence", say("consequence_values", step=step.n, change=values),
+                                     rules,
                                      caused_by=step.n, what="values_changed", reasons=found,
                                      cards=[(new.ref, new.name), *_sources(old, new, self.g.board())])
             self.count += 1
             if old is not None and new.totals[2] < old.totals[2]:
                 self.last_fall[str(new.ref)] = added.n
         for reason in taunt_switches(self.g.board(), was_taunts, self.taunts, was_board):
-            self.g.trace.add("consequence", f"Because of step {step.n}: {reason.text}.", reason.rules,
+            self.g.trace.add("consequence", say("consequence_reason", step=step.n, reason=reason),
+                             reason.rules,
                              caused_by=step.n, reasons=[reason])
             self.count += 1
 
 
+Why = list[Said | Reason]   # what explains a change on a card, each item a clause (sayings.py) or a reason
+
+
 def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts],
-            now: dict[int, Facts], found: list[Reason] | None = None) -> tuple[str, tuple[str, ...]] | None:
+            now: dict[int, Facts], found: list[Reason] | None = None) -> tuple[Said, tuple[str, ...]] | None:
     """The words and rules for what changed on one card, or None when nothing did; the reason records
     behind them are added to `found`."""
     base = old if old is not None else _printed_only(new)
@@ -250,26 +258,26 @@ def explain(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts
     if (base.totals, base.parts, base.keywords, base.blocked, base.negated) == \
             (new.totals, new.parts, new.keywords, new.blocked, new.negated):
         return None
-    changes: list[str] = []
-    for i, (_, label) in enumerate(VALUES):
-        if base.totals[i] != new.totals[i]:
-            changes.append(f"{label} {base.totals[i]} → {new.totals[i]}")
-    why: list[str] = []
+    changes = [say("value_changed", value=label, before=base.totals[i], after=new.totals[i])
+               for i, (_, label) in enumerate(VALUES) if base.totals[i] != new.totals[i]]
+    why: Why = []
     rules: list[str] = []
     _negation(old, new, board, before, now, why, rules)
     _contributions(base, new, old is None, board, before, now, why, rules)
     _keywords(base, new, board, now, why, rules)
     for b in sorted(new.blocked - base.blocked, key=str):
         reason = _shrugged(b, new)
-        why.append(reason.text)
+        why.append(reason)
         rules += reason.rules
         if found is not None:
             found.append(reason)
     if not changes and not why:
         return None
-    where = f"{new.name} ({new.ref})" + (" arrives" if old is None else "")
-    head = f"{where}: {', '.join(changes)}" if changes else where
-    return f"{head} — {'; '.join(why)}." if why else f"{head}.", tuple(dict.fromkeys(rules))
+    arrives = say("card_arrives") if old is None else None
+    said = say("values_changed", card=new.name, slot=new.ref, arrives=arrives,
+               values=say("values_list", values=Series(tuple(changes))) if changes else None,
+               why=say("because_list", why=Series(tuple(why), "; ")) if why else None)
+    return said, tuple(dict.fromkeys(rules))
 
 
 def _shrugged(b: Blocked, new: Facts) -> Reason:
@@ -335,62 +343,72 @@ def _source_status(source: str | None, board: Board, now: dict[int, Facts]) -> s
     return "negated" if now[card.uid].negated else "here"
 
 
-def _signed(parts: list[tuple[str, Contribution]]) -> str:
-    return ", ".join(f"{'+' if c.amount >= 0 else '−'}{abs(c.amount)} {dict(VALUES)[k]}" for k, c in parts)
+def _signed(parts: list[tuple[str, Contribution]]) -> Series:
+    """What a contribution gives, each value with its sign ("+5 ATK, −5 DEF")."""
+    labels = dict(VALUES)
+    return Series(tuple(say("amount_plus", amount=c.amount, value=labels[k]) if c.amount >= 0
+                        else say("amount_minus", amount=-c.amount, value=labels[k]) for k, c in parts))
 
 
 def _contributions(base: Facts, new: Facts, arrived: bool, board: Board, before: dict[int, Facts],
-                   now: dict[int, Facts], why: list[str], rules: list[str]) -> None:
+                   now: dict[int, Facts], why: Why, rules: list[str]) -> None:
     gone = _by_label(base.parts - new.parts)
     came = _by_label(new.parts - base.parts)
     for label, parts in gone.items():
-        c = parts[0][1]
         if label in came and {k for k, _ in came[label]} == {k for k, _ in parts}:
             continue  # the same effect with another amount: said below as it comes
-        status = _source_status(c.source, board, now)
-        if c.kind in ("aura", MORAL.name) and status == "gone":
-            why.append(f"{label} ({_signed(parts)}) ends: its card is no longer active")
-            rules += (*c.rules, *R_AURA_ENDS)
-        elif status == "negated" and c.kind not in ("lasting", "slot"):
-            why.append(f"{label} ({_signed(parts)}) stops: its card is negated")
-            rules += (*c.rules, *R_NEGATED)
-        elif c.kind == "slot" and base.ref != new.ref:
-            why.append(f"{label} ({_signed(parts)}) stays with the slot {base.ref} it was laid on")
-            rules += (*c.rules, *R_SLOT_STAYS)
-        elif c.kind == "lasting":
-            why.append(f"{label} ({_signed(parts)}) ends")
-            rules += c.rules
-        elif c.kind == "armament":
-            why.append(f"{label} ({_signed(parts)}) no longer adds to it")
-            rules += c.rules
-        elif c.kind == MORAL.name:
-            why.append(f"{label} ({_signed(parts)}) no longer reaches it: it is no longer an Underling of "
-                       "that Soul")
-            rules += (*c.rules, "glossary/underling")
-        elif c.kind == "aura" and any(b.source == c.source for b in new.blocked - base.blocked):
-            # 13.6.1: it is now Unyielding against that aura, said by the block below, not "no longer named"
-            why.append(f"{label} ({_signed(parts)}) no longer applies to it")
-            rules += c.rules
-        else:
-            cond = _condition(c.source, board)
-            why.append(f"{label} ({_signed(parts)}) no longer applies to it" + (
-                f": its condition no longer holds ({cond})" if cond else
-                ": it is no longer among the Souls the effect names" if c.kind == "aura" else ""))
-            rules += c.rules
+        said, also = _gone(label, parts, base, new, board, now)
+        why.append(said)
+        rules += (*parts[0][1].rules, *also)
     for label, parts in came.items():
         c = parts[0][1]
-        verb = "applies to it"
-        if c.kind == "slot":
-            verb = f"applies to the Soul now on {new.ref}" if arrived or base.ref != new.ref else verb
-        elif c.kind in ("aura", MORAL.name) and arrived:
-            verb = "reaches it as it arrives"
-        elif c.kind == "lasting":
-            verb = "applies from now"
-        elif c.kind in ("aura", "printed") and (cond := _condition(c.source, board)):
-            verb = f"applies to it: its condition holds now ({cond})"
-        why.append(f"{label} ({_signed(parts)}) {verb}")
+        why.append(say("contribution_comes", label=label, amounts=_signed(parts),
+                       verb=_comes(c, base, new, arrived, board)))
         rules += c.rules
         _reach(new, c.source, board, why, rules)
+
+
+def _gone(label: str, parts: list[tuple[str, Contribution]], base: Facts, new: Facts, board: Board,
+          now: dict[int, Facts]) -> tuple[Said, tuple[str, ...]]:
+    """Why a contribution no longer adds to the card, by its kind and what became of its source, and the
+    rules beside the contribution's own."""
+    c = parts[0][1]
+    amounts = _signed(parts)
+    status = _source_status(c.source, board, now)
+    if c.kind in ("aura", MORAL.name) and status == "gone":
+        return say("contribution_ends_card_gone", label=label, amounts=amounts), R_AURA_ENDS
+    if status == "negated" and c.kind not in ("lasting", "slot"):
+        return say("contribution_stops_negated", label=label, amounts=amounts), R_NEGATED
+    if c.kind == "slot" and base.ref != new.ref:
+        return (say("contribution_stays_with_slot", label=label, amounts=amounts, slot=base.ref),
+                R_SLOT_STAYS)
+    if c.kind == "lasting":
+        return say("contribution_ends", label=label, amounts=amounts), ()
+    if c.kind == "armament":
+        return say("contribution_armament_gone", label=label, amounts=amounts), ()
+    if c.kind == MORAL.name:
+        return say("contribution_moral_gone", label=label, amounts=amounts), ("glossary/underling",)
+    if c.kind == "aura" and any(b.source == c.source for b in new.blocked - base.blocked):
+        # 13.6.1: it is now Unyielding against that aura, said by the block below, not "no longer named"
+        return say("contribution_no_longer_applies", label=label, amounts=amounts, why=None), ()
+    cond = _condition(c.source, board)
+    because = (say("condition_no_longer_holds", condition=cond) if cond
+               else say("no_longer_named") if c.kind == "aura" else None)
+    return say("contribution_no_longer_applies", label=label, amounts=amounts, why=because), ()
+
+
+def _comes(c: Contribution, base: Facts, new: Facts, arrived: bool, board: Board) -> Said:
+    """How a contribution that came applies to the card, by its kind."""
+    if c.kind == "slot":
+        return say("applies_to_soul_now_on", slot=new.ref) if arrived or base.ref != new.ref \
+            else say("applies_to_it")
+    if c.kind in ("aura", MORAL.name) and arrived:
+        return say("reaches_it_as_it_arrives")
+    if c.kind == "lasting":
+        return say("applies_from_now")
+    if c.kind in ("aura", "printed") and (cond := _condition(c.source, board)):
+        return say("applies_condition_holds", condition=cond)
+    return say("applies_to_it")
 
 
 def _condition(source: str | None, board: Board) -> str:
@@ -412,7 +430,7 @@ def _by_label(parts: Counter[tuple[str, Contribution]]) -> dict[str, list[tuple[
     return out
 
 
-def _reach(new: Facts, source: str | None, board: Board, why: list[str], rules: list[str]) -> None:
+def _reach(new: Facts, source: str | None, board: Board, why: Why, rules: list[str]) -> None:
     """13.6.3: an opposing effect of a higher rank than an Unyielding Soul reaches it: say so."""
     if not new.unyielding or not source or ":" not in source:
         return
@@ -423,32 +441,30 @@ def _reach(new: Facts, source: str | None, board: Board, why: list[str], rules: 
     if ref is None or card is None or ref.player == new.ref.player:
         return
     rank = board.state.known_card(card.name).rank
-    why.append(f"{new.name} is Unyielding (rank {new.rank}), but {card.name} is of rank {rank}, higher, so "
-               "it reaches it")
+    why.append(say("unyielding_reached", card=new.name, rank=new.rank, source=card.name, source_rank=rank))
     rules += R_REACHES
 
 
-def _keywords(base: Facts, new: Facts, board: Board, now: dict[int, Facts], why: list[str],
+def _keywords(base: Facts, new: Facts, board: Board, now: dict[int, Facts], why: Why,
               rules: list[str]) -> None:
     for key in sorted(base.keywords.keys() - new.keywords.keys()):
         ks = base.keywords[key]
         if new.negated and not base.negated and ks.kind not in ("slot", "armament"):
             continue  # said with the negation
         if ks.kind == "slot" and base.ref != new.ref:
-            why.append(f"loses {_kw(ks)} from {ks.label}: it stays with the slot {base.ref}, and the Soul "
-                       "left it")
+            why.append(say("keyword_stays_with_slot", keyword=_kw(ks), source=ks.label, slot=base.ref))
             rules += (*ks.rules, *R_SLOT_STAYS)
             continue
         status = _source_status(ks.source, board, now) if ks.kind == "aura" else "here"
-        tail = (": its card is no longer active" if status == "gone" else ": its card is negated"
-                if status == "negated" else ": that effect ends" if ks.kind == "lasting" else "")
-        why.append(f"loses {_kw(ks)} from {ks.label}{tail}")
+        tail = (say("keyword_card_gone") if status == "gone" else say("keyword_card_negated")
+                if status == "negated" else say("keyword_effect_ends") if ks.kind == "lasting" else None)
+        why.append(say("keyword_lost", keyword=_kw(ks), source=ks.label, why=tail))
         rules += (*ks.rules, *(R_AURA_ENDS if status == "gone" else R_NEGATED if status == "negated" else ()))
     for key in sorted(new.keywords.keys() - base.keywords.keys()):
         ks = new.keywords[key]
-        arrived = "the Soul now on it" if ks.kind == "slot" else ""
-        why.append(f"gains {_kw(ks)} from {ks.label}" + (f", which applies to {arrived}" if arrived and
-                                                          base.ref != new.ref else ""))
+        moved = ks.kind == "slot" and base.ref != new.ref
+        why.append(say("keyword_gained", keyword=_kw(ks), source=ks.label,
+                       slot=say("keyword_applies_to_new_soul") if moved else None))
         rules += ks.rules
         _reach(new, ks.source, board, why, rules)
 
@@ -462,27 +478,27 @@ def _kw(ks: KeywordSource) -> str:
 
 
 def _negation(old: Facts | None, new: Facts, board: Board, before: dict[int, Facts], now: dict[int, Facts],
-              why: list[str], rules: list[str]) -> None:
+              why: Why, rules: list[str]) -> None:
     """13.5.2 said when it happens: negated now, or no longer, and why."""
     was = old.negated if old is not None else False
     if new.negated and not was:
         by = [_name(uid, board) for uid in board.negated_by.get(new.uid, [])]
         lost = sorted({_kw(k) for k in (old.keywords.values() if old else ())
                        if k.kind not in ("slot", "armament")})
-        why.append(f"it is negated{' by ' + ' and '.join(by) if by else ''}: its effects, printed and "
-                   "granted, stop working" + (f" ({', '.join(lost)} included)" if lost else ""))
+        negators = say("negated_by", negators=Series(tuple(by), " and ")) if by else None
+        why.append(say("negated_now", by=negators,
+                       lost=say("negated_keywords_included", keywords=Series(tuple(lost))) if lost else None))
         rules += R_NEGATED
     elif was and not new.negated:
         void = [_name(uid, board) for uid in sorted(board.void_negators)]
         newer = sorted({_name(by, board) for uid in board.void_negators for by in board.negated_by.get(uid,
                                                                                                        [])})
         if void:
-            why.append(f"it is no longer negated: {' and '.join(void)}, which negated it, is itself negated "
-                       f"by {' and '.join(newer) or 'a newer effect'}, newer, and a negated card negates "
-                       "nothing (the newer negation wins)")
+            why.append(say("negation_void", void=Series(tuple(void), " and "),
+                           newer=Series(tuple(newer), " and ") if newer else say("a_newer_effect")))
             rules += (*R_NEGATED, "interpretation/negation-order")
         else:
-            why.append("it is no longer negated: the effect that negated it no longer applies")
+            why.append(say("negation_ended"))
             rules += R_NEGATED
 
 

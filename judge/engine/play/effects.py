@@ -15,7 +15,10 @@ from judge.engine.data.keywords import UNYIELDING
 from judge.engine.data.keywords import words as keyword_words
 from judge.engine.data.parts import Part
 from judge.engine.play import references, zones
+from judge.engine.play.clauses import Opening, Series
 from judge.engine.play.game import Entry, Game, Target
+from judge.engine.play.sayings import Said, say
+from judge.engine.play.sayings import words as say_words
 from judge.engine.position import board as stats
 from judge.engine.position import condition_words as words
 from judge.engine.position.conditions import failed_conditions
@@ -92,22 +95,20 @@ def pay_costs(g: Game, entry: Entry) -> int | None:
     """Pay the cost in full (11.5.1); the step that says the effect resolves although paying HP captured
     its payer (11.5.5), or None."""
     kept = None
-    g.trace.add("cost", f"{entry.label}'s cost is paid now, just before it resolves, in full; a paid cost "
-                        "stays paid even if the effect then has nothing to do.",
+    g.trace.add("cost", say("cost_paid_in_full", effect=entry.label),
                 ("11.5.1", "11.5.2", "11.5.4", "11.2.1"))
     for c in entry.effect.cost:
         if c.get("discard"):
-            zones.discard(g, entry.controller, c["discard"], entry.discard, f"the cost of {entry.label}",
-                          ("11.5.1", "11.5.5"))
+            zones.discard(g, entry.controller, c["discard"], entry.discard,
+                          say("the_cost_of", effect=entry.label), ("11.5.1", "11.5.5"))
         elif "pay_hp" in c:
             ref = g.where(_payer(entry, c.get("by", "self")))
             if ref is None:  # cost_problem made sure the payer is active
                 raise KeyError(f"the Soul paying the cost of {entry.label} is not on the field")
             payer = g.state.soul(ref)
             armament = payer.armament.name if payer.armament is not None else None
-            zones.deal_damage(g, ref, c["pay_hp"], f"paying the cost of {entry.label}", ("11.5.5", "14.3.1",
-                                                                                          "glossary/pay-hp"),
-                              what="cost_paid")
+            zones.deal_damage(g, ref, c["pay_hp"], say("paying_the_cost_of", effect=entry.label),
+                              ("11.5.5", "14.3.1", "glossary/pay-hp"), what="cost_paid")
             zones.check_captures(g)
             if payer.captured:
                 # 11.5.5: the effect still resolves as far as it can, even if paying captured its payer;
@@ -116,48 +117,43 @@ def pay_costs(g: Game, entry: Entry) -> int | None:
                 why = Reason.of("payer_captured", card=payer.name, slot=str(ref), hp=c["pay_hp"],
                                 effect=entry.label, armament=armament or "", went=went,
                                 also=("10.3.4", "10.3.4a") if armament else ())
-                kept = g.trace.add("resolve", f"{_cap(why.text)}.", why.rules, reasons=[why],
-                                   cards=[(ref, payer.name)], what="resolve_checked").n
+                kept = g.trace.add("resolve", say("payer_captured", reason=Opening(why)), why.rules,
+                                   reasons=[why], cards=[(ref, payer.name)], what="resolve_checked").n
     return kept
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 # --- resolving ----------------------------------------------------------------------------------------
 
 def resolve_entry(g: Game, entry: Entry) -> None:
     """11.6.1: check whether the effect can still resolve; pay its cost (11.5.1); do what it says."""
-    g.trace.add("resolve", f"{entry.label} ({entry.controller}), on top of the Cascade, begins to resolve.",
+    g.trace.add("resolve", say("resolve_begins", effect=entry.label, controller=entry.controller),
                 ("glossary/cascade",), what="resolve_begins")
     reason = fizzle_reason(g, entry)
     if reason is None and entry.kind == "event":
         caster = g.where(entry.caster_uid)
         if caster is None:  # fizzle_reason made sure the Caster is active
             raise KeyError(f"the Caster of {entry.card} is not on the field")
-        g.trace.add("resolve", f"Its Caster, {g.name_at(caster)}, is still active, so {entry.card} resolves "
-                               "(having left the Front Line or moved would not matter).", ("10.2.5",),
-                               cards=[g.at(caster)], what="resolve_checked")
+        g.trace.add("resolve", say("caster_still_active", caster=g.name_at(caster), card=entry.card),
+                    ("10.2.5",), cards=[g.at(caster)], what="resolve_checked")
     if reason is None and entry.effect.condition:
-        now = ""
+        now = None
         where = g.where(entry.source_uid) if entry.source_uid is not None else None
         if where is not None and not where.is_realm:
-            now = f" (at this point {words.condition_now(g.board(), where, entry.effect.condition)})"
-        g.trace.add("resolve", f"{entry.label}'s condition was checked when it was used; it is not checked "
-                               f"again now{now}.", ("11.3.1",), what="resolve_checked")
+            now = say("condition_at_this_point",
+                      holds=words.condition_now(g.board(), where, entry.effect.condition))
+        g.trace.add("resolve", say("condition_not_checked_again", effect=entry.label, now=now), ("11.3.1",),
+                    what="resolve_checked")
     if reason is None and entry.kind == "ambush" and not g.is_active_uid(entry.ambusher_uid):
         how = _how(g.left.get(entry.ambusher_uid, "moved") if entry.ambusher_uid is not None else "moved")
-        g.trace.add("resolve", f"{entry.card}'s Ambusher is no longer active ({how}), but an Ambush resolves "
-                               "anyway: it fizzles only if its Ambusher went back to the hand.",
+        g.trace.add("resolve", say("ambush_resolves_anyway", card=entry.card, how=how),
                     ("10.4.7", "11.6.1c"), what="resolve_checked")
     if reason is None:
         problem = cost_problem(g, entry)
         if problem is not None:
             reason = Reason.of("fizzle_cost", effect=entry.label, problem=problem)
     if reason is not None:
-        fizzled = g.trace.add("fizzle", f"{entry.label} fizzles: {reason.text}.", (R_FIZZLE, *reason.rules),
-                              reasons=[reason])
+        fizzled = g.trace.add("fizzle", say("fizzles", effect=entry.label, reason=reason),
+                              (R_FIZZLE, *reason.rules), reasons=[reason])
         g.ledger.fizzled(entry.id, fizzled.n, reason.text, fizzled.rules)
     else:
         checked = len(g.trace.steps)   # the last check made: what let it resolve
@@ -174,13 +170,13 @@ def finish(g: Game, entry: Entry) -> None:
         g.state.players[entry.controller].elysium.append(entry.card)
         if g.state.event_slot and g.state.event_slot.lower() == entry.card.lower():
             g.state.event_slot = None
-        g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.2.6",),
+        g.trace.add("zone", say("goes_to_elysium", card=entry.card, owner=entry.controller), ("10.2.6",),
                     [{"card": entry.card, "from": "event slot", "to": f"{entry.controller}.elysium"}])
     elif entry.kind == "ambush":
         if (entry.controller, entry.card) in g.in_flight:
             g.in_flight.remove((entry.controller, entry.card))
         g.state.players[entry.controller].elysium.append(entry.card)
-        g.trace.add("zone", f"{entry.card} goes to {entry.controller}'s Elysium.", ("10.4.8",),
+        g.trace.add("zone", say("goes_to_elysium", card=entry.card, owner=entry.controller), ("10.4.8",),
                     [{"card": entry.card, "from": "sprung", "to": f"{entry.controller}.elysium"}])
     zones.check_captures(g)
 
@@ -217,7 +213,7 @@ def _heal(part: parts.Heal, g: Game, entry: Entry) -> None:
 @apply_part.register
 def _capture(part: parts.Capture, g: Game, entry: Entry) -> None:
     for ref in references.refs_for(g, entry, part.who, "capture"):
-        zones.capture(g, ref, f"by {entry.label}", ("glossary/capture",))
+        zones.capture(g, ref, say("captured_by_effect", effect=entry.label), ("glossary/capture",))
         zones.check_winner(g, [ref])
 
 
@@ -292,14 +288,13 @@ def _if(part: parts.If, g: Game, entry: Entry) -> None:
     failed = failed_conditions(g.board(), found[0][0], cond) if found else ["nothing is there any more"]
     who = g.name_at(found[0][0]) if found else of
     if not failed:
-        g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} meets "
-                              "it.",
+        g.trace.add("effect", say("if_met", effect=entry.label, who=who),
                     ("11.3.2",), cards=[g.at(found[0][0])] if found else ())
         run_do(g, entry, part.then or [])
     else:
-        g.trace.add("effect", f"{entry.label}: the “If …” is checked now, as this part resolves: {who} "
-                              f"{'; '.join(failed)}, so it is not met.", ("11.3.2",),
-                              cards=[g.at(found[0][0])] if found else ())
+        g.trace.add("effect", say("if_not_met", effect=entry.label, who=who,
+                                  failed=Series(tuple(failed), "; ")),
+                    ("11.3.2",), cards=[g.at(found[0][0])] if found else ())
         run_do(g, entry, part.otherwise or [])
 
 
@@ -314,9 +309,7 @@ def _spot_refs(g: Game, entry: Entry, name: str) -> list[SlotRef]:
                 return []
             if not t.names_soul and g.state.active_soul_at(t.ref) is not None and \
                     g.board().has_keyword(t.ref, UNYIELDING.name) and t.ref.player != entry.controller:
-                g.trace.add("effect", f"{g.name_at(t.ref)} is Unyielding, but {entry.label} is laid on its "
-                                      "Soul Spot without naming the Soul, so Unyielding does not protect "
-                                      "against it.",
+                g.trace.add("effect", say("unyielding_spot_laid", soul=g.name_at(t.ref), effect=entry.label),
                             ("13.6.7", "13.6.7d", "11.4.4"), cards=[g.at(t.ref)])
             return [t.ref]
         return []
@@ -334,40 +327,64 @@ def add_lasting(g: Game, entry: Entry, kind: str, value: Any, ref: SlotRef, unti
     state.lasting.append(lasting)
     how = _describe_value(kind, value)
     span = stats.SPANS.get(until, until.replace("_", " "))  # the Codex's words (13.3.1, 13.3.2)
-    if kind == "lay":
-        text = (f"{entry.label} lays “{how}” on the slot {ref} ({span}): every Soul on it has it while it "
-                "stays there.")
-        rules = ("13.3.3", *(("13.3.1",) if until != "permanently" else ()))
-        others = [e for e in state.lasting if e.kind == "lay" and e.on == ref and e is not lasting]
-        if others:
-            text += (f" It runs side by side with {', '.join(e.source for e in others)} on that slot; the "
-                     "one that ends later decides how long the slot is affected.")
-            rules = (*rules, "13.3.4")
-    else:
-        text = (f"{g.name_at(ref)} {'gains' if kind == 'gain' else 'is granted'} {how} ({span}) "
-                f"from {entry.label}.")
-        rules = (*(("13.2.1",) if kind == "grant" else ()), *stats.lasting_rules(until))
-        if kind == "grant" and holder is not None and g.board().is_negated(holder.uid):
-            # 13.2.1 / 13.5.2: a granted keyword works as if printed, so it is negated with the card's own
-            text += (f" But {holder.name} is negated, so the granted {how} is negated at once: granted and "
-                     "negated, it does nothing while the negation lasts.")
-            rules = (*rules, "13.5.2")
+    now_has, shows, shown_rules = _now_has(g, kind, value, ref)
+    facts, rules = _laid(g, entry, lasting, how, span) if kind == "lay" else \
+        _given(g, entry, kind, holder, ref, (how, span, until))
+    said = say("slot_effect_laid", **facts, now_has=now_has) if kind == "lay" else \
+        say("stats_gained", **facts, now_has=now_has) if kind == "gain" else \
+        say("keyword_granted", **facts, now_has=now_has)
+    g.trace.add("effect", said, tuple(dict.fromkeys((*rules, *shown_rules))),
+                [{"slot": str(ref), kind: how, "until": until}], shows=shows)
+
+
+def _laid(g: Game, entry: Entry, lasting: Lasting, how: str,
+          span: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """A slot effect laid on a slot (13.3.3), side by side with the others on it (13.3.4): the facts of
+    the step that says so, and its rules."""
+    ref = lasting.on
+    rules: tuple[str, ...] = ("13.3.3", *(("13.3.1",) if lasting.until != "permanently" else ()))
+    others = [e for e in g.state.lasting if e.kind == "lay" and e.on == ref and e is not lasting]
+    alongside = None
+    if others:
+        alongside = say("slot_effects_side_by_side", others=Series(tuple(e.source for e in others)))
+        rules = (*rules, "13.3.4")
+    return {"effect": entry.label, "what": how, "slot": str(ref), "span": span, "alongside": alongside}, rules
+
+
+def _given(g: Game, entry: Entry, kind: str, holder: Any, ref: SlotRef,
+           lasts: tuple[str, str, str]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Stats gained or a keyword granted for a while (13.2.1, 13.3.1, 13.3.2): the facts of the step that
+    says so, and its rules; `lasts` is what is given, for how long in words, and the `until` key."""
+    how, span, until = lasts
+    rules = (*(("13.2.1",) if kind == "grant" else ()), *stats.lasting_rules(until))
+    negated = None
+    if kind == "grant" and holder is not None and g.board().is_negated(holder.uid):
+        # 13.2.1 / 13.5.2: a granted keyword works as if printed, so it is negated with the card's own
+        negated = say("granted_negated_at_once", card=holder.name, what=how)
+        rules = (*rules, "13.5.2")
+    facts = {"card": g.name_at(ref), "what": how, "span": span, "effect": entry.label, "negated": negated}
+    return facts, rules
+
+
+def _now_has(g: Game, kind: str, value: Any, ref: SlotRef) -> tuple[Said | None, list[tuple[str, str, int]],
+                                                                    tuple[str, ...]]:
+    """The values a gain leaves on the card, with their arithmetic (the clause, the values, their rules)."""
     stats_given = value.get("gain") if kind == "lay" and isinstance(value, Mapping) else \
         (value if kind == "gain" else None)
     view = g.board().view(ref) if stats_given else None
+    if view is None or not stats_given:
+        return None, [], ()
+    names = {"atk": ("ATK", view.atk), "def": ("DEF", view.def_), "hp": ("max HP", view.max_hp)}
+    shown: list[str] = []
     shows: list[tuple[str, str, int]] = []
-    if view is not None and stats_given:
-        names = {"atk": ("ATK", view.atk), "def": ("DEF", view.def_), "hp": ("max HP", view.max_hp)}
-        shown = []
-        for key in stats_given:
-            label, val = names[key]
-            part, why = stats.explain(val, label)
-            shown.append(part)
-            shows.append((view.card.name, label, val.total))
-            rules = (*rules, *why)
-        text += f" {g.name_at(ref)} now has {', '.join(shown)}."
-    g.trace.add("effect", text, tuple(dict.fromkeys(rules)), [{"slot": str(ref), kind: how, "until": until}],
-                shows=shows)
+    rules: tuple[str, ...] = ()
+    for key in stats_given:
+        label, val = names[key]
+        part, why = stats.explain(val, label)
+        shown.append(part)
+        shows.append((view.card.name, label, val.total))
+        rules = (*rules, *why)
+    return say("now_has", card=g.name_at(ref), values=Series(tuple(shown))), shows, rules
 
 
 def _describe_value(kind: str, value: Any) -> str:
@@ -387,8 +404,7 @@ def negate(g: Game, entry: Entry, name: str) -> None:
         wanted = entry.context.get("triggering_entry")
         victim = next((e for e in g.cascade if e.id == wanted), None)
         if victim is None:
-            g.trace.add("effect", f"{entry.label}: the effect it would negate is no longer on the Cascade; "
-                                  "that part is skipped.", ("11.6.3", "13.5.1"))
+            g.trace.add("effect", say("negate_target_gone", effect=entry.label), ("11.6.3", "13.5.1"))
             return
         # 13.5.3 / 13.6.5: an effect of an Unyielding Soul can't be negated by an opposing effect of a
         # rank up to the Soul's
@@ -398,15 +414,15 @@ def negate(g: Game, entry: Entry, name: str) -> None:
             if ref is not None and not ref.is_realm and \
                     g.board().unyielding_against(ref, entry.source_rank, entry.controller):
                 soul = g.state.soul(ref)
-                g.trace.add("effect", f"{entry.label} (rank {entry.source_rank}) can't negate "
-                                      f"{victim.label}: {soul.name} ({ref}, rank {g.card(soul.name).rank}) "
-                                      "is Unyielding against it.",
+                g.trace.add("effect", say("negate_unyielding", effect=entry.label, rank=entry.source_rank,
+                                          victim=victim.label, card=soul.name, slot=str(ref),
+                                          card_rank=g.card(soul.name).rank),
                             ("13.6.5", "13.5.3", "13.6.3"), cards=[(ref, soul.name)])
                 return
         victim.negated = True
         victim.negated_by = f" by {entry.label}"
-        said = g.trace.add("effect", f"{entry.label} negates {victim.label}: it will not resolve and costs "
-                                     "nothing.", ("13.5.1", "11.5.3"))
+        said = g.trace.add("effect", say("negates", effect=entry.label, victim=victim.label),
+                           ("13.5.1", "11.5.3"))
         g.ledger.negated(victim.id, said.n, entry.label, said.rules)
         return
     for ref in references.refs_for(g, entry, name, "negate"):
@@ -429,13 +445,12 @@ def enlist(g: Game, entry: Entry, spec: Mapping[str, Any]) -> None:
             continue
         del ps.deck[i]
         ps.hand.append(card.name)
-        g.trace.add("zone", f"{entry.controller} enlists {card.name}: shown and taken into the hand; the "
-                            "deck is shuffled.", ("15.6.2", "glossary/enlist"),
-                    [{"card": card.name, "from": f"{entry.controller}.deck",
+        g.trace.add("zone", say("enlists", player=entry.controller, card=card.name),
+                    ("15.6.2", "glossary/enlist"), [{"card": card.name, "from": f"{entry.controller}.deck",
                       "to": f"{entry.controller}.hand"}])
         return
-    g.trace.add("zone", f"{entry.label} enlists: nothing in {entry.controller}'s deck matches, so nothing is "
-                        "taken; the deck is still shuffled.", ("15.6.2", "glossary/enlist"))
+    g.trace.add("zone", say("enlists_nothing", effect=entry.label, player=entry.controller),
+                ("15.6.2", "glossary/enlist"))
 
 
 # --- Instant Effects ----------------------------------------------------------------------------------
@@ -443,40 +458,37 @@ def enlist(g: Game, entry: Entry, spec: Mapping[str, Any]) -> None:
 MAX_INSTANT_DEPTH = 50
 
 
-def resolve_instant(g: Game, entry: Entry, trigger_text: str) -> None:
+def resolve_instant(g: Game, entry: Entry, trigger_text: Said) -> None:
     """An Instant Effect resolves at once, even mid-effect, and can't be answered (12.5.1). Souls at
     0 HP are captured first (except in a fight); if its card is no longer active it does nothing.
     It counts towards its limit when it begins to resolve (11.7.3)."""
     zones.check_captures(g)
     if entry.source_uid is not None and not g.is_active_uid(entry.source_uid):
-        why = f"{entry.card} is no longer active, so it does nothing"
-        gone = g.trace.add("instant", f"{entry.label} would resolve ({trigger_text}), but {why}.",
+        why = say("instant_card_inactive", card=entry.card)
+        gone = g.trace.add("instant", say("instant_does_nothing", effect=entry.label, trigger=trigger_text,
+                                          why=why),
                            ("glossary/instant-effect", "11.1.5"),
                            cards=[g.at(entry.source_ref)] if entry.source_ref else ())
         g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, gone.n,
                         entry.target_uids, entry.source_uid)
-        g.ledger.fizzled(entry.id, gone.n, why, gone.rules)
+        g.ledger.fizzled(entry.id, gone.n, why.text, gone.rules)
         return
     if g.instant_depth >= MAX_INSTANT_DEPTH:
         # Instant Effects that trigger each other without end never come back to the step cap's loop
         # check; stop them here, naming the effect that keeps triggering.
-        raise StepLimit(f"{entry.label} ({trigger_text}) would be the Instant Effect number "
+        raise StepLimit(f"{entry.label} ({say_words(trigger_text)}) would be the Instant Effect number "
                         f"{MAX_INSTANT_DEPTH + 1} resolving one inside another: they keep triggering "
                         "each other")
     count_use(g, entry.source_uid, entry.effect)
-    said = g.trace.add("instant", f"{entry.label}, an Instant Effect, resolves at once ({trigger_text}); it "
-                                  "can't be answered.",
+    said = g.trace.add("instant", say("instant_resolves", effect=entry.label, trigger=trigger_text),
                        ("glossary/instant-effect", "12.5.1", "11.1.5",
                         *(("11.7.3",) if entry.effect.limit else ())),
                         cards=[g.at(entry.source_ref)] if entry.source_ref else ())
     g.ledger.pushed(entry.id, None, entry.label, entry.card, entry.kind, said.n,
                     entry.target_uids, entry.source_uid)
     g.ledger.resolved(entry.id, said.n)
-    g.instant_depth += 1
-    try:
+    with g.enter(instant_depth=g.instant_depth + 1):
         run_do(g, entry, entry.effect.do)
-    finally:
-        g.instant_depth -= 1
 
 
 def limit_used_up(g: Game, uid: int | None, effect: EffectDef) -> str | None:

@@ -7,12 +7,15 @@ Nothing here is a rule; the rules live in zones, effects, cascade, battle and tu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from judge.engine.data.cards import CardDef, EffectDef
 from judge.engine.data.errors import Violation
 from judge.engine.play.ledger import Ledger
+from judge.engine.play.sayings import Said, say
 from judge.engine.play.trace import Trace
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
@@ -89,12 +92,22 @@ class Pending:
     source_rank: int
     mandatory: bool
     context: dict[str, Any]
-    trigger_text: str
+    trigger_text: Said   # what triggered it, in words made from records
     granted_by: str | None = None   # a granted effect's granter (13.2.2: its rank is source_rank)
 
 
-class Pause(Exception):
-    """Raised when the queue reaches `Game.limit`: the position before that action is wanted."""
+@dataclass(frozen=True)
+class PlayMoment:
+    """Where play stands beside the stored state, as one record: a response window open and who holds
+    priority in it, the Cascade resolving (12.2: Timing Effects wait), a battle between its damage and its
+    capture step (9.5.8), Instant Effects resolving one inside another (12.5.1). It changes only through
+    `Game.enter`, which puts the one before back when the block ends, however it ends."""
+
+    window_open: bool = False
+    priority: str | None = None
+    resolving: bool = False
+    in_fight: bool = False
+    instant_depth: int = 0
 
 
 class Verbs(Protocol):
@@ -123,16 +136,13 @@ class Game:
     left: dict[int, str] = field(default_factory=dict)     # uid -> "hand" | "exile" | "captured" | ...
     rejected: dict[str, Any] | None = None
     stopped: bool = False
-    in_fight: bool = False        # between a battle's damage and its capture step (9.5.8)
-    window_open: bool = False
-    priority: str | None = None
-    resolving: bool = False       # the Cascade is resolving (12.2: Timing Effects wait)
+    moment: PlayMoment = PlayMoment()   # where play stands: changed only through enter()
     battle: Battle | None = None  # the Battle being fought, if any
     next_entry: int = 1
-    limit: int | None = None      # stop (Pause) when the queue reaches this many actions
+    limit: int | None = None      # play stops when the queue reaches this many actions (state_after) ...
+    paused: PlayMoment | None = None  # ... and keeps the moment it stopped at
     # (owner, name): sprung Ambushes resolving
     in_flight: list[tuple[str, str]] = field(default_factory=list)
-    instant_depth: int = 0        # Instant Effects resolving inside one another (12.5.1)
     unnamed_discards: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     ledger: Ledger = field(default_factory=Ledger)   # facts for the answers (contract §7)
     _board: stats.Board | None = None
@@ -140,6 +150,38 @@ class Game:
 
     def __post_init__(self) -> None:
         self.trace.namer = self.holder_name
+
+    # --- the moment of play: one record, one door
+    @contextmanager
+    def enter(self, moment: PlayMoment | None = None, **changes: Any) -> Iterator[PlayMoment]:
+        """The block runs at `moment` (default: this one) with `changes`; the moment before comes back
+        when it ends, also on an early exit, so no window, priority or fight is left behind."""
+        before = self.moment
+        self.moment = replace(moment or before, **changes)
+        try:
+            yield self.moment
+        finally:
+            self.moment = before
+
+    @property
+    def window_open(self) -> bool:
+        return self.moment.window_open
+
+    @property
+    def priority(self) -> str | None:
+        return self.moment.priority
+
+    @property
+    def resolving(self) -> bool:
+        return self.moment.resolving
+
+    @property
+    def instant_depth(self) -> int:
+        return self.moment.instant_depth
+
+    @property
+    def in_fight(self) -> bool:
+        return self.moment.in_fight
 
     def at(self, ref: SlotRef | None) -> tuple[str, str]:
         """A card a step names, for its facts: its slot and the name of the card on it now ("" if none)."""
@@ -171,8 +213,13 @@ class Game:
 
     # --- queue
     def peek(self) -> Action | None:
+        """The next queued action, or None: the queue is done, play stopped, or it reached `limit` (play
+        stops there, `paused` keeping the moment: the window the next action would be taken in)."""
         if self.limit is not None and self.pos >= self.limit:
-            raise Pause()
+            if self.paused is None:
+                self.paused = self.moment
+            self.stopped = True
+            return None
         if self.stopped or self.pos >= len(self.actions):
             return None
         return self.actions[self.pos]
@@ -213,7 +260,8 @@ class Game:
         step, in the ending's own words and with its rules."""
         outcome = Outcome.of(reason, winner)
         self.state.outcome = outcome
-        ended = self.trace.add("win", outcome.says(**words), outcome.rules)
+        said = say("duel_ends", ending=outcome.says(**words), winner=winner, reason=reason)
+        ended = self.trace.add("win", said, outcome.rules)
         self.ledger.ended = ended.n
 
     def is_active_uid(self, uid: int | None) -> bool:

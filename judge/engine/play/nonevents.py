@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import BERSERK, DEFIANCE, TAUNT
+from judge.engine.play.clauses import Opening
+from judge.engine.play.sayings import say
 from judge.engine.position import tree
 from judge.engine.rules import legality
 
@@ -40,10 +42,9 @@ def taunt_exceptions(g: Game, board: Board, target: SlotRef) -> None:
             continue
         for ks in other.instances(TAUNT.name):
             if target in legality.taunt_radius(board, ref, ks.keyword.value):
-                g.trace.add("nonevent", f"The Taunt of {g.name_at(ref)} (rank {other.card.rank}) does not "
-                                        f"protect {g.name_at(target)}: the Attack Target has Taunt itself "
-                                        f"and its own rank, {view.card.rank}, is at least the Taunt Soul's, "
-                                        "so it can be attacked.",
+                g.trace.add("nonevent", say("taunt_does_not_protect", taunter=g.name_at(ref),
+                                            taunter_rank=other.card.rank, target=g.name_at(target),
+                                            rank=view.card.rank),
                             R_TAUNT, cards=[g.at(ref), g.at(target)])
                 return
 
@@ -57,11 +58,10 @@ def attacker_defiance(g: Game, board: Board, attacker: SlotRef, target: SlotRef,
     view = board.souls.get(attacker)
     if view is None or not view.has(DEFIANCE.name):
         return
-    counter = " A Realm's counterblow does not trigger it either." if target.is_realm else ""
-    role = "attacks" if counts_as_attack else "battles"
-    g.trace.add("nonevent", f"{view.card.name}'s Defiance does not trigger: Defiance triggers when its Soul "
-                            f"is attacked, and {view.card.name} ({attacker}) is the one that "
-                            f"{role}.{counter}", R_DEFIANCE,
+    counter = say("defiance_not_on_counterblow") if target.is_realm else None
+    role = say("role_attacks") if counts_as_attack else say("role_battles")
+    g.trace.add("nonevent", say("defiance_of_attacker", card=view.card.name, slot=attacker, role=role,
+                                counterblow=counter), R_DEFIANCE,
                             cards=[(attacker, view.card.name)], what="trigger_missed", of=view.card.name)
 
 
@@ -73,17 +73,16 @@ def berserk_not_taken(g: Game, att: Any, attacker: SlotRef, target: SlotRef, cap
         return
     name, tgt = att.card.name, g.name_at(target)
     if target.is_realm:
-        why = f"it attacked {tgt}, a Realm, which shatters and is not a Soul that can be captured"
+        why = say("berserk_target_realm", target=tgt)
     elif target not in captured:
         view = g.board().souls.get(target)
-        left = f" ({view.hp.total} HP left)" if view is not None else ""
-        why = f"its attack did not capture {tgt}{left}"
+        left = say("hp_left", hp=view.hp.total) if view is not None else None
+        why = say("berserk_target_not_captured", target=tgt, left=left)
     elif dealt_by_attack < hp_before or dealt_by_attack == 0:
-        why = (f"{tgt} was captured, but the attack damage ({dealt_by_attack}) did not bring it to 0 HP from "
-               f"{hp_before}: only a capture by the attack damage itself counts")
+        why = say("berserk_not_by_attack_damage", target=tgt, dealt=dealt_by_attack, hp=hp_before)
     else:
         return
-    g.trace.add("nonevent", f"{name}'s Berserk does not trigger: {why}.", (*R_BERSERK, "9.5.8"),
+    g.trace.add("nonevent", say("berserk_not_taken", card=name, why=why), (*R_BERSERK, "9.5.8"),
     cards=[g.at(target)], what="trigger_missed", of=name)
 
 
@@ -101,6 +100,6 @@ def taunt_idle(g: Game, board: Board, target: SlotRef) -> None:
                 names = " and ".join(g.name_at(r) for r in ahead)
                 reason = Reason.of("taunt_idle", card=other.card.name, slot=str(ref), front=names,
                                    in_front=[str(r) for r in ahead], target=g.name_at(target))
-                g.trace.add("nonevent", f"{reason.text[0].upper()}{reason.text[1:]}.", reason.rules,
+                g.trace.add("nonevent", say("taunt_idle", reason=Opening(reason)), reason.rules,
                             reasons=[reason])
                 return

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from judge.engine.data.cards import CardDef
 from judge.engine.play import cascade, zones
+from judge.engine.play.clauses import Series
 from judge.engine.play.game import Game
+from judge.engine.play.sayings import say
 from judge.engine.position import board as stats
 from judge.engine.position.action import Action
 from judge.engine.position.state import Ambush, Armament, Realm, SlotRef
@@ -28,14 +30,15 @@ def recruit(g: Game, action: Action) -> None:
     zones.place_soul(g, player, ref.slot, card.name)
     g.state.players[player].recruits.append(card.name)   # 10.1.1: one per turn counts recruits made
     statics = any(e.kind == "static" for e in card.effects) or any(k.kind == "static" for k in card.keywords)
-    g.trace.add("action", f"{player} recruits {card.name} (rank {card.rank}) onto {ref}. It is active at once"
-                          f"{', and its Static Effects apply from now' if statics else ''}; a card put on "
-                          "the field is a new card.", ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
+    g.trace.add("action", say("recruited", player=player, card=card.name, rank=card.rank, slot=ref,
+                              statics=say("recruit_statics_apply") if statics else None),
+                ("10.1.1", "10.1.2", "glossary/recruit", "15.5.1",
                                           *(("11.1.4", "13.1.1") if statics else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
-    cascade.triggered(g, "recruited", ref, {}, f"{card.name} ({ref}) is recruited")
+    # the occasions go in as words until the Cascade takes them as records (issue 26)
+    cascade.triggered(g, "recruited", ref, {}, say("on_recruited", card=card.name, slot=ref))
     if cascade.flush_pending(g):
-        cascade.run_window(g, f"the recruit of {card.name}, whose Timing Effects triggered")
+        cascade.run_window(g, say("window_after_recruit", card=card.name))
 
 
 def equip(g: Game, action: Action) -> None:
@@ -50,9 +53,8 @@ def equip(g: Game, action: Action) -> None:
         text, why = stats.explain(value, key)
         parts.append(text)
         rules += why
-    g.trace.add("action", f"{player} equips {card.name} to {soul.name} ({ref}); its values add to the "
-                          f"Wielder's (equipping is not an effect and can't be answered). {soul.name} now "
-                          f"has {', '.join(parts)}.", ("10.3.1", "10.3.3", *rules),
+    g.trace.add("action", say("equipped", player=player, card=card.name, wielder=soul.name, slot=ref,
+                              values=Series(tuple(parts))), ("10.3.1", "10.3.3", *rules),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}],
                 shows=[(soul.name, key, value.total) for key, value in
                        (("ATK", view.atk), ("DEF", view.def_), ("max HP", view.max_hp))])
@@ -63,9 +65,8 @@ def invoke(g: Game, action: Action) -> None:
     player, ref, card = _from_hand(g, action, "to")
     g.state.players[player].realms[ref.slot] = Realm(g.state.new_uid(), card.name, player)
     # 10.5.1: onto an empty realm slot of at least its rank; 10.5.2: the Escalation Spiral does not limit it
-    g.trace.add("action", f"{player} invokes {card.name} (rank {card.rank}) onto {ref}, a rank-"
-                          f"{g.state.field.rank(ref.slot)} realm slot, at least the Realm's rank; Realms "
-                          "belong to no Soul and are not limited by the Escalation Spiral.",
+    g.trace.add("action", say("invoked", player=player, card=card.name, rank=card.rank, slot=ref,
+                              slot_rank=g.state.field.rank(ref.slot)),
                 ("10.5.1", "10.5.2"),
                 [{"card": card.name, "from": f"{player}.hand", "to": str(ref)}])
 
@@ -76,9 +77,7 @@ def set_ambush(g: Game, action: Action) -> None:
     setter = g.state.soul(ref)
     already = len(g.state.slot(ref).ambushes)
     g.state.slot(ref).ambushes.append(Ambush(g.state.new_uid(), card.name, player, setter.uid))
-    two = (f" {already + 1} Ambushes now lie at this slot: an Ambush belongs to the slot, and a new Soul "
-           "there may set its own.") if already else ""
-    g.trace.add("action", f"{player} sets an Ambush face down at {ref}; {setter.name} is its Setter. Setting "
-                          f"is not an effect and can't be answered.{two}",
+    two = say("ambushes_share_slot", count=already + 1) if already else None
+    g.trace.add("action", say("ambush_set", player=player, slot=ref, setter=setter.name, more=two),
                 ("10.4.1", "10.4.2", "glossary/setter", *(("10.4.4",) if already else ())),
                 [{"card": card.name, "from": f"{player}.hand", "to": f"{ref} (face down)"}])

@@ -6,9 +6,13 @@ Targets are remembered by slot (11.4.8).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import UNYIELDING
+from judge.engine.play.clauses import Series
 from judge.engine.play.game import Entry, Game, Target
+from judge.engine.play.sayings import Said, say
 from judge.engine.position import tree
 from judge.engine.position.state import SlotRef
 
@@ -27,40 +31,44 @@ def resolve_ref(g: Game, entry: Entry, name: str, *,
                 allow_captured: bool = False) -> list[tuple[SlotRef, bool]]:
     """The cards a reference in `do` means now, each with whether the effect targets it (so that
     Unyielding protects it, 13.6.2). Targets are remembered by slot (11.4.8)."""
-    state = g.state
     if name.startswith("target"):
-        t = target_named(entry, name)
-        if t is None:
-            return []
-        if t.ref.is_realm:
-            realm = state.realm_at(t.ref)
-            return [(t.ref, True)] if realm is not None and not realm.shattered else []
-        soul = state.soul_at(t.ref)
-        if soul is None:
-            return []
-        if soul.captured and not (t.captured or allow_captured):
-            return []
-        if t.uid is not None and soul.uid != t.uid:
-            g.trace.add("effect", f"{entry.label} remembers its target by its slot: {soul.name} now stands "
-                                  f"on {t.ref}, so the effect acts on it.", ("11.4.8", "11.6.4"),
-                                  cards=[(t.ref, soul.name)])
-        return [(t.ref, t.names_soul)]
-    if name == "self":
-        ref = uid_ref(g, entry.source_uid)
+        return _target_ref(g, entry, name, allow_captured)
+    if name in ONE_CARD:
+        ref = uid_ref(g, ONE_CARD[name](g, entry))
         return [(ref, False)] if ref else []
-    if name == "wielder":
-        ref = uid_ref(g, entry.source_uid)
-        return [(ref, False)] if ref else []
-    if name == "caster":
-        ref = uid_ref(g, entry.caster_uid if entry.caster_uid is not None else _answered_caster(g, entry))
-        return [(ref, False)] if ref else []
-    if name == "ambusher":
-        ref = uid_ref(g, entry.ambusher_uid)
-        return [(ref, False)] if ref else []
-    if name in ("attacker", "attacked"):
-        ref = uid_ref(g, entry.context.get(name))
-        return [(ref, False)] if ref else []
-    return [(r, False) for r in tree.group(state, name, uid_ref(g, entry.source_uid), entry.controller)]
+    return [(r, False) for r in tree.group(g.state, name, uid_ref(g, entry.source_uid), entry.controller)]
+
+
+# the references that name one card by what it is to the effect: its uid now
+ONE_CARD: dict[str, Callable[[Game, Entry], int | None]] = {
+    "self": lambda g, entry: entry.source_uid,
+    "wielder": lambda g, entry: entry.source_uid,
+    "caster": lambda g, entry: entry.caster_uid if entry.caster_uid is not None
+    else _answered_caster(g, entry),
+    "ambusher": lambda g, entry: entry.ambusher_uid,
+    "attacker": lambda g, entry: entry.context.get("attacker"),
+    "attacked": lambda g, entry: entry.context.get("attacked"),
+}
+
+
+def _target_ref(g: Game, entry: Entry, name: str, allow_captured: bool) -> list[tuple[SlotRef, bool]]:
+    """A target, remembered by its slot (11.4.8): whatever stands there now, if it still may be acted on."""
+    state = g.state
+    t = target_named(entry, name)
+    if t is None:
+        return []
+    if t.ref.is_realm:
+        realm = state.realm_at(t.ref)
+        return [(t.ref, True)] if realm is not None and not realm.shattered else []
+    soul = state.soul_at(t.ref)
+    if soul is None:
+        return []
+    if soul.captured and not (t.captured or allow_captured):
+        return []
+    if t.uid is not None and soul.uid != t.uid:
+        g.trace.add("effect", say("target_remembered_by_slot", effect=entry.label, card=soul.name,
+                                  slot=str(t.ref)), ("11.4.8", "11.6.4"), cards=[(t.ref, soul.name)])
+    return [(t.ref, t.names_soul)]
 
 
 def protected(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> bool:
@@ -76,7 +84,8 @@ def protected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> None:
     rank = g.card(soul.name).rank
     reason = Reason.of("unyielding_now" if targeted else "unyielding_instant", card=soul.name, slot=str(ref),
                        rank=rank, effect=entry.label, source_rank=entry.source_rank)
-    g.trace.add("nonevent", f"{reason.text}.", reason.rules, reasons=[reason], what="kept_off", of=entry.card)
+    g.trace.add("nonevent", say("unyielding_kept_off", reason=reason), reason.rules, reasons=[reason],
+                what="kept_off", of=entry.card)
 
 
 def teleport_destination(entry: Entry, ref: SlotRef, to: str) -> SlotRef:
@@ -97,10 +106,10 @@ def refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: boo
         player = entry.controller if GROUP_SIDES[name] == "own" else g.other(entry.controller)
         passed = [r for r in g.state.soul_refs(player, active=False) if g.state.soul(r).captured]
         if passed:
-            g.trace.add("effect", f"{entry.label} acts only on active cards: "
-                                  f"{', '.join(g.name_at(r) for r in passed)} (captured) "
-                                  f"{'is' if len(passed) == 1 else 'are'} not reached.", ("11.6.2",),
-                                  cards=[g.at(r) for r in passed])
+            names = Series(tuple(g.name_at(r) for r in passed))
+            said = say("captured_one_not_reached", effect=entry.label, cards=names) if len(passed) == 1 \
+                else say("captured_ones_not_reached", effect=entry.label, cards=names)
+            g.trace.add("effect", said, ("11.6.2",), cards=[g.at(r) for r in passed])
     if not found:
         # 11.4.8 for a target that is gone; 11.6.3 for any part with nothing left to act on
         is_target = name.startswith("target")
@@ -108,7 +117,8 @@ def refs_for(g: Game, entry: Entry, name: str, verb: str, *, allow_captured: boo
                  else "no active card it names is there")
         reason = Reason.of("part_skipped", effect=entry.label, verb=verb, which=which, ref=name,
                            also=("11.4.8",) if is_target else ())
-        g.trace.add("effect", f"{entry.label}: {reason.text}.", reason.rules, reasons=[reason])
+        g.trace.add("effect", say("part_skipped", effect=entry.label, reason=reason), reason.rules,
+                    reasons=[reason])
         return []
     out = []
     for ref, targeted in found:
@@ -126,23 +136,21 @@ def unprotected_note(g: Game, entry: Entry, ref: SlotRef, targeted: bool) -> Non
         return
     soul = g.state.soul(ref)
     rank = g.card(soul.name).rank
+    why: Said
     if entry.controller == ref.player:
-        why = "Unyielding does not protect against its own controller's effects"
-        item = "13.6.7a"
+        why = say("unyielding_own_controller")
+        rules: tuple[str, ...] = ("13.6.7", "13.6.7a")
     elif entry.source_rank > rank:
-        why = (f"the source of {entry.label} has rank {entry.source_rank}, higher than {soul.name}'s rank "
-               f"{rank}, so Unyielding does not protect it")
-        g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.",
-                    ("13.6.3", "13.6.7", "13.6.7e"), cards=[(ref, soul.name)])
-        return
+        why = say("unyielding_outranked", effect=entry.label, rank=entry.source_rank, card=soul.name,
+                  card_rank=rank)
+        rules = ("13.6.3", "13.6.7", "13.6.7e")
     elif not targeted:
-        why = ("the effect neither targets it nor is Static or Instant, so Unyielding does not protect "
-               "against it")
-        item = "13.6.7c"
+        why = say("unyielding_not_targeted")
+        rules = ("13.6.7", "13.6.7c")
     else:
         return
-    g.trace.add("effect", f"{soul.name} ({ref}) is Unyielding, but {why}.", ("13.6.7", item),
-    cards=[(ref, soul.name)])
+    g.trace.add("effect", say("unyielding_does_not_protect", card=soul.name, slot=str(ref), why=why), rules,
+                cards=[(ref, soul.name)])
 
 
 def _answered_caster(g: Game, entry: Entry) -> int | None:
@@ -154,7 +162,7 @@ def _answered_caster(g: Game, entry: Entry) -> int | None:
         return None
     ref = uid_ref(g, answered.caster_uid)
     if ref is not None:
-        g.trace.add("effect", f"{entry.label}: “the Caster” is {g.name_at(ref)}, the Caster of "
-                              f"{answered.card}, the Event it answers.",
+        g.trace.add("effect", say("answered_caster", effect=entry.label, caster=g.name_at(ref),
+                                  event=answered.card),
                     ("10.4.6", "interpretation/answered-caster"), cards=[g.at(ref)])
     return answered.caster_uid

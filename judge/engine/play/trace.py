@@ -162,25 +162,24 @@ class Trace:
     watch: Callable[[Step], None] | None = None   # after every step (the answers' ledger)
     namer: Callable[[str], str | None] | None = None   # the name of the card on a slot now (the game's)
 
-    def add(self, kind: str, text: str | Said, rules: Iterable[str] = (),
+    def add(self, kind: str, text: Said, rules: Iterable[str] = (),
             changes: Iterable[dict[str, Any]] = (), caused_by: int | None = None,
             reasons: Iterable[Reason] = (), *, cards: Iterable[tuple[Any, str]] = (), what: str = "",
             of: str | None = None, action: int | None = None, player: str | None = None,
             because: tuple[str, ...] = (), shows: Iterable[tuple[str, str, int]] = ()) -> Step:
         if kind not in KINDS:
             raise ValueError(f"unknown step kind {kind!r}")
-        record = text if isinstance(text, Said) else None
-        text = text.text if isinstance(text, Said) else text
+        words = text.text   # the one place a step's words are made: sayings.render
         if len(self.steps) >= self.cap:
-            raise StepLimit(f"the cap of {self.cap} steps was reached; the last step was: {text}")
+            raise StepLimit(f"the cap of {self.cap} steps was reached; the last step was: {words}")
         budget.check(len(self.steps))
         changes = tuple(changes)
         if caused_by is None and self.explainer is not None:
             caused_by = self.explainer.cause(kind, changes)
         reasons = tuple(reasons)
         facts = Facts(what, self._cards(cards, changes, reasons), of, action, player, because, tuple(shows))
-        step = Step(len(self.steps) + 1, kind, text, _unique(rules), changes, caused_by, reasons, facts,
-                    record)
+        step = Step(len(self.steps) + 1, kind, words, _unique(rules), changes, caused_by, reasons, facts,
+                    text)
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())
@@ -219,11 +218,9 @@ class Trace:
                     out.setdefault((slot, str(card or "")), None)
         return tuple(CardAt(slot, name) for slot, name in out)
 
-    def force(self, kind: str, text: str | Said, rules: Iterable[str] = ()) -> Step:
+    def force(self, kind: str, text: Said, rules: Iterable[str] = ()) -> Step:
         """Add a step even past the cap (for the report that names the loop)."""
-        record = text if isinstance(text, Said) else None
-        text = text.text if isinstance(text, Said) else text
-        step = Step(len(self.steps) + 1, kind, text, _unique(rules), record=record)
+        step = Step(len(self.steps) + 1, kind, text.text, _unique(rules), record=text)
         self.steps.append(step)
         if self.snapshot is not None:
             self.states.append(self.snapshot())

@@ -10,6 +10,7 @@ from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import words as keyword_words
 from judge.engine.play import zones
 from judge.engine.play.game import Game
+from judge.engine.play.sayings import say
 from judge.engine.position.board import SPANS
 from judge.engine.position.state import PHASES, PLAYERS, SETUP, Lasting, SlotRef
 
@@ -26,8 +27,8 @@ def end_phase(g: Game) -> None:
     if index + 1 < len(PHASES):
         new = PHASES[index + 1]
         state.phase = new
-        g.trace.add("turn", f"{state.turn_player} ends the {PHASES[index].capitalize()} Phase; the "
-                            f"{new.capitalize()} Phase begins.", (R_PHASES[index], R_PHASES[index + 1]),
+        g.trace.add("turn", say("phase_ends", player=state.turn_player, ended=PHASES[index].capitalize(),
+                                begins=new.capitalize()), (R_PHASES[index], R_PHASES[index + 1]),
                     [{"phase": [PHASES[index], new]}])
         return
     end_turn(g)
@@ -57,13 +58,12 @@ def end_round(g: Game) -> None:
     for nxt, nxt_round in ((other, rnd if tp == "A" else rnd + 1), (tp, rnd + 1)):
         if nxt_round <= rounds(nxt):
             state.turn_player, state.round = nxt, nxt_round
-            g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {rounds(tp)}; Player "
-                                f"{nxt}'s recruiting round {nxt_round} of {rounds(nxt)} begins.", rules,
+            g.trace.add("turn", say("setup_round_ends", player=tp, round=rnd, rounds=rounds(tp), next=nxt,
+                                    next_round=nxt_round, next_rounds=rounds(nxt)), rules,
                         [{"round": [f"{tp} {rnd}", f"{nxt} {nxt_round}"]}])
             return
-    g.trace.add("turn", f"Setup: Player {tp} ends recruiting round {rnd} of {rounds(tp)}, the last "
-                        f"before the first turn; setup is over and Player {FIRST_TURN} takes the first turn.",
-                rules, [{"phase": [SETUP, PHASES[0]]}])
+    g.trace.add("turn", say("setup_ends", player=tp, round=rnd, rounds=rounds(tp), first=FIRST_TURN), rules,
+                [{"phase": [SETUP, PHASES[0]]}])
     state.round = 0
     state.turn_player = g.other(FIRST_TURN)   # begin_turn passes the turn to the other player
     begin_turn(g)
@@ -88,26 +88,27 @@ def _slot_stays(g: Game, ended: Lasting, step: int) -> None:
         reason = Reason.of("slot_effect_stays", slot=str(ended.on), ended=ended.source, other=other.source,
                            until=SPANS.get(other.until, other.until.replace("_", " ")), what=what, till=till,
                            last_turn=last)
-        g.trace.add("consequence", f"Because of step {step}: {reason.text}.", reason.rules, caused_by=step,
+        g.trace.add("consequence", say("consequence_reason", step=step, reason=reason), reason.rules,
+                    caused_by=step,
                     reasons=[reason])
 
 
 def end_turn(g: Game) -> None:
     state = g.state
-    g.trace.add("turn", f"{state.turn_player} ends the Emplacement Phase, and with it turn {state.turn}.",
+    g.trace.add("turn", say("turn_ends", player=state.turn_player, turn=state.turn),
                 ("glossary/emplacement-phase", "interpretation/lasting-effect-ends"))
     ending = [e for e in state.lasting if _ends(g, e)]
     if ending:
         state.lasting = [e for e in state.lasting if e not in ending]
         for e in ending:
             on_card = g.where(e.to) if e.on is None else None
-            where = (f"the slot {e.on}" if e.on is not None
-                     else g.name_at(on_card) if on_card is not None else "a card that left")
+            where = (say("lasting_on_slot", slot=e.on) if e.on is not None
+                     else g.name_at(on_card) if on_card is not None else say("lasting_on_card_gone"))
             src_ref = SlotRef.parse(e.source, None, g.state.field) if ":" in str(e.source) else None
             source = g.name_at(src_ref) if src_ref is not None and g.state.soul_at(src_ref) else e.source
-            ended = g.trace.add("turn", f"{source}'s effect on {where} "
-                                        f"({SPANS.get(e.until, e.until.replace('_', ' '))}) ends with turn "
-                                        f"{state.turn}.",
+            until = SPANS.get(e.until, e.until.replace("_", " "))
+            said = say("lasting_ends", source=source, on=where, until=until, turn=state.turn)
+            ended = g.trace.add("turn", said,
                                 ("13.3.1", "interpretation/lasting-effect-ends"),
                                 [{"lasting": e.kind, "on": str(e.on or on_card or "a card that left"),
                                   "ended": True}])
@@ -138,9 +139,7 @@ def begin_turn(g: Game) -> None:
         state.used[key] = [0, game]   # 11.7.1: "1/Turn" counts again in every turn, whoever's
     ps = state.players[nxt]
     ps.turns_taken += 1
-    g.trace.add("turn", f"Turn {state.turn} begins: {nxt} is the turn player (their turn {ps.turns_taken}); "
-                        "the Preparation "
-                f"Phase begins.",
+    g.trace.add("turn", say("turn_begins", turn=state.turn, player=nxt, count=ps.turns_taken),
                 ("glossary/turn-player", "glossary/preparation-phase"),
                 [{"turn": [state.turn - 1, state.turn], "turn_player": nxt}])
     wake(g, nxt)
@@ -148,21 +147,19 @@ def begin_turn(g: Game) -> None:
     if ps.deck_count == 0:
         if ps.decked_out_turns is None:
             ps.decked_out_turns = 1
-            g.trace.add("turn", f"{nxt}'s deck is empty at the start of their Preparation Phase: {nxt} is "
-                                "Decked Out and loses at the end of their "
-                                f"{ordinal(numbers().decked_out_turns)} turn counted from this one.",
+            g.trace.add("turn", say("decked_out_begins", player=nxt,
+                                    ordinal=ordinal(numbers().decked_out_turns)),
                         ("glossary/decked-out",))
         else:
             ps.decked_out_turns += 1
-            g.trace.add("turn", f"{nxt} is Decked Out: this is their turn {ps.decked_out_turns} of "
-                                f"{numbers().decked_out_turns} counted from then.", ("glossary/decked-out",))
+            g.trace.add("turn", say("decked_out_turn", player=nxt, turn=ps.decked_out_turns,
+                                    turns=numbers().decked_out_turns), ("glossary/decked-out",))
     elif ps.decked_out_turns is not None:
         # glossary/decked-out: a Decked Out player stays Decked Out for the rest of the duel
         ps.decked_out_turns += 1
-        g.trace.add("turn", f"{nxt} stays Decked Out for the rest of the duel, though their deck is no "
-                            f"longer empty: this is their turn {ps.decked_out_turns} of "
-                            f"{numbers().decked_out_turns} counted from then.", ("glossary/decked-out",))
-    zones.draw(g, nxt, 1, "the draw that begins the Preparation Phase", ("glossary/preparation-phase",))
+        g.trace.add("turn", say("decked_out_stays", player=nxt, turn=ps.decked_out_turns,
+                                turns=numbers().decked_out_turns), ("glossary/decked-out",))
+    zones.draw(g, nxt, 1, say("draw_of_preparation"), ("glossary/preparation-phase",))
 
 
 def wake(g: Game, player: str) -> None:
@@ -181,9 +178,7 @@ def wake(g: Game, player: str) -> None:
         return
     chosen = options[0]
     ps.proactive.add(chosen)
-    g.trace.add("turn", f"Escalation Spiral: {player} wakes the rank-{rank} slot {SlotRef(player, chosen)}, "
-                        f"which becomes proactive (no choice was given, so the first rank-{rank} slot is "
-                        "taken); every slot of a lower rank is awake.",
+    g.trace.add("turn", say("spiral_wakes", player=player, rank=rank, slot=SlotRef(player, chosen)),
                 ("glossary/escalation-spiral", "glossary/proactive", "interpretation/escalation-spiral"),
                 [{"slot": str(SlotRef(player, chosen)), "proactive": [False, True]}])
 

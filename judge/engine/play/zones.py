@@ -8,8 +8,9 @@ from typing import Any
 from judge.engine.data.edition import numbers
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import FROZEN
+from judge.engine.play.clauses import Series
 from judge.engine.play.game import Game
-from judge.engine.play.sayings import say
+from judge.engine.play.sayings import Said, say
 from judge.engine.position import tree
 from judge.engine.position.board import Board
 from judge.engine.position.state import PLAYERS, Realm, Slot, SlotRef, Soul
@@ -33,19 +34,19 @@ def in_steps(amount: int) -> int:
     return max(0, int(amount)) // step * step
 
 
-def rounded(amount: int, kind: str) -> tuple[int, str, tuple[str, ...]]:
-    """The amount in steps of 5 (the edition's damage_step), rounded down, and the words and rule when
+def rounded(amount: int, kind: str) -> tuple[int, Said | None, tuple[str, ...]]:
+    """The amount in steps of 5 (the edition's damage_step), rounded down, and the clause and rule when
     rounding changed it (glossary/damage: "always in steps of 5, rounded down"; glossary/heal likewise)."""
     amount = max(0, int(amount))
     done = in_steps(amount)
     if done == amount:
-        return done, "", ()
-    words = f" ({amount} rounded down to a step of {numbers().damage_step})"
-    return done, words, ("glossary/heal",) if kind == "heal" else R_DAMAGE
+        return done, None, ()
+    clause = say("damage_rounded", amount=amount, step=numbers().damage_step)
+    return done, clause, ("glossary/heal",) if kind == "heal" else R_DAMAGE
 
 
-def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = (),
-                arithmetic: str = "", battle: bool = False, what: str = "") -> int:
+def deal_damage(g: Game, ref: SlotRef, amount: int, source: str | Said, rules: tuple[str, ...] = (),
+                arithmetic: str | Said | None = None, battle: bool = False, what: str = "") -> int:
     """Deal damage to the Soul or Realm on `ref`; returns the damage dealt.
 
     14.1.4 / 11.6.5: damage from an effect only reaches a Soul that still has HP. Damage never
@@ -59,11 +60,10 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
         return 0
     hp = g.board().card_view(ref).hp.total
     name = g.name_at(ref)
-    kind = "battle damage" if battle else "damage"
-    how = f": {arithmetic}" if arithmetic else ""
+    kind = say("damage_kind_battle") if battle else say("damage_kind_effect")
     if hp <= 0:
-        g.trace.add("damage", f"{name} has no HP left, so the {amount} {kind}{rounding} from {source} does "
-                              "not reach it (14.1.4).",
+        g.trace.add("damage", say("damage_no_hp_left", card=name, amount=amount, kind=kind, rounding=rounding,
+                                  source=source),
                     # 13.4.1 (each instance deals its own) is the rule of damage dealt, not of damage
                     # that finds no HP: cited only where the instance deals it
                     (*(r for r in rules if r != "13.4.1"), *R_EFFECT_DAMAGE_HP, *r_round),
@@ -73,15 +73,17 @@ def deal_damage(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[st
     before = card.damage
     card.damage = before + dealt
     short = dealt < amount or hp < dealt
-    extra = f" (only {min(dealt, hp)} of {amount}: it had {hp} HP left)" if short else ""
-    g.trace.add("damage", f"{name} takes {amount} {kind}{rounding} from {source}{how}{extra}; HP {hp} → "
-                          f"{max(0, hp - dealt)}.",
+    extra = say("damage_only_part", dealt=min(dealt, hp), amount=amount, hp=hp) if short else None
+    how = say("damage_arithmetic", arithmetic=arithmetic) if arithmetic else None
+    g.trace.add("damage", say("damage_dealt", card=name, amount=amount, kind=kind, rounding=rounding,
+                              source=source, arithmetic=how, short=extra, hp_before=hp,
+                              hp_after=max(0, hp - dealt)),
                 (*rules, *R_DAMAGE, *r_round), [{"slot": str(ref), "damage": [before, card.damage]}],
                 what=what)
     return dealt
 
 
-def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...] = ()) -> int:
+def heal(g: Game, ref: SlotRef, amount: int, source: str | Said, rules: tuple[str, ...] = ()) -> int:
     """Healing removes at most the damage a card has (14.2.1, 11.6.5)."""
     amount, rounding, r_round = rounded(amount, "heal")
     soul: Soul | Realm | None
@@ -96,14 +98,14 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
     name = g.name_at(ref)
     healed = min(amount, soul.damage)
     if healed == 0:
-        g.trace.add("heal", f"{name} has no damage, so healing {amount}{rounding} from {source} does nothing "
-                            "(14.2.1).", (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round), cards=[g.at(ref)])
+        g.trace.add("heal", say("heal_nothing", card=name, amount=amount, rounding=rounding, source=source),
+                    (*rules, *R_HEAL, *R_HEAL_AT_MOST, *r_round), cards=[g.at(ref)])
         return 0
     before = soul.damage
     soul.damage -= healed
-    extra = f" (heal {amount}, but it had only {before} damage)" if healed < amount else ""
-    g.trace.add("heal", f"{source} heals {healed} damage{rounding} from {name}{extra}: damage {before} → "
-                        f"{soul.damage}.",
+    extra = say("heal_only_part", amount=amount, damage=before) if healed < amount else None
+    g.trace.add("heal", say("healed", source=source, healed=healed, rounding=rounding, card=name, short=extra,
+                            before=before, after=soul.damage),
                 (*rules, *R_HEAL, *(R_HEAL_AT_MOST if healed < amount else ()), *r_round),
                 [{"slot": str(ref), "damage": [before, soul.damage]}])
     return healed
@@ -111,7 +113,7 @@ def heal(g: Game, ref: SlotRef, amount: int, source: str, rules: tuple[str, ...]
 
 # --- capture ------------------------------------------------------------------------------------
 
-def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
+def capture(g: Game, ref: SlotRef, why: str | Said, rules: tuple[str, ...]) -> None:
     """Turn the Soul face down on its slot; its Armament goes to the Elysium (10.3.4a)."""
     soul = g.state.soul_at(ref)
     if soul is None or soul.captured:
@@ -119,16 +121,17 @@ def capture(g: Game, ref: SlotRef, why: str, rules: tuple[str, ...]) -> None:
     soul.captured = True
     g.left[soul.uid] = "captured"
     changes = [{"slot": str(ref), "captured": [False, True]}]
-    text = f"{soul.name} ({ref}) is captured {why}: it is turned face down and stays on its slot (10.1.3)."
     rules = (*rules, "10.1.3")
+    armament = None
     if soul.armament is not None:
         arm = soul.armament
         soul.armament = None
         g.state.players[soul.owner].elysium.append(arm.name)
         changes.append({"card": arm.name, "from": str(ref), "to": f"{soul.owner}.elysium"})
-        text += f" Its Armament {arm.name} goes to the Elysium (10.3.4)."
+        armament = say("armament_to_elysium", armament=arm.name)
         rules = (*rules, *R_ARMAMENT_ELYSIUM)
-    g.trace.add("capture", text, (*rules, "glossary/capture"), changes)
+    g.trace.add("capture", say("captured", card=soul.name, slot=ref, why=why, armament=armament),
+                (*rules, "glossary/capture"), changes)
     captured_trigger_note(g, soul.name, ref)
 
 
@@ -161,7 +164,7 @@ def check_captures(g: Game, *, step: bool = False, max_hp_fell: bool = False) ->
 
 
 def _why_captured(g: Game, board: Board, ref: SlotRef, step: bool,
-                  fell_before: bool) -> tuple[str, tuple[str, ...]]:
+                  fell_before: bool) -> tuple[Said, tuple[str, ...]]:
     """Why the Soul on `ref` is captured now: at 0 HP, or (14.4.3) because its maximum HP fell to its
     damage (`fell_before`: the caller knows it did), with the rules."""
     view = board.souls[ref]
@@ -172,9 +175,9 @@ def _why_captured(g: Game, board: Board, ref: SlotRef, step: bool,
     # damage comes in steps of 5: on a maximum HP of 33 the last step stores 35 (deal_damage)
     fell = g.trace.explainer is not None and g.trace.explainer.fell(ref) is not None
     if fell_before or fell or soul.damage > -(-view.max_hp.total // 5) * 5:
-        return (f"because its maximum HP ({view.max_hp.total}) is no higher than its damage "
-                f"({soul.damage})", ("14.4.3", "glossary/hp", *rules))
-    return f"at 0 HP (damage {soul.damage}, maximum HP {view.max_hp.total})", rules
+        return (say("captured_max_hp_fell", max_hp=view.max_hp.total, damage=soul.damage),
+                ("14.4.3", "glossary/hp", *rules))
+    return say("captured_at_zero_hp", damage=soul.damage, max_hp=view.max_hp.total), rules
 
 
 def _shatter(g: Game, ref: SlotRef) -> None:
@@ -198,7 +201,7 @@ def _leader_cards_off_the_altar(g: Game, captured: list[SlotRef]) -> None:
             continue
         reason = Reason.of("leader_card_ordinary", card=soul.name, slot=str(ref), player=ref.player,
                            leader=g.state.soul(SlotRef(ref.player, g.state.field.root)).name)
-        g.trace.add("nonevent", f"No win: {reason.text}.", reason.rules, reasons=[reason])
+        g.trace.add("nonevent", say("no_win_leader_card", reason=reason), reason.rules, reasons=[reason])
 
 
 def check_winner(g: Game, captured: list[SlotRef]) -> None:
@@ -236,33 +239,36 @@ def _forget(g: Game, uid: int, how: str) -> int:
     return dropped
 
 
-def _lost_note(dropped: int) -> tuple[str, tuple[str, ...]]:
+def _lost_note(dropped: int) -> tuple[Said | None, tuple[str, ...]]:
     if not dropped:
-        return "", ()
-    return (" What lasted on it (even “permanently”) is lost: it lasts only while the card stays on the "
-            "field.",
-            ("13.3.2",))
+        return None, ()
+    return say("lasting_lost"), ("13.3.2",)
+
+
+Clauses = dict[str, Said | None]
 
 
 def _leave_field(g: Game, ref: SlotRef, soul: Soul, pile: str,
-                 armament: tuple[str, str, str]) -> tuple[list[dict[str, Any]], str, tuple[str, ...]]:
+                 armament: tuple[str, str]) -> tuple[list[dict[str, Any]], Clauses, tuple[str, ...]]:
     """The Soul on `ref` leaves its slot for its owner's `pile` (10.1.3); its Armament goes to the pile
     `armament` names (10.3.4); what lasted on the Soul is lost with it (13.3.2). Returns the changes,
-    the words to add to the step and the rules they rest on."""
-    armament_pile, where, sub_item = armament
+    the clauses to add to the step (`armament`, `lost`: None when not there) and the rules they rest on."""
+    armament_pile, sub_item = armament
     g.state.slot(ref).soul = None
     owner = g.state.players[soul.owner]
     getattr(owner, pile).append(soul.name)
     changes = [{"card": soul.name, "from": str(ref), "to": f"{soul.owner}.{pile}"}]
-    text = ""
+    clauses: Clauses = {"armament": None}
     rules: tuple[str, ...] = ()
     if soul.armament is not None:
         getattr(owner, armament_pile).append(soul.armament.name)
         changes.append({"card": soul.armament.name, "from": str(ref), "to": f"{soul.owner}.{armament_pile}"})
-        text = f" Its Armament {soul.armament.name} goes to {where} (10.3.4)."
+        name = soul.armament.name
+        clauses["armament"] = (say("armament_to_hand_too", armament=name) if armament_pile == "hand"
+                               else say("armament_to_elysium", armament=name))
         rules = ("10.3.4", sub_item)
-    extra, extra_rules = _lost_note(_forget(g, soul.uid, pile))
-    return changes, text + extra, (*rules, *extra_rules)
+    clauses["lost"], extra_rules = _lost_note(_forget(g, soul.uid, pile))
+    return changes, clauses, (*rules, *extra_rules)
 
 
 def is_leader_altar(g: Game, ref: SlotRef) -> bool:
@@ -279,7 +285,8 @@ def unequip(g: Game, ref: SlotRef, source: str) -> bool:
     if soul.armament is None:
         reason = Reason.of("part_skipped", effect=source, verb="unequip", ref=str(ref),
                            which=f"{soul.name} ({ref}) carries no Armament")
-        g.trace.add("effect", f"{source}: {reason.text}.", reason.rules, reasons=[reason],
+        g.trace.add("effect", say("unequip_no_armament", source=source, reason=reason), reason.rules,
+                    reasons=[reason],
                     cards=[(ref, soul.name)])
         return False
     arm = soul.armament
@@ -288,9 +295,10 @@ def unequip(g: Game, ref: SlotRef, source: str) -> bool:
     owner = g.state.soul(ref).owner
     g.state.players[owner].elysium.append(arm.name)
     after = g.board().souls[ref].max_hp.total
-    fell = (f" {soul.name} stays and loses the Armament's values: maximum HP {before} → {after}, damage "
-            f"{soul.damage}." if after != before else f" {soul.name} stays and loses the Armament's values.")
-    g.trace.add("zone", f"{arm.name} leaves {soul.name} ({ref}) for {owner}'s Elysium ({source}).{fell}",
+    stays = (say("unequip_stays_max_hp_fell", card=soul.name, before=before, after=after, damage=soul.damage)
+             if after != before else say("unequip_stays", card=soul.name))
+    g.trace.add("zone", say("unequipped", armament=arm.name, card=soul.name, slot=ref, owner=owner,
+                            source=source, stays=stays),
                 ("10.3.5", "10.3.3", "interpretation/armament-leaves"),
                 [{"card": arm.name, "from": str(ref), "to": f"{owner}.elysium"}], cards=[(ref, soul.name)])
     check_captures(g, max_hp_fell=after < before)
@@ -302,12 +310,12 @@ def return_to_hand(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = 
     if soul is None:
         return False
     if is_leader_altar(g, ref):
-        g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
-                            "where it is, and the rest of the effect still happens.",
+        g.trace.add("zone", say("leader_stays_rest_happens", card=soul.name, slot=ref, source=source),
                     (*rules, *R_LEADER_STAYS, "11.6.6", "11.6.3"), cards=[(ref, soul.name)], what="kept_off")
         return False
-    changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "the hand too", "10.3.4b"))
-    text = f"{soul.name} ({ref}) returns to {soul.owner}'s hand ({source})." + more
+    changes, more, more_rules = _leave_field(g, ref, soul, "hand", ("hand", "10.3.4b"))
+    text = say("returned_to_hand", card=soul.name, slot=ref, owner=soul.owner, source=source,
+               armament=more["armament"], lost=more["lost"])
     rules = (*rules, *more_rules)
     # 15.5.1 (a card that leaves and comes back is a new card) is cited where it decides something:
     # what lasted on the card is lost with it (13.3.2)
@@ -320,47 +328,45 @@ def exile(g: Game, ref: SlotRef, source: str, rules: tuple[str, ...] = ()) -> bo
     if soul is None:
         return False
     if is_leader_altar(g, ref):
-        g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} leaves it "
-                            "where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"), cards=[(ref, soul.name)],
-                    what="kept_off")
+        g.trace.add("zone", say("leader_stays", card=soul.name, slot=ref, source=source),
+                    (*rules, *R_LEADER_STAYS, "11.6.6"), cards=[(ref, soul.name)], what="kept_off")
         return False
-    text = f"{soul.name} ({ref}) is exiled ({source}); its slot is free again."
+    reaches = None
     if soul.captured:
-        text += " (The effect asks for a captured Soul, so it reaches one.)"
+        reaches = say("exile_reaches_captured")
         rules = (*rules, "11.6.2")
-    changes, more, more_rules = _leave_field(g, ref, soul, "exile", ("elysium", "the Elysium", "10.3.4a"))
-    text += more
+    changes, more, more_rules = _leave_field(g, ref, soul, "exile", ("elysium", "10.3.4a"))
+    text = say("exiled", card=soul.name, slot=ref, source=source, captured=reaches, armament=more["armament"],
+               lost=more["lost"])
     rules = (*rules, *more_rules)
     g.trace.add("zone", text, (*rules, "glossary/exile", "10.1.3"), changes)
     return True
 
 
-def teleport_problem(g: Game, ref: SlotRef, dest: SlotRef) -> str | None:
+def teleport_problem(g: Game, ref: SlotRef, dest: SlotRef) -> Said | None:
     """Why the Soul on `ref` can't be teleported to `dest` (glossary/teleport), or None."""
     fld = g.state.field
     soul = g.state.active_soul_at(ref)
     if soul is None:
-        return f"no active Soul stands on {ref}"
+        return say("teleport_no_active_soul", slot=ref)
     if is_leader_altar(g, ref):
-        return f"{soul.name} is a Leader and never leaves its altar"
+        return say("teleport_leader", card=soul.name)
     if dest.player != ref.player or dest.is_realm:
-        return f"{dest} is not one of {ref.player}'s soul slots"
+        return say("teleport_not_own_slot", dest=dest, player=ref.player)
     target: Slot = g.state.slot(dest)
     if target.soul is not None:
-        return f"{dest} is not empty"
+        return say("teleport_not_empty", dest=dest)
     rank = g.card(soul.name).rank
     if fld.rank(dest.slot) != rank:
-        return (f"{dest} is a rank-{fld.rank(dest.slot)} slot and {soul.name} is rank {rank} "
-                "(exactly its rank)")
+        return say("teleport_wrong_rank", dest=dest, dest_rank=fld.rank(dest.slot), card=soul.name, rank=rank)
     parent = fld.parent(dest.slot)
     if parent == ref.slot:
-        return f"{dest} hangs directly under {soul.name}'s own slot"
+        return say("teleport_own_underling", dest=dest, card=soul.name)
     if parent is None or g.state.active_soul_at(SlotRef(ref.player, parent)) is None:
-        return (f"{dest} does not hang directly under a slot holding an active Soul, so nothing could be "
-                "recruited there")
+        return say("teleport_no_active_parent", dest=dest)
     frozen = tree.is_under_frozen(g.state, dest, lambda r: g.board().has_keyword(r, FROZEN.name))
     if frozen is not None:
-        return f"{dest} is under the Frozen {g.name_at(frozen)}"
+        return say("teleport_under_frozen", dest=dest, frozen=g.name_at(frozen))
     return None
 
 
@@ -369,27 +375,26 @@ def teleport(g: Game, ref: SlotRef, dest: SlotRef, source: str, rules: tuple[str
     soul = g.state.soul_at(ref)
     if problem is not None:
         if soul is not None and is_leader_altar(g, ref):
-            g.trace.add("zone", f"{soul.name} ({ref}) is a Leader and never leaves its altar: {source} "
-                                "leaves it where it is.", (*rules, *R_LEADER_STAYS, "11.6.6"),
+            g.trace.add("zone", say("leader_stays", card=soul.name, slot=ref, source=source),
+                        (*rules, *R_LEADER_STAYS, "11.6.6"),
                                 cards=[(ref, soul.name)], what="kept_off")
         else:
-            g.trace.add("effect", f"{source} can't teleport {g.name_at(ref)} to {dest}: {problem}; that part "
-                                  "is skipped (11.6.3).", (*rules, "glossary/teleport", "11.6.3"),
+            g.trace.add("effect", say("teleport_refused", source=source, card=g.name_at(ref), dest=dest,
+                                      problem=problem), (*rules, "glossary/teleport", "11.6.3"),
                                   cards=[g.at(ref)])
         return False
     moving = g.state.soul(ref)
     g.state.slot(ref).soul = None
     g.state.slot(dest).soul = moving
     changes = [{"card": moving.name, "from": str(ref), "to": str(dest)}]
-    text = (f"{moving.name} is teleported from {ref} to {dest} ({source}); it stays on the field and keeps "
-            "everything.")
+    armament = None
     if moving.armament is not None:
         rules = (*rules, "10.3.4", "10.3.4c")
-        text += f" Its Armament {moving.armament.name} moves with it (10.3.4)."
+        armament = say("teleport_armament_moves", armament=moving.armament.name)
         changes.append({"card": moving.armament.name, "from": str(ref), "to": str(dest)})
-    if g.state.slot(ref).ambushes:
-        text += " The Ambushes set at its old slot stay there (10.4.4)."
-    g.trace.add("zone", text, (*rules, "glossary/teleport"), changes)
+    ambushes = say("teleport_ambushes_stay") if g.state.slot(ref).ambushes else None
+    g.trace.add("zone", say("teleported", card=moving.name, slot=ref, dest=dest, source=source,
+                            armament=armament, ambushes=ambushes), (*rules, "glossary/teleport"), changes)
     return True
 
 
@@ -412,7 +417,7 @@ def take_from_hand(g: Game, player: str, name: str) -> bool:
     return False
 
 
-def draw(g: Game, player: str, count: int, why: str, rules: tuple[str, ...]) -> int:
+def draw(g: Game, player: str, count: int, why: str | Said, rules: tuple[str, ...]) -> int:
     """Take the top card of the deck into the hand; from an empty deck nothing (glossary/draw)."""
     ps = g.state.players[player]
     drawn = 0
@@ -427,21 +432,22 @@ def draw(g: Game, player: str, count: int, why: str, rules: tuple[str, ...]) -> 
             ps.hand_hidden += 1
             names.append("an unnamed card")
         else:
-            more = f" {count - drawn} more" if drawn else ""
-            g.trace.add("zone", f"{player}'s deck is empty, so {player} draws no{more} card ({why}): drawing "
-                                "from an empty deck does nothing.", (*rules, "glossary/draw"))
+            more = say("draw_more", count=count - drawn) if drawn else None
+            g.trace.add("zone", say("deck_empty_no_draw", player=player, more=more, why=why),
+                        (*rules, "glossary/draw"))
             break
         drawn += 1
     if drawn:
-        g.trace.add("zone", f"{player} draws {drawn} card{'s' if drawn > 1 else ''} ({why}): "
-                            f"{', '.join(names)}.",
+        cards = Series(tuple(names))
+        g.trace.add("zone", say("drew_cards", player=player, count=drawn, why=why, cards=cards) if drawn > 1
+                    else say("drew_one", player=player, why=why, cards=cards),
                     (*rules, "glossary/draw"),
                     [{"player": player, "hand": [len(ps.hand) + ps.hand_hidden - drawn,
                                                                           len(ps.hand) + ps.hand_hidden]}])
     return drawn
 
 
-def discard(g: Game, player: str, count: int, chosen: list[str], why: str,
+def discard(g: Game, player: str, count: int, chosen: list[str], why: str | Said,
             rules: tuple[str, ...]) -> list[str]:
     """Put cards from the hand into the Elysium; the discarding player chooses (glossary/discard).
     Where no choice is given, the first cards of the hand are taken, and the trace says so."""
@@ -473,8 +479,8 @@ def discard(g: Game, player: str, count: int, chosen: list[str], why: str,
         if pick != "an unnamed card":
             ps.elysium.append(pick)
     if out:
-        note = " (no choice was given, so the first cards in the hand are taken)" if picked_by_engine else ""
-        g.trace.add("zone", f"{player} discards {', '.join(out)} ({why}){note}.",
+        note = say("discard_no_choice") if picked_by_engine else None
+        g.trace.add("zone", say("discarded", player=player, cards=Series(tuple(out)), why=why, chosen=note),
                     (*rules, "glossary/discard"),
                     [{"card": c, "from": f"{player}.hand", "to": f"{player}.elysium"} for c in out])
     return out
@@ -490,13 +496,10 @@ def captured_trigger_note(g: Game, name: str, ref: SlotRef) -> None:
     (11.8.3), and an Instant Effect of a card no longer active does nothing (11.1.5)."""
     for eff in g.card(name).effects:
         if eff.trigger == "captured" and eff.kind in ("timing", "instant"):
-            if eff.kind == "instant":
-                why = "an Instant Effect whose card is no longer active does nothing"
-            else:
-                why = "a Timing Effect whose card is no longer active before it goes on the Cascade is lost"
-            g.trace.add("nonevent", f"{name}'s {eff.label} waits for {name} ({ref}) to be captured, but then "
-                                    f"{name} is "
-                                   f"no longer active: {why}.",
+            instant = eff.kind == "instant"
+            said = (say("captured_instant_idle", card=name, effect=eff.label, slot=ref) if instant
+                    else say("captured_timing_lost", card=name, effect=eff.label, slot=ref))
+            g.trace.add("nonevent", said,
                         ("11.8.1", "11.1.5" if eff.kind == "instant" else "11.8.3"),
                         cards=[(ref, name)],
                         what="kept_off" if eff.kind == "instant" else "trigger_missed", of=name)

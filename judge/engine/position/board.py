@@ -22,9 +22,9 @@ from typing import Any
 from judge.engine.data import budget
 from judge.engine.data.cards import STAT_KEYS, CardDef, Keyword
 from judge.engine.data.keywords import MORAL, UNYIELDING
-from judge.engine.position import tree
+from judge.engine.position import reach, tree
 from judge.engine.position.conditions import CONDITIONS, _failed, failed_conditions_realm
-from judge.engine.position.state import PLAYERS, Armament, Lasting, SlotRef, Soul, State
+from judge.engine.position.state import PLAYERS, Armament, Lasting, SlotRef, State
 from judge.engine.position.views import Blocked, Contribution, KeywordSource, RealmView, SoulView, Value
 
 R_ARMAMENT = ("10.3.3",)          # its values add to the Wielder's, its effects work through it
@@ -116,11 +116,19 @@ class Board:
         self.lines = {p: tree.lines(state, p) for p in PLAYERS}
         self.proactive = {p: tree.proactive_slots(state, p) for p in PLAYERS}
         self._sources = self._collect_sources()
+        # the cards with a Static Effect that may reach another card than their own (auras, 13.1.2)
+        self._auras = frozenset(src.uid for src in self._sources if reach.reaches_others(src.card))
+        self._aura_at = [i for i, src in enumerate(self._sources) if src.uid in self._auras]
+        self._at: dict[SlotRef, list[int]] = {}   # the sources on each slot, by their place in _sources
+        for i, src in enumerate(self._sources):
+            self._at.setdefault(src.ref, []).append(i)
         self.negated: set[int] = set()   # while _negation runs, no lasting effect is negated yet
         self.negated = self._negation()
         self.souls: dict[SlotRef, SoulView] = {}
         self.realms: dict[SlotRef, RealmView] = {}
         self._made: dict[tuple[bool, bool], dict[str, dict[str, Any]]] = {}
+        # each view's part of `derived`, shared with the boards patched from this one (_view_dict)
+        self._dicts: dict[tuple[SlotRef, bool, bool], tuple[SoulView | RealmView, dict[str, Any]]] = {}
         self.memo: dict[Any, Any] = {}   # what others work out from this board (targets.combinations)
         self._lasting = tuple(state.lasting)          # the lasting effects it was derived with
         self._prelim: dict[SlotRef, int] = {}         # each Soul's HP before Static Effects (conditions)
@@ -134,58 +142,24 @@ class Board:
     @classmethod
     def patched(cls, prev: Board, changes: list[tuple[Any, str]]) -> Board | None:
         """The board of `prev.state` after `changes` (tracked.Version.changes: every change to what
-        derived values read since `prev` was derived), made by deriving again only the Souls the changes
-        touched, or None when they may reach further (then derive the whole board). It reaches only:
-        damage dealt to or healed from a Soul, and lasting gains of values laid on or lifted from Souls,
-        on a board without Moral and whose conditions read their own Soul, where the touched Souls give
-        nothing to others (their Static Effects are their own). Everything else (a card moving, a
-        capture, a keyword granted, a negation, a slot effect, a Realm) derives the whole board."""
+        derived values read since `prev` was derived), made by deriving again only the cards the changes
+        touched (reach.touched), or None when they may reach further (then derive the whole board): on a
+        board without Moral (an aura along the tree) and whose conditions read their own Soul."""
         if not prev._patchable:
             return None
         state = prev.state
-        touched: set[SlotRef] = set()
-        for part, what in changes:
-            if what == "damage" and isinstance(part, Soul):
-                touched.add(prev._where.get(part.uid) or SlotRef("", ""))
-            elif part is not state.lasting or not prev._lasting_changes(touched):
-                return None
-        for ref in touched:
-            soul = state.soul_at(ref) if ref.player else None
-            if soul is None or soul.captured or not prev._gives_only_itself(soul):
-                return None
+        found = reach.touched(state, changes, reach.Before(prev._where, prev._lasting, prev.proactive,
+                                                           prev._auras))
+        if found is None:
+            return None
+        touched, proactive = found
         board = cls.__new__(cls)
         board.__dict__.update(prev.__dict__)
-        board.souls, board._prelim = dict(prev.souls), dict(prev._prelim)
-        board._made, board.memo, board._lasting = {}, {}, tuple(state.lasting)
+        board.souls, board.realms, board._prelim = dict(prev.souls), dict(prev.realms), dict(prev._prelim)
+        board._made, board.memo, board._lasting, board.proactive = {}, {}, tuple(state.lasting), proactive
         budget.check_time()
-        board._compute(touched)
+        board._compute(set(touched))
         return board
-
-    def _lasting_changes(self, touched: set[SlotRef]) -> bool:
-        """The lasting effects since this board, when only gains on Souls came or went (their Souls
-        added to `touched`); False for anything else."""
-        before = {id(e): e for e in self._lasting}
-        now = {id(e): e for e in self.state.lasting}
-        kept_before = [e for e in self._lasting if id(e) in now]
-        kept_now = [e for e in self.state.lasting if id(e) in before]
-        if any(a is not b for a, b in zip(kept_before, kept_now, strict=True)):
-            return False
-        for eff in [e for e in self._lasting if id(e) not in now] + [e for e in self.state.lasting
-                                                                      if id(e) not in before]:
-            if eff.kind != "gain" or eff.to is None:
-                return False
-            ref = self._where.get(eff.to)
-            if ref is not None:
-                if ref.is_realm:
-                    return False
-                touched.add(ref)
-        return True
-
-    def _gives_only_itself(self, soul: Soul) -> bool:
-        """Whether every Static Effect of the Soul (and of its Armament) applies to that Soul alone."""
-        cards = [self._card(soul.name), *([self._card(soul.armament.name)] if soul.armament else [])]
-        return all(eff.to in ("self", "wielder") and not eff.negate for card in cards for eff in card.effects
-                   if eff.kind == "static")
 
     # --- lookups
     def view(self, ref: SlotRef) -> SoulView | RealmView | None:
@@ -234,13 +208,22 @@ class Board:
             for slot in self.state.field.slots:
                 ref = SlotRef(p, slot)
                 if ref in self.souls:
-                    out[str(ref)] = self.souls[ref].to_dict(detail, contributions)
+                    out[str(ref)] = self._view_dict(self.souls[ref], detail, contributions)
             for slot in self.state.field.realm_slots:
                 ref = SlotRef(p, slot)
                 if ref in self.realms:
-                    out[str(ref)] = self.realms[ref].to_dict(detail, contributions)
+                    out[str(ref)] = self._view_dict(self.realms[ref], detail, contributions)
         self._made[(detail, contributions)] = out
         return out
+
+    def _view_dict(self, view: SoulView | RealmView, detail: bool, contributions: bool) -> dict[str, Any]:
+        """A view's part of `derived`, made once per view: the boards patched one from another share the
+        views they did not derive again, and with them these dicts (read them, never change them)."""
+        key = (view.ref, detail, contributions)
+        kept = self._dicts.get(key)
+        if kept is None or kept[0] is not view:
+            kept = self._dicts[key] = (view, view.to_dict(detail, contributions))
+        return kept[1]
 
     # --- building
     def _card(self, name: str) -> CardDef:
@@ -353,15 +336,16 @@ class Board:
     def _compute(self, only: set[SlotRef] | None = None) -> None:
         """Every Soul's and Realm's values; with `only` (patched), those Souls' alone."""
         state = self.state
-        work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.soul_refs(active=False)
-                                      if only is None or ref in only}
-        realm_work: dict[SlotRef, _Work] = {ref: _Work() for ref in state.realm_refs(active=False)
-                                            if only is None}
+        # with `only`, cards reach.touched found standing there (their order changes no value)
+        souls = state.soul_refs(active=False) if only is None else [r for r in only if not r.is_realm]
+        realms = state.realm_refs(active=False) if only is None else [r for r in only if r.is_realm]
+        work: dict[SlotRef, _Work] = {ref: _Work() for ref in souls}
+        realm_work: dict[SlotRef, _Work] = {ref: _Work() for ref in realms}
         self._printed(work, realm_work)
         self._lasting_parts(work, realm_work)
         self._prelim.update({ref: sum(c.amount for c in w.parts["hp"]) - state.soul(ref).damage
                              for ref, w in work.items()})
-        self._statics(work, self._prelim)
+        self._statics(work, self._prelim, only)
         self._moral(work, self._unyielding(work))
         for ref, w in work.items():
             w.blocked.extend(self.negation_blocked.get(ref, []))
@@ -438,10 +422,14 @@ class Board:
                 self._apply(w, payload, kind, label, eff.source, eff.source_uid, eff.source_rank,
                             eff.controller, rules)
 
-    def _statics(self, work: dict[SlotRef, _Work], prelim: dict[SlotRef, int]) -> None:
+    def _statics(self, work: dict[SlotRef, _Work], prelim: dict[SlotRef, int],
+                 only: set[SlotRef] | None = None) -> None:
         """Static effects and auras of active, non-negated cards (13.1, 13.2): the controller's own
-        first, so that Unyielding they give counts against the opponent's (13.6.1)."""
-        gifts = [gift for src in self._sources if src.uid not in self.negated
+        first, so that Unyielding they give counts against the opponent's (13.6.1). With `only`, what
+        the cards on those slots give themselves and what every aura gives."""
+        givers = self._sources if only is None else [self._sources[i] for i in sorted(
+            {*self._aura_at, *(i for ref in only for i in self._at.get(ref, ()))})]   # in _sources' order
+        gifts = [gift for src in givers if src.uid not in self.negated
                  for gift in self._gifts(src, work, prelim)]
         unyielding: set[SlotRef] | None = None
         for src, payload, kind, ref in sorted(gifts, key=lambda g: g[0].controller != g[3].player):

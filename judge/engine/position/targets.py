@@ -258,7 +258,14 @@ def _distinct_choice(pools: list[list[SlotRef]], taken: set[SlotRef]) -> bool:
                 return True
         return False
 
-    return all(augment(i, set()) for i in range(len(pools)))
+    waiting = []
+    for i, pool in enumerate(pools):   # a first matching, each pool its first free slot; then augment
+        free = next((ref for ref in pool if ref not in taken and ref not in owner), None)
+        if free is None:
+            waiting.append(i)
+        else:
+            owner[free] = i
+    return all(augment(i, set()) for i in waiting)
 
 
 def choose_targets(board: Board, effect: EffectDef, given: list[SlotRef | None] | None,

@@ -16,7 +16,7 @@ from rapidfuzz.distance import OSA
 from judge.engine.data.keywords import KEYWORDS
 from judge.engine.data.parts import STATIC_PARTS
 from judge.engine.driver.card_text.actions import build_action
-from judge.engine.driver.card_text.effects import finish_effect, numbered
+from judge.engine.driver.card_text.effects import finish_effect, numbered, unsaid_empty
 from judge.engine.driver.card_text.grammar import Correction
 from judge.engine.driver.card_text.phrases import TRIGGER_PHRASES
 from judge.engine.driver.card_text.pieces import Act, Obj, Piece
@@ -98,13 +98,34 @@ class Assembler:
             self.problem("wrong_lead", piece.start, piece.end,
                          expected=repr(f"{expected} … {TRIGGER_PHRASES[key][1][0]}"))
 
+    def on_moment(self, piece: Piece) -> None:
+        """10.4.6: a moment named without "When" ("The Ambusher is targeted by an Effect: …"): a trigger
+        on the card's own Soul or Ambusher; any other subject names nothing the card waits for."""
+        subject = _value(piece.value, "subject")
+        named = {"self": "self", "wielder": "self", "ambusher": "ambusher"}.get(
+            self.own_ref(subject.value) if subject.how == "ref" else "")
+        if subject.how == "pron" and subject.value == "it":
+            named = "ambusher" if self.type == "ambush" else "self"
+        if named is None or (named == "ambusher") != (self.type == "ambush"):
+            self.problem("names_nothing", piece.start, piece.end,
+                         why="a moment is this Soul's, or an Ambush's Ambusher's ('When the Ambusher is "
+                             "attacked:')")
+        eff = self.fresh()
+        if eff is None or eff.trigger is not None:
+            eff = self.new(piece)
+        eff.trigger = _value(piece.value, "trig")
+        eff.subject = named or "self"
+
     def on_cond(self, piece: Piece) -> None:
         eff = self.fresh() or self.new(piece)
         eff.condition.update(_value(piece.value, "conds") or {})
 
     def on_cost(self, piece: Piece) -> None:
         eff = self.fresh() or self.new(piece)
-        eff.cost.extend(_values(piece.value, "cost"))
+        costs = _values(piece.value, "cost")
+        if self.type in ("event", "ambush") and any(c.get("by") == "self" for c in costs):
+            self.no_soul(piece.start, piece.end)
+        eff.cost.extend(costs)
 
     def on_target(self, piece: Piece) -> None:
         eff = self.cur if self.cur is not None and self.continues() else self.new(piece)
@@ -134,6 +155,21 @@ class Assembler:
         eff = eff or self.new(piece)
         eff.do.extend(self.resolve_all(acts, eff))
         eff.end = piece.end
+
+    def on_lasting(self, piece: Piece) -> None:
+        """"Your other Souls gain 5 ATK while this Soul is in the Front Line.": a Static Effect with its
+        condition said last (13.1.1); only where a sentence of its own can be one (a Soul's, a Realm's
+        or an Armament's), never joined to an effect that is used."""
+        if self.type in ("event", "ambush") or (self.cur is not None and self.continues()):
+            self.problem("ambiguous", piece.start, piece.end,
+                         readings=["a condition to use the effect ('While …, …' before it)",
+                                   "a Static Effect of its own"])
+            return
+        eff = self.new(piece)
+        eff.condition.update(_value(piece.value, "conds") or {})
+        eff.do.extend(self.resolve_all(_value(piece.value, "actions") or [], eff))
+        eff.end = piece.end
+        self.cur = None
 
     def on_kw(self, piece: Piece) -> None:
         self.cur = None
@@ -190,6 +226,7 @@ class Assembler:
                 eff = _Effect(piece.start, subject="self", targets=list(core["targets"]),
                               cost=list(core["cost"]))
                 eff.do = self.resolve_all(core["actions"], eff)
+                unsaid_empty(self, eff.targets, (piece.start, piece.end))
                 out: dict[str, Any] = {}
                 if eff.cost:
                     out["cost"] = eff.cost
@@ -221,6 +258,8 @@ class Assembler:
         if obj is None:
             return []
         if obj.how == "ref":
+            if obj.value == "self" and self.type in ("event", "ambush"):
+                self.no_soul(obj.start, obj.end)
             return [self.own_ref(obj.value)]
         if obj.how == "sel":
             first = len(eff.targets)
@@ -228,9 +267,19 @@ class Assembler:
             return [f"#{first + i + 1}" for i in range(len(obj.value))]
         if obj.how == "slot":
             return [obj.value]
+        if obj.how == "pron" and obj.value == "them":   # "they", "them": every target said so far
+            if not eff.targets:
+                self.problem("names_nothing", obj.start, obj.end, why="the effect has no target")
+            return [f"#{i + 1}" for i in range(len(eff.targets))] or ["target"]
         if obj.how == "pron":
             return [self.pronoun(obj, eff)]
         return [subject or "self"]
+
+    def no_soul(self, start: int, end: int) -> None:
+        """An Event or an Ambush is no Soul: its text names the Caster or the Ambusher (10.2, 10.4)."""
+        who = "the Caster" if self.type == "event" else "the Ambusher"
+        self.problem("names_nothing", start, end,
+                     why=f"{'an Event' if self.type == 'event' else 'an Ambush'} is no Soul: say '{who}'")
 
     def own_ref(self, key: str) -> str:
         if key == "wielder" and self.type == "armament":

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.driver.card_text.canon import canonical_effects, canonical_keywords
+from judge.engine.driver.card_text.part_words import CannotWrite
 from judge.engine.driver.card_text.read import CARD_TYPES, read_card_text
-from judge.engine.driver.card_text.write import CannotWrite, write_card_text
+from judge.engine.driver.card_text.write import write_card_text
 
 _VALUE_KEYS = ("atk", "def", "hp")
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from judge.engine.data.card_records import GROUP_REFS, SINGLE_REFS
 from judge.engine.data.parts import STATIC_PARTS as _STATIC_PARTS
+from judge.engine.driver.card_text.pieces import EMPTY
 
 
 def _limit(header: list[tuple[str, Any]]) -> str | None:
@@ -25,7 +26,7 @@ def _kind(reader: Any, eff: Any, heads: set[str]) -> str:
         return "instant"
     if eff.trigger:
         return "timing"
-    if "activated" in heads or reader.type in ("event", "ambush"):
+    if heads & {"activated", "fast"} or reader.type in ("event", "ambush"):   # "Fast:" is used: Activated
         return "activated"
     return "static"
 
@@ -58,10 +59,23 @@ def _check_type(reader: Any, eff: Any, kind: str, heads: set[str]) -> bool:
     return True
 
 
+def unsaid_empty(reader: Any, targets: list[dict[str, Any]], span: tuple[int, int]) -> None:
+    """A target Soul Spot said to be empty where nothing is moved to it: the data can't say "empty"
+    (a Soul Spot target is any slot, empty or not: glossary Soul Spot), so it is declined, never
+    dropped."""
+    if any(EMPTY in t for t in targets):
+        reader.problem("contradiction", *span,
+                       why="a target Soul Spot may be empty or not (glossary Soul Spot); 'empty' says only "
+                           "where a Soul is moved to ('Teleport it to one of your empty Soul Spots')")
+    for t in targets:
+        t.pop(EMPTY, None)
+
+
 def finish_effect(reader: Any, eff: Any) -> list[dict[str, Any]]:
     heads = {kind for kind, _ in eff.header}
     do = [d for d in eff.do if "_targets_only" not in d]
     span = (eff.start, eff.end or len(reader.text))
+    unsaid_empty(reader, eff.targets, span)
     if not do:
         reader.problem("needs_action", *span)
         return []

@@ -52,32 +52,43 @@ def _keyword_rules() -> str:
         elif record.value == "radius":
             bare.append(f"{words} radius? -> kw__{name}")
         elif record.value == "amount":
-            valued.append(f"{words} num -> kw__{name}")
+            valued.append(f'{words} ":"? num -> kw__{name}')
         elif record.value == "stats":
-            valued.append(f'{words} ":"? signed_stats -> kw__{name}')
+            valued.append(f'{words} ":"? stats -> kw__{name}')
         elif record.value == "actions":
             valued.append(f'{words} ":" actions -> kw__{name}')
         elif record.value == "effect":
             valued.append(f'{words} ":" core -> kw__{name}')
     grantable = [line for line in bare + valued if '":" ' not in line]
+    with_effect = [line for line in valued if '":" ' in line]   # Berserk, Reinforcement: what it does
+    named = [f"{_words(record.title)} -> kw__{name}" for name, record in KEYWORDS.items()]
     return ("keyword: " + "\n    | ".join(bare + valued) + "\n"
-            + "grant_kw: " + "\n    | ".join(grantable) + "\n")
+            + "kw_name: " + "\n    | ".join(named) + "\n"
+            + "grant_kw: " + "\n    | ".join(grantable) + "\n"
+            + "effect_kw: " + "\n    | ".join(with_effect) + "\n")
 
 
 _STRUCTURE = r'''
 start: piece*
 
 ?piece: header_piece | trigger_piece | cond_piece | cost_piece | body_piece | target_piece
-      | kw_piece | has_piece | req_piece | values_piece | note_piece | counts_piece
+      | kw_piece | has_piece | req_piece | values_piece | note_piece | counts_piece | moment_piece
 
 header_piece: head_word ("," head_word)* ":"
 head_word: "activated" -> h_activated
     | "fast" -> h_fast
     | "instant" -> h_instant
     | LIMIT -> h_limit
+    | times "per" per_what -> h_times
+times: "once" -> once
+    | "twice" -> twice
+per_what: "turn" -> per_turn
+    | "game" -> per_game
 
-trigger_piece: lead trig_subject trig_event ":"
+trigger_piece: lead trig_subject trig_event (":" | ",")
+moment_piece: subject trig_event ":"
 lead: "when" -> lead_when
+    | "whenever" -> lead_when
     | "after" -> lead_after
 trig_subject: "this" "soul" -> ts_self
     | "it" -> ts_self
@@ -87,23 +98,27 @@ trig_subject: "this" "soul" -> ts_self
 
 cond_piece: cond_lead cond_subject conds ","
 cond_lead: "while" | "as" "long" "as"
-cond_subject: "this" "soul" | "it" | "the" "equipped" "soul" | "this" "card"
+cond_subject: "this" "soul" | "it" | "the" "equipped" "soul" | "this" "card" | "this" "realm"
 
 conds: cond ("and" cond)*
 cond: ("is" | "stands") "active" -> c_active
     | "is" "damaged" -> c_damaged
     | "is" "not" "damaged" -> c_undamaged
+    | "is" "undamaged" -> c_undamaged
+    | "has" "no" "damage" -> c_undamaged
     | "has" "half" "its" "hp" "or" "less" -> c_half
     | "has" "more" "than" "half" "its" "hp" -> c_more_than_half
     | ("is" | "stands") "in" "the" line_name "line" bound? -> c_line
     | ("is" | "stands") "not" "in" "the" "front" "line" -> c_not_front
     | ("is" | "stands") "in" "line" num bound? -> c_line_number
     | "is" "a" "leader" -> c_leader
+    | "is" ("your" | "the") "leader" -> c_leader
     | "is" "not" "a" "leader" -> c_not_leader
     | "is" attribute -> c_attribute
+    | "is" "a" attribute "soul" -> c_attribute
     | "is" "captured" -> c_captured
     | "is" "not" "captured" -> c_not_captured
-    | "has" grant_kw -> c_keyword
+    | "has" kw_name -> c_keyword
     | "is" "of" "rank" num bound? -> c_rank
 line_name: "front" -> line_1
     | "first" -> line_1
@@ -116,18 +131,22 @@ bound: "or" "lower" -> b_lower
     | "or" "less" -> b_lower
     | "or" "more" -> b_higher
 attribute: "dark" -> attr_dark
+    | "nefarious" -> attr_dark
     | "light" -> attr_light
+    | "ethereal" -> attr_light
 
 cost_piece: "cost" ":" cost_item (("and" | ",") cost_item)* "."
-cost_item: "discard" num card_word -> cost_discard
+cost_item: "discard" count card_word from_hand? -> cost_discard
     | payer ("pays" | "pay") num "hp" -> cost_pay
+    | payer ("takes" | "take") num "damage" -> cost_pay
+from_hand: "from" "your" "hand"
 payer: "this" "soul" -> payer__self
     | "the" "caster" -> payer__caster
     | "the" "ambusher" -> payer__ambusher
     | "you" -> payer__self
 card_word: "card" | "cards"
 
-req_piece: req_who ":" "any" req_adj* req_noun req_tail* "."
+req_piece: req_who ":" ("any" | "a" | "an") req_adj* req_noun req_tail* "."
 req_who: "caster" -> rq_caster
     | "ambusher" -> rq_ambusher
 req_adj: attribute -> rqa_attribute
@@ -135,7 +154,7 @@ req_adj: attribute -> rqa_attribute
 req_noun: "soul" -> rqn_soul
     | "leader" -> rqn_leader
 req_tail: "of" "rank" num bound? -> rqt_rank
-    | "with" grant_kw -> rqt_keyword
+    | "with" kw_name -> rqt_keyword
     | "in" "the" "front" "line" -> rqt_front
 
 values_piece: signed_stats "."
@@ -145,8 +164,8 @@ signed_stat: SIGNED stat
 note_piece: "(" "this" "effect" "is" "mandatory" "." ")" "."?
 counts_piece: "this" "battle" "counts" "as" "an" "attack" "."
 
-kw_piece: keyword "."
-has_piece: "the" "equipped" "soul" ("has" | "gains") keyword (("and" | ",") keyword)* "."
+kw_piece: keyword (("," | "and" | "," "and") keyword)* "."
+has_piece: ("the" "equipped" "soul" | "the" "wielder") ("has" | "gains") keyword (("and" | ",") keyword)* "."
 radius: "(" taunt_radius ")"
 
 target_piece: "target" sel_list ":" actions "."
@@ -159,6 +178,7 @@ target_clause: "target" sel_list ":"
 cost_clause: "cost" ":" cost_item (("and" | ",") cost_item)* "."
 
 body_piece: actions "."
+    | actions cond_lead cond_subject conds "." -> lasting_piece
 
 actions: action (sep action)*
 sep: "," | "and" | "," "and" | "," "then" | "then" | "and" "then" | ";"
@@ -172,7 +192,10 @@ else_part: ";" "otherwise" ","? plain_list -> else_do
 plain_list: plain ((("," | "and" | "," "and" | "," "then") plain))*
 
 plain: "deal" num "damage" "to" object -> a_damage
-    | "heal" num "damage" ("from" | "of" | "on") object -> a_heal
+    | subject "deals" num "damage" "to" object -> a_deals
+    | subject "takes" num "damage" -> a_takes
+    | "freeze" object duration? -> a_freeze
+    | "heal" num "damage" ("from" | "of" | "on" | "to") object -> a_heal
     | "capture" object -> a_capture
     | "return" object "to" return_place -> a_return
     | "exile" object -> a_exile
@@ -180,6 +203,7 @@ plain: "deal" num "damage" "to" object -> a_damage
     | subject gain_verb stats duration? -> a_gain
     | subject lose_verb stats duration? -> a_lose
     | subject gain_verb grant_kw duration? -> a_grant
+    | subject gain_verb effect_kw -> a_grant
     | subject be "frozen" duration? -> a_frozen
     | subject ("cannot" | "can't") "attack" duration? -> a_cannot_attack
     | article "soul" "on" spot_ref gain_verb stats duration? -> a_lay_gain
@@ -190,9 +214,9 @@ plain: "deal" num "damage" "to" object -> a_damage
     | "negate" object -> a_negate
     | "negate" "the" "effects" "of" object -> a_negate
     | "the" "effects" "of" object be "negated" -> a_negate
-    | "you"? "draw" num card_word -> a_draw
-    | "you"? "discard" num card_word -> a_discard_self
-    | "your" "opponent" "discards" num card_word -> a_discard_opponent
+    | "you"? "draw" count card_word -> a_draw
+    | "you"? "discard" count card_word from_hand? -> a_discard_self
+    | "your" "opponent" "discards" count card_word -> a_discard_opponent
     | "enlist" enlist_what -> a_enlist
     | subject "battles" object -> a_battle
     | subject "battles" "itself" -> a_battle_itself
@@ -223,7 +247,8 @@ object: ref | selector | multi | pronoun
 destination: selector | SLOT -> dest_slot | pronoun
 
 pronoun: "it" -> pr_it
-    | "them" -> pr_it
+    | "them" -> pr_them
+    | "they" -> pr_them
     | "that" "soul" -> pr_that
     | "the" "targeted" "soul" -> pr_that
     | "the" "target" -> pr_that
@@ -233,19 +258,31 @@ pronoun: "it" -> pr_it
     | "the" "first" "target" -> pr_first
     | "the" "second" "target" -> pr_second
 
-selector: article side? adj* "soul" lines? rank_tail? -> sel_soul
-    | num "of" "your" adj* "souls" lines? rank_tail? -> sel_own_soul
-    | article side? "empty"? "soul" "spot" naming? -> sel_spot
-    | num "of" "your" "empty"? "soul" "spots" -> sel_own_spot
+selector: article side? adj* "soul" lines? rank_tail? soul_tail? -> sel_soul
+    | article pre_adj side adj* "soul" lines? rank_tail? soul_tail? -> sel_soul
+    | article side? adj* leader lines? rank_tail? soul_tail? -> sel_soul
+    | num "of" "your" adj* "souls" lines? rank_tail? soul_tail? -> sel_own_soul
+    | article side? empty? "soul" "spot" naming? -> sel_spot
+    | article empty side "soul" "spot" naming? -> sel_spot
+    | num "of" "your" empty? "soul" "spots" -> sel_own_spot
     | article side? "realm" -> sel_realm
     | num "of" "your" "realms" -> sel_own_realm
+leader: "leader"
+soul_tail: "with" kw_name -> tail_keyword
+    | "with" "half" "its" "hp" "or" "less" -> tail_half
 multi: "each" "of" num side? adj* "souls" lines? rank_tail? -> multi_soul
+    | "each" "of" num pre_adj side adj* "souls" lines? rank_tail? -> multi_soul
     | num side? adj* "souls" lines? rank_tail? -> multi_soul
+    | num pre_adj side adj* "souls" lines? rank_tail? -> multi_soul
+empty: "empty"
 article: "a" -> art_a
     | "an" -> art_a
     | "any" -> art_any
 side: "opposing" -> side_opposing
     | "enemy" -> side_opposing
+pre_adj: "captured" -> adj_captured
+    | "damaged" -> adj_damaged
+    | attribute -> adj_attribute
 adj: "captured" -> adj_captured
     | "damaged" -> adj_damaged
     | attribute -> adj_attribute
@@ -258,6 +295,9 @@ naming: "with" "an" "active" "soul" "in" "the" "front" "line" "on" "it" -> namin
 
 num: INT -> num_int
     | NUMWORD -> num_word
+count: num
+    | "a" -> num_one
+    | "an" -> num_one
 
 %declare INT SIGNED NUMWORD LIMIT SLOT NAME UNKNOWN COMMA_NUM AND_NUM
 '''
@@ -270,7 +310,7 @@ def grammar_text() -> str:
         _alternatives("duration", phrases.DURATIONS, "dur"),
         _alternatives("ref", phrases.REFS, "ref"),
         _alternatives("taunt_radius", phrases.TAUNT_RADII, "radius"),
-        "stat: " + "\n    | ".join(f'"{k}" -> stat__{k}' for k in phrases.STATS) + "\n",
+        _alternatives("stat", phrases.STAT_WORDS, "stat"),
         "trig_event: " + "\n    | ".join(f"{_words(p)} -> trig__{key}"
                                          for key, (_, ps) in phrases.TRIGGER_PHRASES.items()
                                          for p in ps) + "\n",

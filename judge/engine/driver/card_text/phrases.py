@@ -16,8 +16,12 @@ from judge.engine.data.keywords import KEYWORDS
 
 # 13.3.1: how long a lasting effect lasts (the Codex's own words).
 DURATIONS: dict[str, tuple[str, ...]] = {
-    "end_of_turn": ("this Turn", "until the end of the Turn", "until the end of this Turn"),
-    "end_of_opponents_next_turn": ("until the end of your Opponent's next Turn",),
+    "end_of_turn": ("this Turn", "until the end of the Turn", "until the end of this Turn",
+                    "until end of Turn", "until the end of Turn", "for the rest of the Turn",
+                    "for the rest of this Turn"),
+    "end_of_opponents_next_turn": ("until the end of your Opponent's next Turn",
+                                   "until the end of the Opponent's next Turn",
+                                   "until the end of your Opponent's next turn"),
     "permanently": ("permanently",),
 }
 
@@ -28,29 +32,35 @@ TRIGGER_PHRASES: dict[str, tuple[str, tuple[str, ...]]] = TRIGGER_TEXT
 # References in `do:` (contract §3) that a card names in words. `target…` is said by the selector
 # that chose it ("an opposing Soul in the Front Line") and then "it", "that Soul", "the first", …
 REFS: dict[str, tuple[str, ...]] = {
-    "self": ("this Soul", "this card"),
+    "self": ("this Soul", "this card", "this Realm"),
     "caster": ("the Caster",),
     "ambusher": ("the Ambusher",),
     "wielder": ("the equipped Soul", "the Wielder"),
     "attacker": ("the attacker", "the attacking Soul"),
     "attacked": ("the attacked Soul",),
-    "triggering_effect": ("that Effect", "the triggering Effect"),
+    "triggering_effect": ("that Effect", "the triggering Effect", "the Effect"),
     "all_opposing_souls": ("every opposing Soul", "each opposing Soul", "all opposing Souls",
-                           "opposing Souls"),
-    "all_own_souls": ("your Souls", "each of your Souls", "all your Souls"),
-    "other_own_souls": ("your other Souls", "each of your other Souls"),
+                           "opposing Souls", "your Opponent's Souls", "all of your Opponent's Souls"),
+    "all_own_souls": ("your Souls", "each of your Souls", "all your Souls", "all of your Souls"),
+    "other_own_souls": ("your other Souls", "each of your other Souls", "all your other Souls",
+                        "all of your other Souls"),
     "underlings": ("its Underlings", "this Soul's Underlings"),
 }
 PLURAL_REFS = frozenset({"all_own_souls", "other_own_souls", "underlings"})
 
 # The words of a stat (Moral +5 ATK, gains 10 DEF).
 STATS: dict[str, str] = {key: key.upper() for key in STAT_KEYS}
+# ... and the other words the Codex gives them (glossary ATK, DEF: "'Shield' on a card means DEF", HP).
+STAT_WORDS: dict[str, tuple[str, ...]] = {key: (word,) for key, word in STATS.items()}
+STAT_WORDS["atk"] += ("Attack",)
+STAT_WORDS["def"] += ("Shield", "Defence", "Defense")
+STAT_WORDS["hp"] += ("hit points",)
 
 # Taunt's radius (glossary/taunt), as printed in brackets after the keyword.
 TAUNT_RADII: dict[str, tuple[str, ...]] = {
     "same_direct_superior": ("Your Souls that share the same Direct Superior as this Soul",),
     "other_own_souls": ("Your other Souls",),
-    "underlings": ("Its Underlings", "This Soul's Underlings"),
+    "underlings": ("Its Underlings", "This Soul's Underlings", "Underlings"),
 }
 
 # Lines counted from the front (glossary/line): "the Second Line or lower" = line 1 or 2.

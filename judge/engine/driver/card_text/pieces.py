@@ -13,6 +13,11 @@ from lark.tree import Meta
 
 from judge.engine.data.keywords import CANNOT_ATTACK, FROZEN, KEYWORDS
 
+# A Soul Spot said to be empty ("one of your empty Soul Spots"): the contract's selectors have no such
+# key (a target Soul Spot may be empty or not, glossary Soul Spot), so only where a Soul is moved to
+# (teleport, where the spot must be empty anyway) are these words read; anywhere else they are declined.
+EMPTY = "_empty"
+
 
 @dataclass(frozen=True)
 class Obj:
@@ -179,6 +184,8 @@ def _selector(what: str, side_default: str, lines_default: str, own: bool = Fals
             naming = _tag(children, "naming")
             if naming:
                 sel["naming"] = naming
+            if _tag(children, "empty"):
+                sel[EMPTY] = True   # words for a place to move to, kept until the action says so
         return _Tagged("sel", [dict(sel) for _ in range(count)] if own else [sel])
     return make
 
@@ -354,9 +361,14 @@ _HANDLERS: dict[str, Any] = {
     "header_piece": _piece("header"), "trigger_piece": _piece("trigger"), "cond_piece": _piece("cond"),
     "cost_piece": _piece("cost"), "body_piece": _piece("body"), "target_piece": _piece("target"),
     "kw_piece": _piece("kw"), "has_piece": _piece("has"), "req_piece": _piece("req"),
-    "values_piece": _piece("values"), "note_piece": _piece("note"), "counts_piece": _piece("counts"),
+    "values_piece": _piece("values"), "lasting_piece": _piece("lasting"),
+    "moment_piece": _piece("moment"), "note_piece": _piece("note"), "counts_piece": _piece("counts"),
     "h_activated": _head("activated"), "h_fast": _head("fast"), "h_instant": _head("instant"),
     "h_limit": _head("limit"),
+    "h_times": lambda ch, m: _Tagged("head", ("limit", f"{_tag(ch, 'times')}/{_tag(ch, 'per')}")),
+    "once": _value("times", 1), "twice": _value("times", 2),
+    "per_turn": _value("per", "Turn"), "per_game": _value("per", "Game"),
+    "num_one": lambda ch, m: _Tagged("num", 1), "count": lambda ch, m: ch[0],
     "lead_when": _value("lead", "When"), "lead_after": _value("lead", "After"),
     "ts_self": _value("tsubject", "self"), "ts_ambusher": _value("tsubject", "ambusher"),
     "c_active": lambda ch, m: _Tagged("cond", {}),
@@ -385,7 +397,9 @@ _HANDLERS: dict[str, Any] = {
     "sel_list": _sel_list, "core": _core, "target_clause": lambda ch, m: _Tagged("sels", _tag(ch, "sels")),
     "actions": _actions, "plain_list": _actions, "may_action": _may, "if_action": _if,
     "else_do": _else_do, "else_stays": _else_stays,
-    "a_damage": _act("damage"), "a_heal": _act("heal"), "a_capture": _act("capture"),
+    "a_damage": _act("damage"), "a_deals": _act("deals"), "a_takes": _act("takes"),
+    "from_hand": _value("place", None),
+    "a_freeze": _act("freeze", kw=FROZEN.name), "a_heal": _act("heal"), "a_capture": _act("capture"),
     "a_return": _act("return"), "a_exile": _act("exile"), "a_teleport": _act("teleport"),
     "a_gain": _act("gain"), "a_lose": _act("gain", lose=True), "a_grant": _act("grant"),
     "a_frozen": _act("grant", kw=FROZEN.name), "a_cannot_attack": _act("grant", kw=CANNOT_ATTACK.name),
@@ -401,8 +415,8 @@ _HANDLERS: dict[str, Any] = {
     "ck_realm": _value("card_kind", "realm"), "ck_card": _value("card_kind", "card"),
     "subject": _subject, "object": _obj_tagged, "destination": _obj_tagged,
     "dest_slot": lambda ch, m: _Tagged("obj", Obj("slot", str(ch[0]), *_span(m))),
-    "pr_it": _pronoun("it"), "pr_that": _pronoun("that"), "pr_first": _pronoun(1),
-    "pr_second": _pronoun(2), "pr_third": _pronoun(3),
+    "pr_it": _pronoun("it"), "pr_them": _pronoun("them"), "pr_that": _pronoun("that"),
+    "pr_first": _pronoun(1), "pr_second": _pronoun(2), "pr_third": _pronoun(3),
     "sel_soul": _selector("soul", "any", "front"), "sel_own_soul": _selector("soul", "own", "any", own=True),
     "sel_spot": _selector("spot", "any", "front"), "sel_own_spot": _selector("spot", "own", "any", own=True),
     "sel_realm": _selector("realm", "any", "front"),
@@ -413,13 +427,18 @@ _HANDLERS: dict[str, Any] = {
     "adj_captured": _value("adj", ("captured", True)), "adj_damaged": _value("adj", ("damaged", True)),
     "adj_attribute": lambda ch, m: _Tagged("adj", ("attribute", _tag(ch, "attribute"))),
     "adj_active": _value("adj", (None, None)),
+    "leader": _value("adj", ("leader", True)),
+    "tail_keyword": lambda ch, m: _Tagged("adj", ("keyword", _c_keyword(ch, m).value["keyword"])),
+    "tail_half": _value("adj", ("hp_at_most_half", True)),
+    "soul_tail": lambda ch, m: ch[0],
     "lines_front": _value("lines", "front"), "lines_any": _value("lines", "any"),
     "rank_tail": lambda ch, m: _Tagged("rank", _bound(ch, _tag(ch, "num"))),
     "naming_front": _value("naming", "front"), "naming_any": _value("naming", "any"),
     "gain_verb": _value("verb", None), "lose_verb": _value("verb", None), "be": _value("verb", None),
     "return_place": _value("place", None), "spot_ref": lambda ch, m: _Tagged("obj", Obj("pron", "spot",
                                                                                          *_span(m))),
-    "card_word": _value("word", None), "sep": _value("sep", None), "cond_lead": _value("lead", None),
+    "card_word": _value("word", None), "empty": _value("empty", True), "sep": _value("sep", None),
+    "cond_lead": _value("lead", None),
     "cond_subject": _value("csubject", None), "article": lambda ch, m: ch[0],
     "trig_subject": lambda ch, m: ch[0], "lead": lambda ch, m: ch[0],
 }

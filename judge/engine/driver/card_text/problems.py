@@ -2,8 +2,8 @@
 where it starts, what it could be) and the words made from them, so the CLI, the API and the desk
 show the same thing and a program can use the facts without parsing the words.
 
-    TextProblem.of("unreadable", phrase="this turns", offset=31, nearest="this Turn").text
-    # "can't read 'this turns' (at 31); did you mean 'this Turn'?"
+    TextProblem.of("unreadable", phrase="this trunn", offset=31, nearest="this Turn").text
+    # "can't read 'this trunn' (at 31); did you mean 'this Turn'?"
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 # code -> words (a format string over the facts). Add a kind of problem here and nowhere else.
 TEXT_PROBLEMS: dict[str, str] = {
     "unreadable": "can't read {quoted} (at {offset}){hint}",
+    "misplaced": "{quoted} (at {offset}) can't follow {after_quoted}: the Codex doesn't say it there",
     "unfinished": "the text stops in the middle of a phrase: {quoted} (at {offset}) needs more{hint}",
     "ambiguous": "{quoted} (at {offset}) could mean {readings}: say which",
     "not_on_type": "{quoted} (at {offset}): {what} is not something {a_type} has",
@@ -55,6 +56,7 @@ class TextProblem:
         facts = dict(self.facts)
         facts.setdefault("offset", 0)
         facts["quoted"] = repr(facts.get("phrase", ""))
+        facts["after_quoted"] = repr(facts.get("after", ""))
         nearest = facts.get("nearest")
         facts["hint"] = f"; did you mean {nearest!r}?" if nearest else ""
         readings = facts.get("readings") or ()

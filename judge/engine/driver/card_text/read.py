@@ -148,9 +148,23 @@ def _unreadable(text: str, tokens: list[Token], bad: int, exc: UnexpectedInput) 
     phrase = " ".join(text[token.start_pos:stop.end_pos].split()).rstrip(".")
     expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None) or set()
     lead = " ".join(text[tokens[_sentence_start(tokens, bad)].start_pos:token.start_pos].split())
-    return TextProblem.of("unreadable", phrase=phrase, offset=token.start_pos,
-                          nearest=_nearest(phrase, expected, lead),
+    if not phrase and lead:    # the sentence ends too early ("… gain Reinforcement."): say what is missing
+        begin = tokens[_sentence_start(tokens, bad)].start_pos
+        return TextProblem.of("unfinished", phrase=lead, offset=begin, nearest=_next_words(lead, expected))
+    nearest = _nearest(phrase, expected, lead)
+    if nearest and lead and phrase.lower().startswith(nearest.lower()):   # known words, in the wrong place
+        return TextProblem.of("misplaced", phrase=phrase, offset=token.start_pos, after=lead)
+    return TextProblem.of("unreadable", phrase=phrase, offset=token.start_pos, nearest=nearest,
                           unknown=token.type == "UNKNOWN")
+
+
+def _next_words(lead: str, expected: Any) -> str | None:
+    """"Reinforcement: …" for a sentence that stops where one mark or word must come next."""
+    words = [w for w, name in grammar.lexer().literals.items() if name in expected]
+    if len(words) != 1 or not lead:
+        return None
+    last = lead.split()[-1]
+    return f"{last}{words[0]} …" if words[0] in ".,:;" else f"{last} {words[0]} …"
 
 
 @lru_cache(maxsize=1)

@@ -12,6 +12,15 @@ from typing import Any
 
 from judge.engine.data.keywords import CANNOT_ATTACK, FROZEN, KEYWORDS
 from judge.engine.driver.card_text.actions import AMOUNT_TO, ONE_REF
+from judge.engine.driver.card_text.part_words import (
+    CannotWrite,
+    article,
+    condition,
+    plural_selector,
+    requirement,
+    selector,
+    stats_words,
+)
 from judge.engine.driver.card_text.phrases import (
     COUNT_WORDS,
     DURATIONS,
@@ -27,10 +36,6 @@ from judge.engine.driver.card_text.phrases import (
 _TITLE = {name: title for title, name in KEYWORD_TITLES.items()}
 
 
-class CannotWrite(ValueError):
-    """The data holds something the Codex's phrasing has no words for here."""
-
-
 def write_card_text(keywords: Sequence[Any] = (), effects: Sequence[Mapping[str, Any]] = (),
                     card_type: str = "soul", caster: Mapping[str, Any] | None = None,
                     ambusher: Mapping[str, Any] | None = None,
@@ -40,7 +45,7 @@ def write_card_text(keywords: Sequence[Any] = (), effects: Sequence[Mapping[str,
     out: list[str] = []
     for who, req in (("Caster", caster), ("Ambusher", ambusher)):
         if req:
-            out.append(f"{who}: {_requirement(req)}.")
+            out.append(f"{who}: {requirement(req)}.")
     if values and any(values.values()):
         out.append(", ".join(f"{v:+d} {STATS[k]}" for k, v in values.items() if v) + ".")
     for kw in keywords:
@@ -54,46 +59,6 @@ def write_card_text(keywords: Sequence[Any] = (), effects: Sequence[Mapping[str,
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _requirement(req: Mapping[str, Any]) -> str:
-    adjs = [str(req["attribute"]).capitalize()] if "attribute" in req else []
-    if req.get("damaged"):
-        adjs.append("damaged")
-    noun = "Leader" if req.get("leader") else "Soul"
-    tails = []
-    if "rank" in req:
-        tails.append("of rank " + _bounded(req["rank"]))
-    if "keyword" in req:
-        tails.append("with " + _TITLE[req["keyword"]])
-    if req.get("front_line"):
-        tails.append("in the Front Line")
-    return " ".join(["Any", *adjs, noun, *tails])
-
-
-def _bounded(bounds: Mapping[str, int]) -> str:
-    lo, hi = bounds.get("min"), bounds.get("max")
-    if lo is not None and hi is not None and lo == hi:
-        return str(lo)
-    if hi is not None and lo is None:
-        return f"{hi} or lower"
-    if lo is not None and hi is None:
-        return f"{lo} or higher"
-    raise CannotWrite(f"a range {dict(bounds)} has no words")
-
-
-def _stats(stats: Mapping[str, int]) -> tuple[str, str]:
-    """(verb, words): "gains"/"loses" and "10 ATK and 5 DEF" (signed when the signs mix)."""
-    items = [(k, v) for k, v in stats.items() if v]
-    if not items:
-        raise CannotWrite("a gain of nothing")
-    if all(v < 0 for _, v in items):
-        verb, words = "loses", [f"{-v} {STATS[k]}" for k, v in items]
-    elif all(v > 0 for _, v in items):
-        verb, words = "gains", [f"{v} {STATS[k]}" for k, v in items]
-    else:
-        verb, words = "gains", [f"{v:+d} {STATS[k]}" for k, v in items]
-    return verb, words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def keyword_words(kw: Any) -> str:
@@ -112,92 +77,6 @@ def keyword_words(kw: Any) -> str:
     if record.value == "stats":
         return f"{title}: " + ", ".join(f"{v:+d} {STATS[k]}" for k, v in dict(value or {}).items() if v)
     return title
-
-
-def _condition(cond: Mapping[str, Any]) -> str:
-    parts = []
-    for key, value in cond.items():
-        parts.append(_one_condition(key, value))
-    return " and ".join(parts)
-
-
-def _one_condition(key: str, value: Any) -> str:
-    flags = {("damaged", True): "is damaged", ("damaged", False): "is not damaged",
-             ("hp_at_most_half", True): "has half its HP or less",
-             ("hp_at_most_half", False): "has more than half its HP",
-             ("front_line", True): "is in the Front Line", ("front_line", False): "is not in the Front Line",
-             ("leader", True): "is a Leader", ("leader", False): "is not a Leader",
-             ("captured", True): "is captured", ("captured", False): "is not captured"}
-    if isinstance(value, bool) and (key, value) in flags:
-        return flags[(key, value)]
-    if key == "attribute":
-        return f"is {str(value).capitalize()}"
-    if key == "keyword":
-        return f"has {_TITLE[value]}"
-    if key == "rank":
-        return "is of rank " + _bounded(value)
-    if key == "line":
-        lo, hi = value.get("min"), value.get("max")
-        n = hi if hi is not None else lo
-        if n is None or n > len(ORDINALS) - 1:
-            raise CannotWrite(f"line {dict(value)}")
-        bound = _bounded(value).replace(str(n), "").strip()
-        return f"stands in the {ORDINALS[n - 1].capitalize()} Line" + (f" {bound}" if bound else "")
-    raise CannotWrite(f"condition {key}: {value!r}")
-
-
-def _selector(sel: Mapping[str, Any], destination: bool = False) -> str:
-    where = dict(sel.get("where") or {})
-    if "soul" in sel:
-        side, lines, captured = sel["soul"], sel.get("lines", "front"), sel.get("captured", False)
-        adjs = []
-        if where.pop("damaged", None):
-            adjs.append("damaged")
-        if "attribute" in where:
-            adjs.append(str(where.pop("attribute")).capitalize())
-        if captured:
-            adjs.append("captured")
-        rank = where.pop("rank", None)
-        if where:
-            raise CannotWrite(f"a target that must meet {where}")
-        adj = " ".join(adjs)
-        if side == "own":
-            text = f"one of your {adj + ' ' if adj else ''}Souls" + ("" if captured or lines == "any"
-                                                                    else " in the Front Line")
-        else:
-            opposing = "opposing " if side == "opposing" else ""
-            noun = f"{opposing}{adj + ' ' if adj else ''}Soul"
-            if captured:
-                text = _article(noun) + " " + noun
-            elif lines == "any":
-                text = f"any {noun}"
-            else:
-                text = f"{_article(noun)} {noun} in the Front Line"
-        return text + (f" of rank {_bounded(rank)}" if rank else "")
-    if where:
-        raise CannotWrite(f"a target that must meet {where}")
-    if "spot" in sel:
-        naming = {"front": " with an active Soul in the Front Line on it",
-                  "any": " with an active Soul on it"}.get(sel.get("naming") or "", "")
-        empty = "empty " if destination else ""
-        if sel["spot"] == "own":
-            return f"one of your {empty}Soul Spots" + naming
-        return ("any opposing " if sel["spot"] == "opposing" else "any ") + f"{empty}Soul Spot" + naming
-    side = str(sel.get("realm"))
-    return {"own": "one of your Realms", "opposing": "an opposing Realm"}.get(side, "any Realm")
-
-
-def _article(noun: str) -> str:
-    return "an" if noun[:1].lower() in "aeiou" else "a"
-
-
-def _plural_selector(sel: Mapping[str, Any], count: int) -> str | None:
-    """"two opposing Souls in the Front Line" for identical Soul selectors, where the words exist."""
-    if "soul" not in sel or sel["soul"] == "own" or sel.get("captured") or sel.get("where"):
-        return None
-    side = "opposing " if sel["soul"] == "opposing" else ""
-    lines = " in the Front Line" if sel.get("lines", "front") == "front" else " in any line"
-    return f"{count} {side}Souls{lines}"
 
 
 class _Writer:
@@ -235,12 +114,12 @@ class _Writer:
             subject = "the Ambusher" if self.type == "ambush" else "this Soul"
             opening, events = TRIGGER_PHRASES[trigger]
             if cond:
-                lead.append(f"While {self.own()} {_condition(cond)}, {opening.lower()} it {events[0]}:")
+                lead.append(f"While {self.own()} {condition(cond)}, {opening.lower()} it {events[0]}:")
             else:
                 lead.append(f"{opening if not lead else opening} {subject} {events[0]}:")
         elif cond:
-            lead.append(f"While {self.own()} {_condition(cond)},")
-        body = ctx.body(cost=eff.get("cost") or ())
+            lead.append(f"While {self.own()} {condition(cond)},")
+        body = ctx.body()
         text = " ".join([*lead, body if lead and lead[-1].endswith(",") or trigger else _cap(body)])
         if eff.get("mandatory"):
             text += " (This effect is mandatory.)"
@@ -271,7 +150,7 @@ class _Writer:
             body = ctx.part(part)
         cond = eff.get("condition")
         if cond:
-            return f"While {self.own()} {_condition(cond)}, {body}."
+            return f"While {self.own()} {condition(cond)}, {body}."
         if own_sentence:
             return f"While {self.own()} is active, {body}."
         return _cap(body) + "."
@@ -335,7 +214,9 @@ class _Context:
                 and [i for i, _ in firsts] == list(range(1, len(self.targets) + 1))
                 and all(where == "plain" for _, where in firsts))
 
-    def body(self, cost: Sequence[Mapping[str, Any]] = ()) -> str:
+    def body(self) -> str:
+        """Cost, targets and what it does (the effect's own cost: Reinforcement's too)."""
+        cost = self.cost
         out = []
         if cost:
             out.append("Cost: " + " and ".join(self.cost_words(c) for c in cost) + ".")
@@ -357,10 +238,10 @@ class _Context:
     def target_list(self) -> str:
         first = self.targets[0]
         if len(self.targets) > 1 and all(t == first for t in self.targets):
-            plural = _plural_selector(first, len(self.targets))
+            plural = plural_selector(first, len(self.targets))
             if plural:
                 return _number_word(plural)
-        return " and ".join(_selector(t) for t in self.targets)
+        return " and ".join(selector(t) for t in self.targets)
 
     def cost_words(self, cost: Mapping[str, Any]) -> str:
         if "discard" in cost:
@@ -392,6 +273,9 @@ class _Context:
                 run.append(self.part(part))
                 if "battle" in part and part["battle"].get("counts_as_attack"):
                     counts = True
+                if "grant" in part and _with_effect(part["grant"]):   # what it grants ends the sentence
+                    out.append(", then ".join(run) + ".")
+                    run = []
             i += 1
         if run:
             out.append(", then ".join(run) + ".")
@@ -420,7 +304,7 @@ class _Context:
                     or self.targets[start + n - 1] != self.targets[start - 1]:
                 break
             n += 1
-        plural = _plural_selector(self.targets[start - 1], n) if n > 1 else None
+        plural = plural_selector(self.targets[start - 1], n) if n > 1 else None
         if not plural:
             return None
         self.said.update(range(start, start + n))
@@ -432,7 +316,7 @@ class _Context:
         if i is not None:
             if i not in self.said:
                 self.said.add(i)
-                return _selector(self.targets[i - 1], destination)
+                return selector(self.targets[i - 1], destination)
             if len(self.targets) == 1:
                 return "it"
             return f"the {ORDINALS[i - 1]} target"
@@ -447,53 +331,79 @@ class _Context:
     def is_plural(self, ref: Any) -> bool:
         return ref in PLURAL_REFS
 
-    def part(self, part: Mapping[str, Any]) -> str:  # noqa: C901 - one branch per part of parts.PARTS
+    def part(self, part: Mapping[str, Any]) -> str:
+        """One part of `do:` (parts.PARTS) in words, by its verb."""
         verb = next(k for k in part if k not in ("to", "until", "on", "who"))
-        until = f" {DURATIONS[part['until']][0]}" if part.get("until") else ""
-        if verb == "damage":
-            return f"deal {part['damage']} damage to {self.ref(part['to'])}"
-        if verb == "heal":
-            return f"heal {part['heal']} damage from {self.ref(part['to'])}"
-        if verb in ("capture", "exile"):
-            return f"{verb} {self.ref(part[verb])}"
-        if verb == "return":
-            return f"return {self.ref(part['return'])} to its owner's hand"
-        if verb == "teleport":
-            return f"teleport {self.ref(part['teleport'])} to {self.ref(part['to'], destination=True)}"
-        if verb == "gain":
-            subject = self.ref(part["to"])
-            word, stats = _stats(part["gain"])
-            return f"{subject} {self.verb(word, part['to'])} {stats}{until}"
-        if verb == "grant":
-            subject = self.ref(part["to"])
-            return f"{subject} {self.grant_words(part['grant'], part['to'])}{until}"
-        if verb == "lay":
-            what = part["lay"]
-            spot = self.ref(part["on"])
-            where = "any Soul on the targeted Spot" if spot == "it" else f"any Soul on {spot}"
-            if isinstance(what, Mapping) and "gain" in what:
-                word, stats = _stats(what["gain"])
-                return f"{where} {word} {stats}{until}"
-            grant = what["grant"] if isinstance(what, Mapping) else what
-            return f"{where} {self.grant_words(grant, None)}{until}"
-        if verb == "negate":
-            return f"negate {self.ref(part['negate'])}"
-        if verb == "draw":
-            n = part["draw"]
-            return f"draw {n} card{'s' if n != 1 else ''}"
-        if verb == "discard":
-            n = part["discard"]
-            cards = f"{n} card{'s' if n != 1 else ''}"
-            return f"discard {cards}" if part.get("who") == "self" else f"your Opponent discards {cards}"
-        if verb == "enlist":
-            return "enlist " + _enlist(part["enlist"])
-        if verb == "battle":
-            b = part["battle"]
-            attacker = self.ref(b["attacker"])
-            if b["target"] == b["attacker"]:
-                return f"{attacker} battles itself"
-            return f"{attacker} battles {self.ref(b['target'])}"
-        raise CannotWrite(f"no words for {verb}")
+        words = getattr(self, f"_w_{verb}", None)
+        if words is None:
+            raise CannotWrite(f"no words for {verb}")
+        text: str = words(part)
+        return text
+
+    @staticmethod
+    def _until(part: Mapping[str, Any]) -> str:
+        return f" {DURATIONS[part['until']][0]}" if part.get("until") else ""
+
+    def _w_damage(self, part: Mapping[str, Any]) -> str:
+        return f"deal {part['damage']} damage to {self.ref(part['to'])}"
+
+    def _w_heal(self, part: Mapping[str, Any]) -> str:
+        return f"heal {part['heal']} damage from {self.ref(part['to'])}"
+
+    def _w_one_ref(self, part: Mapping[str, Any]) -> str:
+        """"capture it", "exile it", "negate that Effect": the verb and the one card it names."""
+        verb = next(k for k in part if k in ONE_REF)
+        return f"{verb} {self.ref(part[verb])}"
+
+    _w_capture = _w_exile = _w_negate = _w_one_ref
+
+    def _w_return(self, part: Mapping[str, Any]) -> str:
+        return f"return {self.ref(part['return'])} to its owner's hand"
+
+    def _w_teleport(self, part: Mapping[str, Any]) -> str:
+        return f"teleport {self.ref(part['teleport'])} to {self.ref(part['to'], destination=True)}"
+
+    def _w_gain(self, part: Mapping[str, Any]) -> str:
+        subject = self.ref(part["to"])
+        word, stats = stats_words(part["gain"])
+        return f"{subject} {self.verb(word, part['to'])} {stats}{self._until(part)}"
+
+    def _w_grant(self, part: Mapping[str, Any]) -> str:
+        if part.get("until") and _with_effect(part["grant"]):
+            raise CannotWrite("a granted keyword with what it does, for a while")   # no words end it
+        subject = self.ref(part["to"])
+        return f"{subject} {self.grant_words(part['grant'], part['to'])}{self._until(part)}"
+
+    def _w_lay(self, part: Mapping[str, Any]) -> str:
+        what = part["lay"]
+        spot = self.ref(part["on"])
+        where = "any Soul on the targeted Spot" if spot == "it" else f"any Soul on {spot}"
+        if isinstance(what, Mapping) and "gain" in what:
+            word, stats = stats_words(what["gain"])
+            return f"{where} {word} {stats}{self._until(part)}"
+        grant = what["grant"] if isinstance(what, Mapping) else what
+        if _with_effect(grant):
+            raise CannotWrite("a keyword with what it does, laid on a Soul Spot")
+        return f"{where} {self.grant_words(grant, None)}{self._until(part)}"
+
+    def _w_draw(self, part: Mapping[str, Any]) -> str:
+        n = part["draw"]
+        return f"draw {n} card{'s' if n != 1 else ''}"
+
+    def _w_discard(self, part: Mapping[str, Any]) -> str:
+        n = part["discard"]
+        cards = f"{n} card{'s' if n != 1 else ''}"
+        return f"discard {cards}" if part.get("who") == "self" else f"your Opponent discards {cards}"
+
+    def _w_enlist(self, part: Mapping[str, Any]) -> str:
+        return "enlist " + _enlist(part["enlist"])
+
+    def _w_battle(self, part: Mapping[str, Any]) -> str:
+        b = part["battle"]
+        attacker = self.ref(b["attacker"])
+        if b["target"] == b["attacker"]:
+            return f"{attacker} battles itself"
+        return f"{attacker} battles {self.ref(b['target'])}"
 
     def verb(self, word: str, ref: Any) -> str:
         return word[:-1] if self.is_plural(ref) else word
@@ -504,17 +414,28 @@ class _Context:
             return f"are {FROZEN.title}" if self.is_plural(ref) else f"is {FROZEN.title}"
         if name == CANNOT_ATTACK.name:
             return "can't attack"
+        if _with_effect(kw):   # "gain Reinforcement: Heal 10 damage …", the granted effect's own words
+            return f"{self.verb('gains', ref)} {self.w.keyword_sentence(kw).rstrip('.')}"
         return f"{self.verb('gains', ref)} {keyword_words(kw)}"
 
     def if_words(self, part: Mapping[str, Any]) -> str:
+        inside = (*part.get("then", ()), *part.get("else", ()))
+        if any("grant" in p and _with_effect(p["grant"]) for p in inside):
+            raise CannotWrite("a keyword with what it does, granted inside an 'If'")
         cond = {k: v for k, v in part["if"].items() if k != "of"}
         subject = self.ref(part["if"].get("of", "target"))
         then = ", then ".join(self.part(p) for p in part.get("then") or [])
-        text = f"if {subject} {_condition(cond)}, {then}"
+        text = f"if {subject} {condition(cond)}, {then}"
         otherwise = part.get("else") or []
         if otherwise:
             text += "; otherwise, " + ", then ".join(self.part(p) for p in otherwise)
         return text
+
+
+def _with_effect(kw: Any) -> bool:
+    """Whether a keyword carries what it does (Berserk's actions, Reinforcement's effect)."""
+    name = kw if isinstance(kw, str) else next(iter(kw))
+    return KEYWORDS[name].value in ("actions", "effect")
 
 
 def _number_word(text: str) -> str:
@@ -530,7 +451,7 @@ def _enlist(spec: Mapping[str, Any]) -> str:
     attribute = f"{str(spec['attribute']).capitalize()} " if "attribute" in spec else ""
     noun = f"{attribute}{kind}"
     rank = f" of rank {spec['rank']}" if "rank" in spec else ""
-    return f"{_article(noun)} {noun}{rank}"
+    return f"{article(noun)} {noun}{rank}"
 
 
 def sample_phrases() -> list[str]:
@@ -555,9 +476,10 @@ def sample_phrases() -> list[str]:
                 "any Soul on the targeted Spot", "While this Soul is damaged",
                 "While this Soul stands in the Second Line or lower", "If it is damaged",
                 "one of your Souls", "any Soul", "any opposing Soul", "a captured Soul", "one of your Realms",
+                "in the Front Line", "in any line",
                 "each of two opposing Souls in the Front Line", "Your other Souls gain",
                 "The equipped Soul has"))
     for sel in ({"soul": "opposing", "lines": "front"}, {"spot": "opposing", "naming": "front"},
                 {"realm": "opposing"}, {"realm": "any"}):
-        out.append(_selector(sel))
+        out.append(selector(sel))
     return out
