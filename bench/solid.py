@@ -275,14 +275,18 @@ def settle(process: subprocess.Popen, seconds: float = 90) -> float:
     return time.monotonic() - began
 
 
-def hammer(base: str, targets: list[str], clients: int, stop, answers) -> None:
+def hammer(base: str, targets: list[str], clients: int, stop, answers, rate: float | None = None) -> None:
     """`clients` threads reading `targets` with made-up query strings until `stop`; in a process of its
     own, so the measuring client never waits for these threads' interpreter lock (a phone at a venue
-    shares none with the others): its statuses go to the queue `answers`."""
+    shares none with the others): its statuses go to the queue `answers`. With `rate`, the clients
+    together send about that many reads a second (each its share, at random intervals); without it,
+    each sends its next read as soon as the last is answered."""
     statuses: Counter = Counter()
 
     def client(i: int) -> None:
         while not stop.is_set():
+            if rate:
+                time.sleep(random.expovariate(rate / clients))
             path = random.choice(targets).format(n=random.randrange(10**9),
                                                  junk=random.choice("abcxyz") * random.randrange(1, 4))
             try:
@@ -294,6 +298,17 @@ def hammer(base: str, targets: list[str], clients: int, stop, answers) -> None:
 
 
 def check_reading(root: Path, port: int) -> None:
+    """16 clients as fast as they go (on this machine they share its cores with the server), then paced
+    at READING_RATE reads a second in all (a venue's rate: 200 phones each reading a page every second
+    or so); the verdict is on both."""
+    for rate in (None, READING_RATE):
+        _reading(root, port, rate)
+
+
+READING_RATE = 200.0
+
+
+def _reading(root: Path, port: int, rate: float | None) -> None:
     with serving(root, port) as (base, process, _):
         status, _, body, _ = post_json(base, "/api/v1/rulings", HEAVY, source=2)
         rid = json.loads(body)["id"] if status == 201 else None
@@ -304,7 +319,7 @@ def check_reading(root: Path, port: int) -> None:
                    "/rules/13.6.2{junk}", "/cards/noah?v={n}"]
         context = multiprocessing.get_context("fork")
         stop, answers = context.Event(), context.Queue()
-        load = context.Process(target=hammer, args=(base, targets, 16, stop, answers))
+        load = context.Process(target=hammer, args=(base, targets, 16, stop, answers, rate))
         load.start()
         loaded: dict[str, list[float]] = {"/": [], "/healthz": []}
         until = time.monotonic() + 20
@@ -318,7 +333,8 @@ def check_reading(root: Path, port: int) -> None:
     ratios = {path: p95(loaded[path]) / max(p95(idle[path]), 0.001) for path in loaded}
     failed = sum(n for status, n in statuses.items() if status != 200)  # a read never fails (no 422)
     ok = all(r <= 3.0 for r in ratios.values()) and failed == 0
-    verdict("reading", ok, f"(workers settled after {settled:.0f} s) " +
+    paced = f"paced at {rate:.0f} reads/s in all" if rate else "each as fast as it is answered"
+    verdict("reading", ok, f"(workers settled after {settled:.0f} s; 16 clients {paced}) " +
             "; ".join(f"{path} idle {figures(idle[path])}, under 16 clients with random "
                       f"queries {figures(loaded[path])} ({ratios[path]:.1f}× idle p95)"
                       for path in loaded) + f"; hammer statuses {statuses} in 20 s")
