@@ -42,25 +42,26 @@ def _alternatives(rule: str, table: dict[str, tuple[str, ...]], prefix: str) -> 
     return f"{rule}: " + "\n    | ".join(lines) + "\n"
 
 
+# the grammar after a keyword's name, by the kind of its value; and whether what it does follows a colon
+_KEYWORD_FORMS = {"none": ("", False), "radius": (" radius?", False), "amount": (' ":"? num', False),
+                  "stats": (' ":"? stats', False), "actions": (' ":" actions', True),
+                  "effect": (' ":" core', True)}
+
+
 def _keyword_rules() -> str:
-    """Keywords by kind of value (the engine's keyword table)."""
-    bare, valued = [], []
+    """Keywords by kind of value (the engine's keyword table): a keyword that says what it does after
+    a colon (Berserk's actions, Reinforcement's effect) is granted with it (`effect_kw`), the others
+    by name and value (`grant_kw`)."""
+    bare: list[str] = []
+    grantable: list[str] = []
+    with_effect: list[str] = []
     for name, record in KEYWORDS.items():
         words = _words(record.title)
-        if record.value == "none":
-            bare.append(f"{words} -> kw__{name}")
-        elif record.value == "radius":
-            bare.append(f"{words} radius? -> kw__{name}")
-        elif record.value == "amount":
-            valued.append(f'{words} ":"? num -> kw__{name}')
-        elif record.value == "stats":
-            valued.append(f'{words} ":"? stats -> kw__{name}')
-        elif record.value == "actions":
-            valued.append(f'{words} ":" actions -> kw__{name}')
-        elif record.value == "effect":
-            valued.append(f'{words} ":" core -> kw__{name}')
-    grantable = [line for line in bare + valued if '":" ' not in line]
-    with_effect = [line for line in valued if '":" ' in line]   # Berserk, Reinforcement: what it does
+        line, after = _KEYWORD_FORMS[record.value]
+        (bare if record.value in ("none", "radius") else grantable if not after else with_effect).append(
+            f"{words}{line} -> kw__{name}")
+    valued = [*grantable, *with_effect]
+    grantable = [*bare, *grantable]
     named = [f"{_words(record.title)} -> kw__{name}" for name, record in KEYWORDS.items()]
     return ("keyword: " + "\n    | ".join(bare + valued) + "\n"
             + "kw_name: " + "\n    | ".join(named) + "\n"
