@@ -145,30 +145,20 @@ def _where_words(ask: Ask, actions: Sequence[Action], state: State) -> str:
     return f"Where is {ask.card} after the queue?"
 
 
-def place_words(place: str) -> str:
-    """"A.hand" -> "A's hand", "under B:L2" -> "under the Soul on B:L2", "B:C3" -> "B:C3 (on the field)"."""
-    pile = {"hand": "hand", "deck": "deck", "elysium": "Elysium", "exile": "exile"}
-    if "." in place and place[0] in "AB":
-        return f"{place[0]}'s {pile.get(place[2:], place[2:])}"
-    if place.startswith("under "):
-        return f"under the Soul on {place[6:]}"
-    return f"{place} (on the field)" if ":" in place else place
-
-
 def _where(reader: Reader, ask: Ask) -> Said:
     """The card's place at the start, then each step's record of a move of a card of that name from where
     it was (its `changes`: `{card, from, to}`); the last move decides. A Soul captured stays on its slot; an
     Event or Ambush played from a pile leaves it for the event slot or face up without a record of its own,
     so its next move is read from there."""
-    place = asking.start_places(reader.start, ask.card or "")[0]
+    at = asking.Place.parse(asking.start_places(reader.start, ask.card or "")[0])
     moved: int | None = None
     for step in reader.steps:
         for c in step.changes:
-            came_from = str(c.get("from", ""))
-            played = "." in place and came_from in ("event slot", "")
-            if c.get("card") == ask.card and (came_from in (place, place.removeprefix("under ")) or played):
-                place, moved = str(c.get("to")), step.n
-    where = place_words(place)
+            came_from = asking.Place.parse(str(c.get("from", "")))
+            played = at.pile is not None and came_from.text in ("event slot", "")
+            if c.get("card") == ask.card and (at.left_from(came_from) or played):
+                at, moved = asking.Place.parse(str(c.get("to"))), step.n
+    place, where = at.text, at.words
     head = f"{place} ({where})" if where != place else place   # the verdict first, then in words
     down = next((s for s in reversed(reader.steps) for c in s.changes
                  if c.get("slot") == place and (c.get("captured") == [False, True] or

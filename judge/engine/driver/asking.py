@@ -168,6 +168,49 @@ def read_card_at_start(kind: str, value: Any, where: str, actions: Sequence[Acti
     return Ask(kind, card=card.name)
 
 
+# a pile as a place names it ("A.elysium": the PlayerState field) -> its words
+PILE_WORDS = {named_field: words for words, named_field, _ in PILES.values()}
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a card is, as the step records (`changes`: `from`, `to`) and `where` answers write it, read
+    once here: on a slot ("B:C3"), under a slot's Soul ("under B:C3": an Armament or a set Ambush), in a
+    player's pile ("A.hand"), or elsewhere ("event slot")."""
+
+    text: str
+    slot: str | None = None      # the slot it is on or under
+    under: bool = False
+    player: str | None = None    # with `pile`
+    pile: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Place:
+        first, _, rest = text.partition(" ")
+        if first == "under" and SlotRef.parse(rest) is not None:
+            return cls(text, slot=rest, under=True)
+        if SlotRef.parse(first) is not None:   # "B:C3", or a set Ambush's "A:L2 (face down)"
+            return cls(text, slot=first)
+        player, dot, pile = text.partition(".")
+        if dot and player in ("A", "B"):
+            return cls(text, player=player, pile=pile)
+        return cls(text)
+
+    @property
+    def words(self) -> str:
+        """"A's hand", "under the Soul on B:L2", "B:C3 (on the field)"."""
+        if self.pile is not None:
+            return f"{self.player}'s {PILE_WORDS.get(self.pile, self.pile)}"
+        if self.under:
+            return f"under the Soul on {self.slot}"
+        return f"{self.text} (on the field)" if self.slot is not None else self.text
+
+    def left_from(self, came_from: Place) -> bool:
+        """A move recorded as from `came_from` takes the card from here: the same place, or the slot it is
+        under (an Armament leaves its Soul's slot)."""
+        return came_from.text == self.text or (self.under and came_from.text == self.slot)
+
+
 def start_places(state: State, name: str) -> list[str]:
     """Where cards named `name` are at the start, as a `where` answer writes a place: "B:C3" (on a slot),
     "under B:C3" (an Armament or an Ambush there), "A.hand", "A.deck", "A.elysium", "A.exile"."""
