@@ -8,6 +8,7 @@ the Ambush list stays true after a fix."""
 from __future__ import annotations
 
 import pytest
+from desk_page import open_desk, settled
 
 from judge.desk import words
 
@@ -17,14 +18,7 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 def desk(page, live_server, size="desktop"):
-    width, height = SIZES[size]
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(f"{live_server}/desk")
-    page.wait_for_selector("#desk[data-ready='1']")
-
-
-def settled(page):
-    page.locator("#next-actions:not([aria-busy]) .next-action").first.wait_for()
+    open_desk(page, live_server, *SIZES[size])
 
 
 def start(page, key):

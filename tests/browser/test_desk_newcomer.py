@@ -10,6 +10,7 @@ import re
 
 import pytest
 import yaml
+from desk_page import open_desk, settled, slot
 from playwright.sync_api import expect
 
 from judge.engine import CARDS_DIR, Problems, load_scenario, parse_card, resolve
@@ -32,19 +33,7 @@ actions: []
 """
 
 
-def desk(page, live_server, width=1280, height=800):
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(f"{live_server}/desk")
-    page.wait_for_selector("#desk[data-ready='1']")
-
-
-def settled(page):
-    """What can happen next, for the board as it is now (not a redraw still on its way)."""
-    page.locator("#next-actions:not([aria-busy]) .next-action").first.wait_for()
-
-
-def slot(page, ref):
-    return page.locator(f'#board g[data-ref="{ref}"]')
+desk = open_desk
 
 
 def label(page, ref):
