@@ -35,9 +35,14 @@ backlog = 256
 limit_request_line = 8190
 limit_request_fields = 60
 limit_request_field_size = 8190
-max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "5000"))   # recycle workers now and then
-max_requests_jitter = 500
-accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
+# Recycle a worker now and then (a leak can't grow for ever), but rarely: a recycled worker starts with
+# an empty page cache, and at 1,000 reads a second 5,000 requests recycled each worker every 10 s.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "50000"))
+max_requests_jitter = max_requests // 10
+# No access log of gunicorn's own unless asked (GUNICORN_ACCESSLOG=- for standard output, or a file):
+# the reverse proxy in front logs every request (deploy/nginx.conf), and formatting the line again here
+# cost about 15 % of a kept page's read (bench/solid.py `reading`).
+accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # gunicorn's control socket (gunicornc) defaults to one path per user ($XDG_RUNTIME_DIR/gunicorn.ctl or

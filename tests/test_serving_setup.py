@@ -57,3 +57,25 @@ def test_control_socket_is_the_servers_own(monkeypatch, tmp_path):
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     assert conf["control_socket"] == own
     assert not conf.get("control_socket_disable")
+
+
+def test_access_log_is_the_proxys_unless_asked(monkeypatch):
+    """gunicorn writes no access log line of its own by default (the proxy in front logs every request);
+    GUNICORN_ACCESSLOG asks for one."""
+    monkeypatch.delenv("GUNICORN_ACCESSLOG", raising=False)
+    assert runpy.run_path(str(ROOT / "gunicorn.conf.py"))["accesslog"] is None
+    monkeypatch.setenv("GUNICORN_ACCESSLOG", "-")
+    assert runpy.run_path(str(ROOT / "gunicorn.conf.py"))["accesslog"] == "-"
+    before_healthz = (ROOT / "deploy" / "nginx.conf").read_text().split("location = /healthz")[0]
+    assert "access_log off" not in before_healthz  # the proxy logs every page
+
+
+def test_workers_are_recycled_rarely(monkeypatch):
+    """A recycled worker starts with an empty page cache: at 1,000 reads a second a worker must last
+    minutes, not seconds; the jitter spreads the two workers' recycles apart."""
+    monkeypatch.delenv("GUNICORN_MAX_REQUESTS", raising=False)
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert conf["max_requests"] >= 1000 * 30
+    assert 0 < conf["max_requests_jitter"] < conf["max_requests"]
+    monkeypatch.setenv("GUNICORN_MAX_REQUESTS", "0")
+    assert runpy.run_path(str(ROOT / "gunicorn.conf.py"))["max_requests"] == 0
