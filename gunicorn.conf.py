@@ -20,7 +20,10 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
-worker_class = "gthread"
+# gthread's worker, taking turns: a request runs when its turn comes, the client that asked least lately
+# first, so clients reading as fast as they are answered can't slow the site for everyone else
+# (judge/web/fair.py); GUNICORN_WORKER_CLASS=gthread for gunicorn's own
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "judge.web.fair.FairThreadWorker")
 workers = int(os.environ.get("GUNICORN_WORKERS", os.environ.get("WORKERS", min(4, multiprocessing.cpu_count()))))
 # 8 threads, of which at most 3 run costly work at once (JUDGE_ENGINE_SLOTS): the others read pages,
 # or wait (1 s at most) for an engine slot, so reading never queues behind costly requests

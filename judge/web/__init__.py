@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from judge import ROOT
 from judge.rulings import open_store
 from judge.web import caching, compress, errors, fast_reads, kept_pages, limits, previews, security
+from judge.web.proxies import TrustedProxies, proxy_addresses
 
 # Each area's blueprint, as "module:attribute". Order matters only for URL clashes (none expected).
 BLUEPRINTS = [
@@ -64,30 +64,6 @@ class InstanceUnusable(SystemExit):
         return self.message
 
 MAX_UPLOAD = 256 * 1024
-DEFAULT_PROXY_ADDRESSES = "127.0.0.1,::1"  # the reverse proxy on this machine (deploy/nginx.conf)
-
-
-class TrustedProxies:
-    """WSGI middleware: X-Forwarded-For/-Proto/-Host are believed (werkzeug's ProxyFix, `count` proxies
-    deep) only on a connection from one of `addresses` (comma-separated; "*" for any), the proxy's own;
-    anyone else reaching the app directly has those headers removed, so the per-client limit key is the
-    address that connected, which a client can't rotate by writing a header."""
-
-    def __init__(self, app: Callable, count: int, addresses: str) -> None:
-        self.plain = app
-        self.fixed = ProxyFix(app, x_for=count, x_proto=count, x_host=count)
-        self.addresses = {a.strip() for a in addresses.split(",") if a.strip()}
-
-    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Any:
-        if "*" in self.addresses or environ.get("REMOTE_ADDR") in self.addresses:
-            environ["judge.trusted_proxy"] = True
-            return self.fixed(environ, start_response)
-        for header in ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
-                       "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_FORWARDED"):
-            environ.pop(header, None)
-        return self.plain(environ, start_response)
-
-
 class BodyLimit:
     """WSGI middleware: a body sent without a Content-Length (chunked) is read here up to MAX_UPLOAD + 1
     bytes; past that the request is marked (`judge.body_too_large`, a 413 before any view), instead of
@@ -139,8 +115,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     fast_reads.wrap(app)  # cached pages answered before Flask (innermost: it reads the environ Flask gets)
     if app.config.get("JUDGE_PROXIES"):  # behind N reverse proxies: the client is in X-Forwarded-For
         count = int(app.config["JUDGE_PROXIES"])
-        addresses = str(app.config.get("JUDGE_PROXY_ADDRESSES") or os.environ.get("FORWARDED_ALLOW_IPS")
-                        or DEFAULT_PROXY_ADDRESSES)
+        addresses = proxy_addresses(app.config.get("JUDGE_PROXY_ADDRESSES"))
         app.wsgi_app = TrustedProxies(app.wsgi_app, count, addresses)  # type: ignore[method-assign]
 
     app.wsgi_app = BodyLimit(app.wsgi_app)  # type: ignore[method-assign]
