@@ -6,11 +6,13 @@ the venue, the two instances); bench/solid.py `reading` measures what it is for.
 from __future__ import annotations
 
 import runpy
+import selectors
 import socket
 from pathlib import Path
 
+from gunicorn.config import Config
 from gunicorn.util import load_class
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from judge.web.fair import HALF_LIFE, LONG, FairThreadWorker, Turns, forwarded_client, trusted_proxies
 
@@ -127,5 +129,32 @@ def test_gunicorn_conf_names_the_worker_and_gthread_still_has_its_hooks(monkeypa
              "on_client_socket_readable")
     for hook in hooks:
         assert callable(getattr(ThreadWorker, hook, None)), f"gunicorn's gthread no longer has {hook}"
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        conn = TConn(Config(), ours, ("127.0.0.1", 50000), ("127.0.0.1", 8000))
+        assert conn.initialized is False and conn.data_ready is False  # what enqueue_req reads
     monkeypatch.setenv("GUNICORN_WORKER_CLASS", "gthread")
     assert runpy.run_path(str(ROOT / "gunicorn.conf.py"))["worker_class"] == "gthread"
+
+
+class FakeTConn:
+    """What enqueue_req reads of gthread's TConn: a new connection that has sent nothing yet."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock, self.client = sock, ("127.0.0.1", 50000)
+        self.initialized = self.data_ready = self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+        self.sock.close()
+
+
+def test_a_connection_gone_before_it_could_wait_is_closed_and_uncounted_without_stopping_the_worker():
+    worker = FairThreadWorker.__new__(FairThreadWorker)
+    worker.nr_conns, worker.pending_conns, worker.poller = 1, [], selectors.DefaultSelector()
+    gone = socket.socket()
+    gone.close()
+    conn = FakeTConn(gone)
+    worker.enqueue_req(conn)  # an OSError here would end the worker's loop
+    assert conn.closed and worker.nr_conns == 0 and worker.pending_conns == []
+    worker.poller.close()

@@ -145,10 +145,16 @@ class FairThreadWorker(ThreadWorker):
     def wait_for_request(self, conn: Any) -> None:
         """A new connection waits on the poller until its request arrives (gthread's way with a
         connection that has sent nothing within its first wait)."""
-        conn.sock.setblocking(False)
+        try:
+            conn.sock.setblocking(False)
+            readable = partial(self.on_pending_socket_readable, conn)
+            self.poller.register(conn.sock, selectors.EVENT_READ, readable)
+        except (OSError, ValueError):  # gone already: closed, as gthread closes a connection it cannot use
+            self.nr_conns -= 1
+            conn.close()
+            return
         conn.timeout = time.monotonic() + self.cfg.keepalive
         self.pending_conns.append(conn)
-        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
 
     def start_due(self, now: float) -> None:
         for conn in self.turns.due(now):
