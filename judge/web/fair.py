@@ -89,10 +89,12 @@ class Turns:
         self.running.pop(item, None)
 
     def wake_in(self, now: float) -> float | None:
-        """Seconds until a running item stops counting, when something waits for that; else None."""
-        if not self.waiting or not self.running:
+        """Seconds until a short running item stops counting, when something waits for that; None when
+        nothing waits, or what waits waits for a thread (a finishing request wakes the worker then)."""
+        if not self.waiting or len(self.running) >= self.threads:
             return None
-        return max(min(self.running.values()) + self.long - now, 0.0005)
+        short = [began for began in self.running.values() if now - began < self.long]
+        return max(min(short) + self.long - now, 0.0005) if short else None
 
 
 def forwarded_client(head: bytes, count: int) -> str | None:
