@@ -12,7 +12,9 @@ class Picker {
     this.target = null;  // {zone: "slot" | "ambush" | pile name, player, ref, kind}
     this.seq = 0;
     this.run = debounce(() => this.search(), 120);
-    $("#card-q").addEventListener("input", this.run);
+    // The results are busy from the first key to the answer for what was typed: what is listed meanwhile
+    // answers an older query, and may be replaced under the pointer
+    $("#card-q").addEventListener("input", () => { $("#card-results").setAttribute("aria-busy", "true"); this.run(); });
     $("#card-type").addEventListener("change", () => this.search());
     $("#card-keyword").addEventListener("change", () => this.search());
     $("#picker-close").addEventListener("click", () => this.desk.closeEditor(true));
@@ -79,6 +81,7 @@ class Picker {
   async search() {
     if (!this.target) return;
     const seq = ++this.seq;
+    $("#card-results").setAttribute("aria-busy", "true");
     const [types, leader] = this.fits(this.target);
     const chosen = $("#card-type").value;
     const query = $("#card-q").value;
@@ -93,6 +96,7 @@ class Picker {
     let data = {};
     try { data = await (await fetch(url, { headers: { Accept: "application/json" } })).json(); } catch (err) { data = {}; }
     if (seq !== this.seq) return;  // a newer search is on its way
+    $("#card-results").removeAttribute("aria-busy");
     const cards = data.cards || [];
     const custom = (this.desk.scenario.cards || []).filter((c) => (chosen ? c.type === chosen : types.includes(c.type))
       && (leader === undefined || Boolean(c.leader) === leader) && (maxRank === null || (c.rank ?? 0) <= maxRank)

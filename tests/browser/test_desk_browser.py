@@ -46,7 +46,8 @@ def shows(page, ref, text):
 def place_library_card(page, ref, name):
     open_slot(page, ref)
     page.fill("#card-q", name)
-    page.locator(f'#card-results button[data-card="{name}"]').click()
+    # the results of what was typed, not the opening list (it was replaced under the pointer once)
+    page.locator(f'#card-results:not([aria-busy]) button[data-card="{name}"]').click()
     shows(page, ref, name)
 
 

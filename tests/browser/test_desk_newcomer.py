@@ -171,7 +171,7 @@ def test_the_board_reads_at_12_px_at_1280x800_with_names_and_a_legend(page, live
     assert "the digit is the slot's rank" in page.locator(".board-legend").text_content()
     slot(page, "B:R2").click()
     page.fill("#card-q", "Stubborn Recruit")
-    page.locator('#card-results button[data-card="Stubborn Recruit"]').click()
+    page.locator('#card-results:not([aria-busy]) button[data-card="Stubborn Recruit"]').click()
     page.wait_for_function("() => document.querySelector('#board g[data-ref=\"B:R2\"].occupied')")
     assert "Stubborn R." in slot(page, "B:R2").locator(".card-name").text_content()  # a readable abbreviation
     assert "Stubborn Recruit" in label(page, "B:R2")                   # the whole name on hover and focus
