@@ -206,7 +206,7 @@ def test_the_picker_forgives_typos_ranks_keywords_and_types(page, live_server):
     page.wait_for_function("() => { const metas = [...document.querySelectorAll('#card-results .meta')];"
                            " return metas.length > 2 && metas.every(m => / rank 1/.test(m.textContent)); }")
     page.fill("#card-q", "unyielding")
-    page.locator('#card-results button[data-card="Noah"]').wait_for()  # rank 2: not a "rank 1" result
+    page.locator('#card-results:not([aria-busy]) button[data-card="Noah"]').wait_for()  # rank 2: not "rank 1"
     assert all("unyielding" in k.lower() for k in page.locator("#card-results .kw").all_text_contents())
     page.get_by_role("button", name="Close").click()
     page.get_by_role("button", name="Add a card to A's Hand").click()
@@ -243,7 +243,7 @@ def test_an_action_not_offered_is_aimed_from_the_board_and_ruled_in_words_number
     desk(page, live_server)
     page.get_by_role("button", name="Add a card to B's Hand").click()
     page.fill("#card-q", "chrome")
-    page.locator('#card-results button[data-card="Chrome Chains"]').click()
+    page.locator('#card-results:not([aria-busy]) button[data-card="Chrome Chains"]').click()
     settled(page)
     page.get_by_role("button", name="Aim Chrome Chains at another card…").first.click()
     slot(page, "A:C3").click()                                          # Noah: Unyielding, so not offered
@@ -393,7 +393,7 @@ def test_a_keywords_effect_is_edited_a_part_added_and_then_removed_whole(page, l
     medic = _library("Field Medic")          # Reinforcement: heal 10 damage from one of your Souls
     slot(page, "B:R2").click()
     page.fill("#card-q", "field medic")
-    page.locator('#card-results button[data-card="Field Medic"]').click()
+    page.locator('#card-results:not([aria-busy]) button[data-card="Field Medic"]').click()
     label_has(page, "B:R2", "Field Medic")
     page.get_by_role("button", name="Change this card's values…").click()
     page.get_by_role("heading", name="A variant of Field Medic").wait_for()
