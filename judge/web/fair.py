@@ -9,7 +9,7 @@ p95 24–29 ms against 1–2 ms idle, `/healthz` 41–50 ms against 3–6 ms). H
 AT_ONCE request that has run for less than LONG run at a time (the interpreter runs one at a time
 anyway), and the waiting request that goes next is the one whose client has asked least lately (a count
 of its requests that halves every HALF_LIFE seconds): a person reading a page now and then goes before a
-client reading fifty a second (the same soak: 7–8 ms and 12–14 ms). No request is refused or dropped:
+client reading fifty a second (the same soak: 6–8 ms and 12–14 ms). No request is refused or dropped:
 the heavy client's requests wait their turn.
 
 - A request that runs longer than LONG (resolving a position, drawing a first page) stops counting, so
