@@ -13,7 +13,7 @@ client reading fifty a second (the same soak: 6–8 ms and 12–14 ms). No reque
 the heavy client's requests wait their turn.
 
 - A request that runs longer than LONG (resolving a position, drawing a first page) stops counting, so
-  reading never waits behind costly work; costly work has its own slots (JUDGE_ENGINE_SLOTS).
+  reading waits at most LONG behind costly work; costly work has its own slots (JUDGE_ENGINE_SLOTS).
 - A worker runs at most `threads` requests in all; the others wait here, in order, not in the thread
   pool's queue (first come, first served).
 - A new connection waits for its request on the worker's poller, as gthread keeps a connection that has
