@@ -26,8 +26,7 @@ GUNICORN = Path(sys.executable).parent / "gunicorn"
 @contextmanager
 def serving(port: int, workers: int = 2, env: dict[str, str] | None = None) -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="judge-bench-") as instance:
-        environment = {**os.environ, "JUDGE_INSTANCE": instance, "GUNICORN_ACCESSLOG": "/dev/null",
-                       **(env or {})}
+        environment = {**os.environ, "JUDGE_INSTANCE": instance, **(env or {})}  # no access log: the default
         log = open(Path(instance) / "gunicorn.log", "w")  # noqa: SIM115 (closed below)
         process = subprocess.Popen(
             [str(GUNICORN), "-c", str(ROOT / "gunicorn.conf.py"), "--workers", str(workers),

@@ -64,8 +64,8 @@ def serving(root: Path, port: int, env: dict[str, str] | None = None, instance: 
             ) -> Iterator[tuple[str, subprocess.Popen, Path]]:
     with tempfile.TemporaryDirectory(prefix="judge-solid-") as folder:
         instance = instance or Path(folder)
-        environment = {**os.environ, "JUDGE_INSTANCE": str(instance), "GUNICORN_ACCESSLOG": "/dev/null",
-                       "PYTHONPATH": str(root), **(env or {})}
+        environment = {**os.environ, "JUDGE_INSTANCE": str(instance), "PYTHONPATH": str(root),
+                       **(env or {})}  # gunicorn.conf.py's own access log: none by default
         log = open(Path(folder) / "gunicorn.log", "w")  # noqa: SIM115 (closed below)
         process = subprocess.Popen([str(GUNICORN), "-c", str(root / "gunicorn.conf.py"), "--workers", "2",
                                     "--bind", f"127.0.0.1:{port}", "judge.web:create_app()"],
