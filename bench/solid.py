@@ -218,7 +218,8 @@ def check_changes(root: Path, port: int) -> None:
             statuses: Counter = Counter()
             times: list[float] = []
 
-            def client(i: int, until: float) -> bool:
+            def client(i: int, until: float, statuses: Counter, times: list[float]) -> bool:
+                """Read the report, following each 503's Retry-After, until a 200 (True) or `until`."""
                 while time.monotonic() < until:
                     try:
                         status, seconds, _, headers = get(base, "/changes/0.4.0...0.4.1.json", source=10 + i,
@@ -230,27 +231,31 @@ def check_changes(root: Path, port: int) -> None:
                     times.append(seconds)
                     if status == 200:
                         return True
-                    time.sleep(min(float(headers.get("Retry-After", 1)), 1.0))
+                    if status != 503 or "Retry-After" not in headers:
+                        return False
+                    time.sleep(min(float(headers["Retry-After"]), 1.0))
                 return False
             started = time.monotonic()
-            done = in_parallel(6, lambda i: client(i, started + 400))
+            done = in_parallel(6, lambda i: client(i, started + 400, statuses, times))
             first = time.monotonic() - started
+            # one more save: the report judges that ruling alone; a request whose answer no longer fits
+            # its budget while another judges it answers 503 with Retry-After, as the first ones did
             post_json(base, "/api/v1/rulings", {**SIMPLE, "title": "one more"}, source=30)
+            answered: Counter = Counter()
             after: list[float] = []
-            again = in_parallel(6, lambda i: get(base, "/changes/0.4.0...0.4.1.json", source=40 + i,
-                                                 timeout=60))
-            after = [a[1] for a in again if isinstance(a, tuple)]
-            after_ok = sum(isinstance(a, tuple) and a[0] == 200 for a in again)
+            began = time.monotonic()
+            again = in_parallel(6, lambda i: client(30 + i, began + 30, answered, after))
             stop.set()
             sampler.join()
-        ok = all(d is True for d in done) and max(times, default=99) <= CHANGES_BOUND and \
+        after_ok = sum(a is True for a in again)
+        ok = all(d is True for d in done) and max(times + after, default=99) <= CHANGES_BOUND and \
             peak[0] <= MEMORY_BOUND_MB and after_ok == 6
         verdict("changes", ok, f"{SAVED} saved rulings, 6 concurrent clients: report complete for "
                 f"{sum(d is True for d in done)}/6 in {first:.0f} s; each request {figures(times)}, "
                 f"max {max(times, default=0):.2f} s (bound {CHANGES_BOUND:.0f} s); "
                 f"statuses {dict(statuses)}; "
                 f"peak worker RSS {peak[0]:.0f} MB (bound {MEMORY_BOUND_MB}); after one save, 6 concurrent: "
-                f"{after_ok}/6 × 200, {figures(after)}")
+                f"{after_ok}/6 reached 200, answers {dict(answered)}, each request {figures(after)}")
 
 
 # -- 2. reading whatever the query --------------------------------------------------------------------------

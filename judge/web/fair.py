@@ -5,11 +5,11 @@ everyone else.
 gthread gives every connection to a thread as it comes. With 16 clients each sending its next read as
 soon as the last is answered, a worker's 8 threads share the interpreter lock among 8 requests at once,
 and a visitor who reads a page now and then waits behind all of them (bench/solid.py `reading`: `/` at
-p95 24–29 ms against 1–2 ms idle, `/healthz` 41–50 ms against 3–6 ms). Here a worker lets at most
+p95 14 ms against 1 ms idle, `/healthz` 27–28 ms against 2–5 ms). Here a worker lets at most
 AT_ONCE request that has run for less than LONG run at a time (the interpreter runs one at a time
 anyway), and the waiting request that goes next is the one whose client has asked least lately (a count
 of its requests that halves every HALF_LIFE seconds): a person reading a page now and then goes before a
-client reading fifty a second (the same soak: 6–8 ms and 12–14 ms). No request is refused or dropped:
+client reading fifty a second (the same soak: 6–7 ms and 11–15 ms). No request is refused or dropped:
 the heavy client's requests wait their turn.
 
 - A request that runs longer than LONG (resolving a position, drawing a first page) stops counting, so
