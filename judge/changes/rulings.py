@@ -291,10 +291,11 @@ def _gather(pair: _Judged, keys: list[str], library: list[Any], old: str, new: s
     holder = pair.store.lease(kind, LEASE_SECONDS)
     if holder is None:  # another process judges this pair: take what it keeps meanwhile, a little while
         waited = time.monotonic() + (WAIT if until is None else max(0.0, min(WAIT, until - time.monotonic())))
-        while time.monotonic() < waited:
+        while missing and time.monotonic() < waited:
             time.sleep(0.2)
             for key, value in pair.store.kept_some(kind, missing[:READ_AT_ONCE]).items():
                 pair.changes[key] = _unpacked(*_kind_and_id(key), value)
+            missing = [k for k in missing if k not in pair.changes]
         return
     try:
         _judge_some(pair, kind, missing, library, old, new, changed, until,
