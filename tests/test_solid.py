@@ -475,3 +475,32 @@ def test_counts_are_shared_by_the_workers_and_survive_a_recycle(tmp_path, index_
     assert codes == [201, 201, 201, 429]
     recycled = served_app(db, index_dir, JUDGE_LIMIT_SAVE="3/minute")
     assert recycled.test_client().post("/api/v1/rulings", json={**SIMPLE, "title": "t9"}).status_code == 429
+
+
+def test_changes_waiting_for_another_worker_stops_as_soon_as_it_has_every_judgement(monkeypatch):
+    """While another process holds the pair's lease, a request takes the judgements it keeps meanwhile and
+    stops waiting once it has them all (it used to sleep to its deadline and answer 503 for a whole
+    report)."""
+    import json
+    import zlib
+
+    from judge.changes import rulings as changes
+
+    judged = {"status": "same", "changed_rules": [], "before": {}, "after": {}}
+    value = zlib.compress(json.dumps(judged).encode())
+
+    class Elsewhere:  # the store, while another worker judges "new" and keeps it after two looks
+        looks = 0
+
+        def kept_some(self, kind, keys):
+            self.looks += 1
+            return {key: value for key in keys} if self.looks > 2 else {}
+
+        def lease(self, kind, seconds):
+            return None  # held by another process
+
+    pair = changes._Judged(Elsewhere(), "a pair")  # type: ignore[arg-type]
+    monkeypatch.setattr(changes.time, "sleep", lambda seconds: None)
+    began = changes.time.monotonic()
+    changes._gather(pair, ["new"], [], "0.4.0", "0.4.1", [], began + 30, began + 30)
+    assert set(pair.changes) == {"new"} and pair.store.looks == 3
