@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judge.engine.driver.card_text.phrases import KEYWORD_TITLES, ORDINALS, STATS
-
-_TITLE = {name: title for title, name in KEYWORD_TITLES.items()}
+from judge.engine.data.keywords import KEYWORDS
+from judge.engine.driver.card_text.phrases import ORDINALS, STATS
 
 
 class CannotWrite(ValueError):
@@ -24,7 +23,7 @@ def requirement(req: Mapping[str, Any]) -> str:
     if "rank" in req:
         tails.append("of rank " + bounded(req["rank"]))
     if "keyword" in req:
-        tails.append("with " + _TITLE[req["keyword"]])
+        tails.append("with " + KEYWORDS[req["keyword"]].title)
     if req.get("front_line"):
         tails.append("in the Front Line")
     return " ".join(["Any", *adjs, noun, *tails])
@@ -74,7 +73,7 @@ def one_condition(key: str, value: Any) -> str:
     if key == "attribute":
         return f"is {str(value).capitalize()}"
     if key == "keyword":
-        return f"has {_TITLE[value]}"
+        return f"has {KEYWORDS[value].title}"
     if key == "rank":
         return "is of rank " + bounded(value)
     if key == "line":
@@ -118,7 +117,7 @@ def _soul_tail(where: dict[str, Any]) -> str:
     if "keyword" in where and "hp_at_most_half" in where:
         raise CannotWrite("a target with a keyword and with half its HP: one 'with …' is said")
     if "keyword" in where:
-        text += f" with {_TITLE[where.pop('keyword')]}"
+        text += f" with {KEYWORDS[where.pop('keyword')].title}"
     if where.get("hp_at_most_half") is True:
         where.pop("hp_at_most_half")
         text += " with half its HP or less"

@@ -24,7 +24,6 @@ from judge.engine.driver.card_text.part_words import (
 from judge.engine.driver.card_text.phrases import (
     COUNT_WORDS,
     DURATIONS,
-    KEYWORD_TITLES,
     ORDINALS,
     PLURAL_REFS,
     REFS,
@@ -32,8 +31,6 @@ from judge.engine.driver.card_text.phrases import (
     TAUNT_RADII,
     TRIGGER_PHRASES,
 )
-
-_TITLE = {name: title for title, name in KEYWORD_TITLES.items()}
 
 
 def write_card_text(keywords: Sequence[Any] = (), effects: Sequence[Mapping[str, Any]] = (),
@@ -67,8 +64,8 @@ def keyword_words(kw: Any) -> str:
         name, value = kw, None
     else:
         (name, value), = dict(kw).items()
-    title = _TITLE[name]
     record = KEYWORDS[name]
+    title = record.title
     if record.value == "radius":
         radius = (value or {}).get("radius", record.default) if isinstance(value, Mapping) else record.default
         return f"{title} ({TAUNT_RADII[radius][0]})"
@@ -464,7 +461,8 @@ def sample_phrases() -> list[str]:
     for lead, events in TRIGGER_PHRASES.values():
         out.extend(f"{lead} this Soul {e}" for e in events)
         out.extend(f"{lead} the Ambusher {e}" for e in events)
-    out.extend(keyword_words(n) if KEYWORDS[n].value in ("none", "radius") else _TITLE[n] for n in KEYWORDS)
+    out.extend(keyword_words(n) if record.value in ("none", "radius") else record.title
+               for n, record in KEYWORDS.items())
     out.extend(("Activated", "Fast", "Instant", "1/Turn", "2/Game", "Cost: Discard 1 card",
                 "Cost: This Soul pays 10 HP", "Caster: Any Dark Soul", "Ambusher: Any Dark Soul",
                 "deal 10 damage to an opposing Soul in the Front Line",
