@@ -154,9 +154,11 @@ def _where(reader: Reader, ask: Ask) -> Said:
     moved: int | None = None
     for step in reader.steps:
         for c in step.changes:
+            if c.get("card") != ask.card:
+                continue
             came_from = asking.Place.parse(str(c.get("from", "")))
             played = at.pile is not None and came_from.text in ("event slot", "")
-            if c.get("card") == ask.card and (at.left_from(came_from) or played):
+            if at.left_from(came_from) or played:
                 at, moved = asking.Place.parse(str(c.get("to"))), step.n
     place, where = at.text, at.words
     head = f"{place} ({where})" if where != place else place   # the verdict first, then in words

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from judge.engine.data import parts
 from judge.engine.data.cards import CardDef, EffectDef
+from judge.engine.data.edition import numbers
 from judge.engine.data.errors import Reason
 from judge.engine.data.keywords import (
     BERSERK,
@@ -228,8 +229,10 @@ def _floor(raw: int) -> Said | None:
 
 
 def _rounded_down(raw: int, dealt: int) -> Said | None:
-    """Damage comes in steps of 5, rounded down (glossary/damage): said when that changed it."""
-    return say("arithmetic_rounded_down", amount=dealt) if dealt != max(0, raw) else None
+    """Damage comes in steps of the edition's damage_step, rounded down (glossary/damage): said when
+    that changed it."""
+    step = numbers().damage_step
+    return say("arithmetic_rounded_down", amount=dealt, step=step) if dealt != max(0, raw) else None
 
 
 def _defiance_hits(g: Game, b: Battle, board: stats.Board, att: SoulView,

@@ -123,7 +123,7 @@ SAYINGS: dict[str, str] = {
     "attack_arithmetic": "{atk} − {def_} = {raw}{floor}{rounding}",
     "attack_arithmetic_precision": "{atk}, Precision ignores {def_}{rounding}",
     "arithmetic_never_below_0": ", never below 0",
-    "arithmetic_rounded_down": ", rounded down to a step of 5: {amount}",
+    "arithmetic_rounded_down": ", rounded down to a step of {step}: {amount}",
     "defiance_stopped_by_unyielding": "{card}'s Defiance {amount} (from {source}, rank {source_rank}) does "
                                       "nothing to {attacker} ({slot}, rank {rank}, Unyielding).",
     "defiance_source": "{card}'s Defiance (from {source}, rank {source_rank}), an Instant Effect",
