@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from judge import ROOT
 from judge.codex import editions
 from judge.web.compress import TOKEN_SHOWN
 from judge.web.links import origin
-from judge.web.twin import READS, read_args
+from judge.web.twin import READS, selected_args
 
 CACHEABLE = ("/rules/", "/glossary", "/interpretations", "/cards", "/r/", "/scenarios/", "/editions/")
 CACHEABLE_PAGES = ("/",)  # and these exact paths (the Codex's index)
@@ -114,10 +115,18 @@ KEPT_HEADERS = ("Link", "Content-Disposition")
 def page_key() -> str:
     """What selects a cacheable page: the site's version, our origin, the path and the query parameters
     the page reads (none for most)."""
-    query = urlencode(read_args(READS.get(request.endpoint or "", ())))
+    return page_selector(request.path, READS.get(request.endpoint or "", ()), request.args.items(multi=True),
+                         origin())
+
+
+def page_selector(path: str, reads: tuple[str, ...], query: Iterable[tuple[str, str]],
+                  our_origin: str) -> str:
+    """page_key from its parts (also before Flask: judge.web.fast_reads): the query's parameters among
+    `reads`, any other ignored."""
+    args = urlencode(selected_args(reads, query))
     # the current edition selects the content too: an edition made current in a running server (judge
     # import-codex --current) makes every page anew
-    return f"{site_version()} {editions().current} {origin()} {request.path}?{query}"
+    return f"{site_version()} {editions().current} {our_origin} {path}?{args}"
 
 
 def cacheable(path: str) -> bool:

@@ -22,9 +22,9 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
-from judge.codex import CodexError, editions
-from judge.web.caching import MAX_BODY, PageCache, cacheable, site_version
-from judge.web.links import DEFAULT_ORIGIN
+from judge.codex import CodexError
+from judge.web.caching import MAX_BODY, PageCache, cacheable, page_selector
+from judge.web.links import origin_of
 from judge.web.twin import READS
 
 KEPT = "judge.page_cached"  # set in the environ by caching's hook on a page it keeps
@@ -50,23 +50,12 @@ class FastReads:
             return None
         try:
             endpoint, _ = self.app.url_map.bind_to_environ(environ).match(path)
-            current = editions().current
+            query = parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)
+            page = page_selector(path, READS.get(str(endpoint), ()), query,
+                                 origin_of(self.app.config.get("JUDGE_ORIGIN"), environ))
         except (HTTPException, RequestRedirect, CodexError):
             return None  # Flask answers it (a 404, a redirect, a broken Codex)
-        reads = READS.get(str(endpoint), ())
-        query = parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)
-        args = [(name, value) for name in reads for key, value in query if key == name]
-        return "\0".join([site_version(), current, self.origin(environ), path, repr(args),
-                          environ.get("HTTP_ACCEPT_ENCODING", "").replace(" ", "").lower()])
-
-    def origin(self, environ: dict[str, Any]) -> str:
-        """judge.web.links.origin(), from the environ."""
-        configured = str(self.app.config.get("JUDGE_ORIGIN") or "")
-        if configured:
-            return configured.rstrip("/")
-        if environ.get("judge.trusted_proxy"):
-            return f"{environ.get('wsgi.url_scheme', 'http')}://{environ.get('HTTP_HOST', '')}"
-        return DEFAULT_ORIGIN
+        return page + "\0" + environ.get("HTTP_ACCEPT_ENCODING", "").replace(" ", "").lower()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         key = self.key(environ) if self.kept.size > 0 else None

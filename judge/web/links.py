@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask import current_app, request, url_for
+from werkzeug.wsgi import get_host
 
 from judge.library import LIBRARY, Entry
 from judge.library import rulings_citing as library_rulings_citing
@@ -22,11 +23,16 @@ def origin() -> str:
     `JUDGE_ORIGIN` when set (production); else, behind trusted proxies (`JUDGE_PROXIES`, from an address
     of `JUDGE_PROXY_ADDRESSES`), the host and scheme they forwarded; else DEFAULT_ORIGIN. Never the Host
     a visitor sent straight to us: a cached page made for one visitor is sent to every other."""
-    configured = str(current_app.config.get("JUDGE_ORIGIN") or "")
+    return origin_of(current_app.config.get("JUDGE_ORIGIN"), request.environ)
+
+
+def origin_of(configured: str | None, environ: dict[str, Any]) -> str:
+    """origin(), from the configured `JUDGE_ORIGIN` and a request's WSGI environ (also before Flask:
+    judge.web.fast_reads)."""
     if configured:
-        return configured.rstrip("/")
-    if request.environ.get("judge.trusted_proxy"):
-        return request.host_url.rstrip("/")
+        return str(configured).rstrip("/")
+    if environ.get("judge.trusted_proxy"):
+        return f"{environ.get('wsgi.url_scheme', 'http')}://{get_host(environ)}"
     return DEFAULT_ORIGIN
 
 
